@@ -1,0 +1,2 @@
+//! The `a2ui-mcp` command-line tool (written with the core).
+fn main() {}

@@ -1,0 +1,290 @@
+//! The crate's one error type.
+//!
+//! Every failure — a malformed payload, a bad path, a function that fails, a limit — comes back as
+//! an [`Error`]: a [`ErrorCode`], the catalog function involved (if any), a JSON Pointer into the
+//! payload, a message a person can act on, and the underlying source where there is one.
+//!
+//! `Display` prints one line; the alternate form (`{:#}`) prints every problem the compiler found,
+//! each with its location, and the chain of sources.
+
+use std::fmt;
+
+/// Why something failed (engine.md §4). The string forms are the A2UI error codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// A function failed, including an argument of the wrong type or an unknown function.
+    ///
+    /// `{"@call": "regexReplace", "args": {}}` (not in the MCP catalog).
+    ExpressionError,
+    /// A bad path or a write the data model cannot take.
+    ///
+    /// Writing `/name/first` when `/name` is a string.
+    DataError,
+    /// An unknown catalog id: `{"@call": "split", "catalogId": "", "args": {…}}`.
+    CatalogError,
+    /// A literal object key that starts with a single `@`: `{"@ref": "/x"}`.
+    InvalidReservedKey,
+    /// A payload of the wrong shape: a binding with extra keys, a missing or undeclared argument.
+    ///
+    /// `{"@path": "/docs", "recursive": true}`.
+    ValidationFailed,
+    /// A resource limit: payload depth, expression length, output size.
+    ///
+    /// A payload nested 200 arrays deep (the default limit is 128).
+    LimitExceeded,
+}
+
+impl ErrorCode {
+    /// The wire form of the code, as fixtures and other renderers spell it.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::ErrorCode;
+    /// assert_eq!(ErrorCode::DataError.as_str(), "DATA_ERROR");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::ExpressionError => "EXPRESSION_ERROR",
+            ErrorCode::DataError => "DATA_ERROR",
+            ErrorCode::CatalogError => "CATALOG_ERROR",
+            ErrorCode::InvalidReservedKey => "INVALID_RESERVED_KEY",
+            ErrorCode::ValidationFailed => "VALIDATION_FAILED",
+            ErrorCode::LimitExceeded => "LIMIT_EXCEEDED",
+        }
+    }
+
+    /// Parses the wire form back (`"DATA_ERROR"` → [`ErrorCode::DataError`]).
+    pub fn parse(s: &str) -> Option<ErrorCode> {
+        Some(match s {
+            "EXPRESSION_ERROR" => ErrorCode::ExpressionError,
+            "DATA_ERROR" => ErrorCode::DataError,
+            "CATALOG_ERROR" => ErrorCode::CatalogError,
+            "INVALID_RESERVED_KEY" => ErrorCode::InvalidReservedKey,
+            "VALIDATION_FAILED" => ErrorCode::ValidationFailed,
+            "LIMIT_EXCEEDED" => ErrorCode::LimitExceeded,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// When the problem was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// While compiling the payload, before anything ran.
+    Compile,
+    /// While evaluating a compiled payload.
+    Eval,
+}
+
+type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// The crate's error: a code, an optional function, a location, a message and a source.
+///
+/// Compiling reports every static problem at once: the first is this error's own fields, the
+/// others are in [`Error::related`].
+///
+/// ```
+/// use a2ui_catalog_mcp::{Environment, ErrorCode};
+/// use serde_json::json;
+///
+/// let env = Environment::new();
+/// let err = env.compile(&json!({"title": "x", "@ref": "/x"})).unwrap_err();
+/// assert_eq!(err.code(), ErrorCode::InvalidReservedKey);
+/// assert_eq!(err.location(), "/@ref");
+/// assert_eq!(err.to_string(), "INVALID_RESERVED_KEY at /@ref: the key '@ref' starts with a reserved '@'; write '@@ref' for a literal key '@ref'");
+/// ```
+pub struct Error {
+    inner: Box<Inner>,
+}
+
+struct Inner {
+    code: ErrorCode,
+    phase: Phase,
+    function: Option<String>,
+    location: String,
+    message: String,
+    source: Option<Source>,
+    related: Vec<Error>,
+}
+
+impl Error {
+    /// A new error with a code and a message; location root, no function, evaluation phase.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            inner: Box::new(Inner {
+                code,
+                phase: Phase::Eval,
+                function: None,
+                location: String::new(),
+                message: message.into(),
+                source: None,
+                related: Vec::new(),
+            }),
+        }
+    }
+
+    /// Sets the function involved.
+    pub fn with_function(mut self, function: impl Into<String>) -> Error {
+        self.inner.function = Some(function.into());
+        self
+    }
+
+    /// Sets the location (a JSON Pointer into the payload).
+    pub fn with_location(mut self, location: impl Into<String>) -> Error {
+        self.inner.location = location.into();
+        self
+    }
+
+    /// Sets the phase.
+    pub fn with_phase(mut self, phase: Phase) -> Error {
+        self.inner.phase = phase;
+        self
+    }
+
+    /// Attaches the underlying error.
+    pub fn with_source(mut self, source: impl Into<Source>) -> Error {
+        self.inner.source = Some(source.into());
+        self
+    }
+
+    /// Fills in the function and location where they are not set yet (the innermost wins).
+    pub(crate) fn at_call(mut self, function: &str, location: &str) -> Error {
+        if self.inner.function.is_none() {
+            self.inner.function = Some(function.to_owned());
+        }
+        if self.inner.location.is_empty() {
+            location.clone_into(&mut self.inner.location);
+        }
+        self
+    }
+
+    /// Builds one error from several problems found together (the first leads).
+    pub(crate) fn from_many(mut errors: Vec<Error>) -> Option<Error> {
+        if errors.is_empty() {
+            return None;
+        }
+        let mut first = errors.remove(0);
+        first.inner.related = errors;
+        Some(first)
+    }
+
+    /// The code.
+    pub fn code(&self) -> ErrorCode {
+        self.inner.code
+    }
+
+    /// When it was found.
+    pub fn phase(&self) -> Phase {
+        self.inner.phase
+    }
+
+    /// The catalog function involved, when there is one.
+    pub fn function(&self) -> Option<&str> {
+        self.inner.function.as_deref()
+    }
+
+    /// A JSON Pointer into the payload to the failing node (`""` is the payload itself).
+    pub fn location(&self) -> &str {
+        &self.inner.location
+    }
+
+    /// The message, without code or location.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// The other problems found in the same compilation.
+    pub fn related(&self) -> &[Error] {
+        &self.inner.related
+    }
+
+    /// This problem and the related ones, in the order they were found.
+    pub fn problems(&self) -> impl Iterator<Item = &Error> {
+        std::iter::once(self).chain(self.inner.related.iter())
+    }
+
+    fn write_line(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.inner.code)?;
+        if let Some(function) = &self.inner.function {
+            write!(f, " in {function}")?;
+        }
+        write!(
+            f,
+            " at {}: {}",
+            display_location(&self.inner.location),
+            self.inner.message
+        )
+    }
+}
+
+fn display_location(location: &str) -> &str {
+    if location.is_empty() { "/" } else { location }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !f.alternate() {
+            self.write_line(f)?;
+            if !self.inner.related.is_empty() {
+                write!(f, " (and {} more)", self.inner.related.len())?;
+            }
+            return Ok(());
+        }
+        let phase = match self.inner.phase {
+            Phase::Compile => "compiling the payload",
+            Phase::Eval => "evaluating the payload",
+        };
+        let n = 1 + self.inner.related.len();
+        writeln!(
+            f,
+            "{n} problem{} found while {phase}:",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for problem in self.problems() {
+            write!(f, "  - ")?;
+            problem.write_line(f)?;
+            let mut source = problem
+                .inner
+                .source
+                .as_deref()
+                .map(|s| s as &dyn std::error::Error);
+            while let Some(s) = source {
+                write!(f, "\n      caused by: {s}")?;
+                source = s.source();
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("code", &self.inner.code)
+            .field("phase", &self.inner.phase)
+            .field("function", &self.inner.function)
+            .field("location", &self.inner.location)
+            .field("message", &self.inner.message)
+            .field("related", &self.inner.related)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner
+            .source
+            .as_deref()
+            .map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// A shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
