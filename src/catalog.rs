@@ -13,7 +13,7 @@
 //!     ArgSchema::new().required("value"),
 //!     |args: &a2ui_catalog_mcp::catalog::Args<'_>| {
 //!         let text = to_js_string(args.value_or_null("value"));
-//!         Ok(text.split('\n').map(|line| line.split(',').map(Value::from).collect()).collect())
+//!         Ok(text.split('\n').map(|line| line.split(',').map(Value::from).collect::<Value>()).collect())
 //!     },
 //! );
 //! let mut env = Environment::new();

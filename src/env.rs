@@ -89,13 +89,12 @@ impl Environment {
     /// Replaces all limits. The MCP catalog is rebuilt so that its caches follow
     /// `cache_capacity` and its functions the JMESPath limits.
     pub fn set_limits(&mut self, limits: Limits) -> &mut Environment {
-        if limits.cache_capacity != self.limits.cache_capacity
+        if (limits.cache_capacity != self.limits.cache_capacity
             || limits.max_jmespath_length != self.limits.max_jmespath_length
-            || limits.max_jmespath_depth != self.limits.max_jmespath_depth
+            || limits.max_jmespath_depth != self.limits.max_jmespath_depth)
+            && let Some(mcp) = self.catalogs.get_mut(MCP_CATALOG_ID)
         {
-            if let Some(mcp) = self.catalogs.get_mut(MCP_CATALOG_ID) {
-                crate::functions::implement_mcp(mcp, &limits);
-            }
+            crate::functions::implement_mcp(mcp, &limits);
         }
         self.limits = limits;
         self

@@ -158,10 +158,10 @@ fn evaluate(case: &Value) -> Result<Run, String> {
 fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
     match (&run.result, expect.get("error")) {
         (Ok(value), None) => {
-            if let Some(expected) = expect.get("value") {
-                if !json_eq(expected, value) {
-                    failures.push(format!("value: expected {expected}, got {value}"));
-                }
+            if let Some(expected) = expect.get("value")
+                && !json_eq(expected, value)
+            {
+                failures.push(format!("value: expected {expected}, got {value}"));
             }
         }
         (Ok(value), Some(expected)) => failures.push(format!(
@@ -170,13 +170,13 @@ fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
         (Err(err), None) => failures.push(format!("expected success, got the error {err}")),
         (Err(err), Some(expected)) => check_error(expected, err, failures),
     }
-    if let Some(expected) = expect.get("dataModel") {
-        if !json_eq(expected, &run.data_model) {
-            failures.push(format!(
-                "dataModel: expected {expected}, got {}",
-                run.data_model
-            ));
-        }
+    if let Some(expected) = expect.get("dataModel")
+        && !json_eq(expected, &run.data_model)
+    {
+        failures.push(format!(
+            "dataModel: expected {expected}, got {}",
+            run.data_model
+        ));
     }
     for key in ["messages", "toolCalls", "resourceReads"] {
         if let Some(expected) = expect.get(key) {
@@ -192,37 +192,37 @@ fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
 
 fn check_error(expected: &Value, err: &Error, failures: &mut Vec<String>) {
     let field = |k: &str| expected.get(k).and_then(Value::as_str);
-    if let Some(code) = field("code") {
-        if ErrorCode::parse(code) != Some(err.code()) {
-            failures.push(format!(
-                "error code: expected {code}, got {} ({err})",
-                err.code()
-            ));
-        }
+    if let Some(code) = field("code")
+        && ErrorCode::parse(code) != Some(err.code())
+    {
+        failures.push(format!(
+            "error code: expected {code}, got {} ({err})",
+            err.code()
+        ));
     }
-    if let Some(function) = field("function") {
-        if err.function() != Some(function) {
-            failures.push(format!(
-                "error function: expected {function}, got {:?} ({err})",
-                err.function()
-            ));
-        }
+    if let Some(function) = field("function")
+        && err.function() != Some(function)
+    {
+        failures.push(format!(
+            "error function: expected {function}, got {:?} ({err})",
+            err.function()
+        ));
     }
-    if let Some(location) = field("location") {
-        if err.location() != location {
-            failures.push(format!(
-                "error location: expected '{location}', got '{}' ({err})",
-                err.location()
-            ));
-        }
+    if let Some(location) = field("location")
+        && err.location() != location
+    {
+        failures.push(format!(
+            "error location: expected '{location}', got '{}' ({err})",
+            err.location()
+        ));
     }
-    if let Some(part) = field("messageContains") {
-        if !err.message().contains(part) {
-            failures.push(format!(
-                "error message: expected it to contain '{part}', got '{}'",
-                err.message()
-            ));
-        }
+    if let Some(part) = field("messageContains")
+        && !err.message().contains(part)
+    {
+        failures.push(format!(
+            "error message: expected it to contain '{part}', got '{}'",
+            err.message()
+        ));
     }
     if let Some(phase) = field("phase") {
         let got = match err.phase() {

@@ -29,7 +29,7 @@ pub struct Write {
 ///
 /// let mut model = json!({"user": {"name": "Ada"}});
 /// let name = JsonPointer::parse("/user/name").unwrap();
-/// assert_eq!(model.get(&name).unwrap().as_ref(), &json!("Ada"));
+/// assert_eq!(model.read(&name).unwrap().as_ref(), &json!("Ada"));
 /// model.apply(vec![Write { path: JsonPointer::parse("/list/1").unwrap(), value: json!(true) }], 10_000).unwrap();
 /// assert_eq!(model, json!({"user": {"name": "Ada"}, "list": [null, true]}));
 /// ```
@@ -38,7 +38,7 @@ pub trait DataModel {
     ///
     /// In an array a token must be a canonical index within bounds; through a string, number or
     /// boolean there is nothing.
-    fn get(&self, path: &JsonPointer) -> Option<Cow<'_, Value>>;
+    fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>>;
 
     /// Applies `writes` in order, all or nothing: when one cannot be made (through a primitive,
     /// a non-index token on an array, an index above `max_index`), none is, and the error
@@ -47,8 +47,8 @@ pub trait DataModel {
 }
 
 impl DataModel for Value {
-    fn get(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
-        read(self, path).map(Cow::Borrowed)
+    fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
+        read_value(self, path).map(Cow::Borrowed)
     }
 
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
@@ -67,7 +67,7 @@ impl DataModel for Value {
 }
 
 /// Reads `path` in `root` without copying.
-pub fn read<'v>(root: &'v Value, path: &JsonPointer) -> Option<&'v Value> {
+pub fn read_value<'v>(root: &'v Value, path: &JsonPointer) -> Option<&'v Value> {
     let mut cur = root;
     for token in path.tokens() {
         cur = match cur {
@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn reads_follow_the_rules() {
         let m = json!({"rows": ["a", "b"], "s": "text", "n": null});
-        let get = |p: &str| read(&m, &JsonPointer::parse(p).unwrap()).cloned();
+        let get = |p: &str| read_value(&m, &JsonPointer::parse(p).unwrap()).cloned();
         assert_eq!(get("/rows/1"), Some(json!("b")));
         assert_eq!(get("/rows/01"), None);
         assert_eq!(get("/rows/2"), None);
@@ -429,7 +429,7 @@ mod tests {
             }],
         )
         .unwrap();
-        assert_eq!(read(&m, &path), Some(&json!(1)));
+        assert_eq!(read_value(&m, &path), Some(&json!(1)));
         crate::json::drop_deep(m);
     }
 }

@@ -43,7 +43,7 @@ pub(crate) struct Machine<'p> {
 }
 
 fn read<M: DataModel + ?Sized>(model: &M, path: &JsonPointer) -> Value {
-    model.get(path).map_or(Value::Null, Cow::into_owned)
+    model.read(path).map_or(Value::Null, Cow::into_owned)
 }
 
 impl<'p> Machine<'p> {
@@ -163,7 +163,7 @@ impl<'p> Machine<'p> {
                     values[*slot] = Some(match val {
                         Val::Owned(v) => Cow::Owned(v),
                         Val::Const(v) => Cow::Borrowed(v),
-                        Val::Bound(p) => shared.get(&p).unwrap_or(Cow::Borrowed(&NULL)),
+                        Val::Bound(p) => shared.read(&p).unwrap_or(Cow::Borrowed(&NULL)),
                     });
                 }
             }
