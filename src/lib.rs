@@ -41,6 +41,7 @@ pub mod fixtures;
 pub mod functions;
 pub mod json;
 pub mod limits;
+pub mod mcp;
 pub mod model;
 pub mod path;
 pub mod payload;
