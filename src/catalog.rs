@@ -299,6 +299,8 @@ impl CallContext<'_> {
 pub(crate) struct FunctionDef {
     pub(crate) schema: Arc<ArgSchema>,
     pub(crate) imp: Option<Arc<dyn Function>>,
+    /// The built-in `callMcpTool`, which asynchronous evaluation runs with the host's client.
+    pub(crate) tool: bool,
 }
 
 /// A named set of functions.
@@ -348,6 +350,7 @@ impl Catalog {
                     FunctionDef {
                         schema: Arc::new(schema),
                         imp: None,
+                        tool: false,
                     },
                 );
             }
@@ -368,6 +371,7 @@ impl Catalog {
             FunctionDef {
                 schema: Arc::new(schema),
                 imp: Some(Arc::new(function)),
+                tool: false,
             },
         );
         self
@@ -388,6 +392,13 @@ impl Catalog {
     pub(crate) fn implement(&mut self, name: &str, function: impl Function) {
         if let Some(def) = self.functions.get_mut(name) {
             def.imp = Some(Arc::new(function));
+        }
+    }
+
+    /// Marks a declared function as the tool call the asynchronous evaluation runs itself.
+    pub(crate) fn mark_tool(&mut self, name: &str) {
+        if let Some(def) = self.functions.get_mut(name) {
+            def.tool = true;
         }
     }
 

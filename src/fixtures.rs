@@ -14,7 +14,9 @@
 
 use crate::env::Environment;
 use crate::error::{Error, ErrorCode, Phase};
+use crate::model::SharedModel;
 use crate::path::JsonPointer;
+use crate::testing::{ScriptedServer, block_on};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -132,6 +134,9 @@ fn run_case(case: &Value, index: usize) -> Outcome {
 struct Run {
     result: Result<Value, Error>,
     data_model: Value,
+    /// What the scripted server saw: `messages`, `toolCalls`, `resourceReads` (all empty
+    /// without a server: no tool client is configured).
+    seen: [(&'static str, Value); 3],
 }
 
 fn evaluate(case: &Value) -> Result<Run, String> {
@@ -149,10 +154,43 @@ fn evaluate(case: &Value) -> Result<Run, String> {
         .get("dataModel")
         .cloned()
         .unwrap_or_else(|| Value::Object(Map::new()));
+    let Some(server) = case.get("server") else {
+        let result = env
+            .compile(payload)
+            .and_then(|p| p.eval_in(&mut data_model, &context));
+        let none = || Value::Array(Vec::new());
+        let seen = [
+            ("messages", none()),
+            ("toolCalls", none()),
+            ("resourceReads", none()),
+        ];
+        return Ok(Run {
+            result,
+            data_model,
+            seen,
+        });
+    };
+    let server = ScriptedServer::from_json(server).map_err(|e| e.to_string())?;
+    let host = server.host();
+    let model = SharedModel::new(data_model);
     let result = env
         .compile(payload)
-        .and_then(|p| p.eval_in(&mut data_model, &context));
-    Ok(Run { result, data_model })
+        .and_then(|p| block_on(p.eval_async(&model, &context, &host)));
+    let reads = server
+        .resource_reads()
+        .into_iter()
+        .map(Value::String)
+        .collect();
+    let seen = [
+        ("messages", Value::Array(server.messages())),
+        ("toolCalls", Value::Array(server.tool_calls())),
+        ("resourceReads", Value::Array(reads)),
+    ];
+    Ok(Run {
+        result,
+        data_model: model.into_inner(),
+        seen,
+    })
 }
 
 fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
@@ -178,14 +216,11 @@ fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
             run.data_model
         ));
     }
-    for key in ["messages", "toolCalls", "resourceReads"] {
-        if let Some(expected) = expect.get(key) {
-            // No tool client is configured: nothing is received, called or read.
-            if !json_eq(expected, &Value::Array(Vec::new())) {
-                failures.push(format!(
-                    "{key}: expected {expected}, got [] (no tool client is configured)"
-                ));
-            }
+    for (key, got) in &run.seen {
+        if let Some(expected) = expect.get(*key)
+            && !json_eq(expected, got)
+        {
+            failures.push(format!("{key}: expected {expected}, got {got}"));
         }
     }
 }

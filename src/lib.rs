@@ -34,6 +34,7 @@
 //!   (`serde_json::Value`'s clone and drop recurse) is either payload literals, bounded by the
 //!   depth limit, or data: the host's own data model, and tool output parsed under the limit.
 
+mod cache;
 pub mod catalog;
 mod env;
 pub mod error;
@@ -45,6 +46,7 @@ pub mod mcp;
 pub mod model;
 pub mod path;
 pub mod payload;
+pub mod testing;
 
 pub use catalog::{Catalog, MCP_CATALOG_ID};
 pub use env::Environment;

@@ -1,5 +1,6 @@
 //! The MCP catalog's functions (functions.md) and the coercion they share.
 
+mod call_mcp_tool;
 mod coerce;
 mod split;
 mod update_data_model;
@@ -15,6 +16,8 @@ pub(crate) use coerce::{push_js_number, push_js_string};
 /// does not implement yet stay declared: calling them is a compile-time error that says so.
 pub(crate) fn implement_mcp(catalog: &mut Catalog, limits: &Limits) {
     let _ = limits;
+    catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
+    catalog.mark_tool("callMcpTool");
     catalog.implement("split", split::Split);
     catalog.implement("updateDataModel", update_data_model::UpdateDataModel);
 }

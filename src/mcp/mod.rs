@@ -11,3 +11,12 @@
 pub mod protocol;
 
 mod base64;
+
+mod call;
+mod host;
+
+pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
+pub use host::{
+    BoxFuture, ClientRouter, DEFAULT_RESOURCE_CACHE, HostError, McpAppCallback, McpAppResource,
+    McpHost, MessageSink, ToolClient, ToolRouter,
+};

@@ -42,7 +42,7 @@
 //! ```
 
 mod mime;
-mod read;
+pub(crate) mod read;
 mod write;
 
 pub use mime::{

@@ -64,9 +64,14 @@ pub(crate) fn compile(env: &Environment, payload: &Value) -> Result<Program, Err
         Compiled::Node(id) => id,
         Compiled::Invalid => unreachable!("an invalid subtree always records an error"),
     };
+    let calls_tools = c
+        .nodes
+        .iter()
+        .any(|n| matches!(n, Node::Call(call) if call.tool));
     Ok(Program {
         nodes: c.nodes,
         root,
+        calls_tools,
     })
 }
 
@@ -481,6 +486,7 @@ impl<'e> Compiler<'e> {
             args: arg_nodes,
             prepared,
             location,
+            tool: def.tool,
         };
         Compiled::Node(self.push(Node::Call(Box::new(node))))
     }

@@ -30,6 +30,41 @@ enum Val<'p> {
     Bound(Cow<'p, JsonPointer>),
 }
 
+/// What the machine does next.
+enum Next<'p> {
+    Enter(NodeId),
+    Deliver(Val<'p>),
+}
+
+enum Finished<'p> {
+    Val(Val<'p>),
+    Tool(ToolRequest<'p>),
+}
+
+/// Why [`Machine::run`] returned.
+pub(crate) enum Step<'p> {
+    /// The payload's value.
+    Done(Value),
+    /// A tool call to run before [`Machine::resume`].
+    Tool(ToolRequest<'p>),
+}
+
+/// A tool call whose arguments are evaluated: the call node, and the values by declared slot.
+pub(crate) struct ToolRequest<'p> {
+    pub(crate) call: &'p CallNode,
+    pub(crate) args: Vec<Option<Value>>,
+}
+
+impl ToolRequest<'_> {
+    /// The evaluated argument `name` (`None` when absent).
+    pub(crate) fn take(&mut self, name: &str) -> Option<Value> {
+        self.call
+            .schema
+            .slot(name)
+            .and_then(|slot| self.args[slot].take())
+    }
+}
+
 struct Frame<'p> {
     node: NodeId,
     vals: Vec<Val<'p>>,
@@ -40,6 +75,7 @@ pub(crate) struct Machine<'p> {
     limits: &'p Limits,
     context: &'p JsonPointer,
     stack: Vec<Frame<'p>>,
+    next: Option<Next<'p>>,
 }
 
 fn read<M: DataModel + ?Sized>(model: &M, path: &JsonPointer) -> Value {
@@ -57,45 +93,79 @@ impl<'p> Machine<'p> {
             limits,
             context,
             stack: Vec::new(),
+            next: None,
         }
     }
 
-    /// Runs the program to its value.
-    pub(crate) fn run<M: DataModel + ?Sized>(&mut self, model: &mut M) -> Result<Value, Error> {
-        let mut next = self.program.root;
+    /// Runs the program until it has its value, or, when `suspend_at_tools` is set, until it
+    /// reaches a tool call: the caller then runs the call and hands its value to
+    /// [`resume`](Machine::resume). Without `suspend_at_tools`, a tool call runs its catalog
+    /// function like any other (which fails: no tool client is configured).
+    pub(crate) fn run<M: DataModel + ?Sized>(
+        &mut self,
+        model: &mut M,
+        suspend_at_tools: bool,
+    ) -> Result<Step<'p>, Error> {
+        let mut next = self.next.take().unwrap_or(Next::Enter(self.program.root));
         loop {
-            let mut val = match self.program.node(next) {
-                Node::Const(v) => Val::Const(v),
-                Node::Bind(path) => self.bind(path),
-                _ if self.program.arity(next) == 0 => self.finish(
-                    Frame {
-                        node: next,
-                        vals: Vec::new(),
-                    },
-                    model,
-                )?,
-                _ => {
-                    self.stack.push(Frame {
-                        node: next,
-                        vals: Vec::with_capacity(self.program.arity(next)),
-                    });
-                    next = self.program.child(next, 0);
-                    continue;
+            next = match next {
+                Next::Enter(id) => match self.program.node(id) {
+                    Node::Const(v) => Next::Deliver(Val::Const(v)),
+                    Node::Bind(path) => Next::Deliver(self.bind(path)),
+                    _ if self.program.arity(id) == 0 => {
+                        match self.finish(
+                            Frame {
+                                node: id,
+                                vals: Vec::new(),
+                            },
+                            model,
+                            suspend_at_tools,
+                        )? {
+                            Finished::Val(v) => Next::Deliver(v),
+                            Finished::Tool(request) => return Ok(Step::Tool(request)),
+                        }
+                    }
+                    _ => {
+                        self.stack.push(Frame {
+                            node: id,
+                            vals: Vec::with_capacity(self.program.arity(id)),
+                        });
+                        Next::Enter(self.program.child(id, 0))
+                    }
+                },
+                Next::Deliver(val) => {
+                    let Some(top) = self.stack.last_mut() else {
+                        return Ok(Step::Done(self.materialize(val, model)));
+                    };
+                    top.vals.push(val);
+                    let done = top.vals.len();
+                    if done < self.program.arity(top.node) {
+                        Next::Enter(self.program.child(top.node, done))
+                    } else {
+                        let frame = self.stack.pop().expect("the top frame exists");
+                        match self.finish(frame, model, suspend_at_tools)? {
+                            Finished::Val(v) => Next::Deliver(v),
+                            Finished::Tool(request) => return Ok(Step::Tool(request)),
+                        }
+                    }
                 }
             };
-            // Hand the value to its parent; complete every parent that is now complete.
-            loop {
-                let Some(top) = self.stack.last_mut() else {
-                    return Ok(self.materialize(val, model));
-                };
-                top.vals.push(val);
-                let done = top.vals.len();
-                if done < self.program.arity(top.node) {
-                    next = self.program.child(top.node, done);
-                    break;
+        }
+    }
+
+    /// Continues after a tool call, with the call's value.
+    pub(crate) fn resume(&mut self, value: Value) {
+        self.next = Some(Next::Deliver(Val::Owned(value)));
+    }
+
+    /// Reads every binding still waiting on the stack, so that it keeps the value it has now
+    /// (before a write, or before the model is released while a tool call runs).
+    pub(crate) fn snapshot_bindings<M: DataModel + ?Sized>(&mut self, model: &M) {
+        for frame in &mut self.stack {
+            for val in &mut frame.vals {
+                if let Val::Bound(p) = val {
+                    *val = Val::Owned(read(model, p));
                 }
-                let frame = self.stack.pop().expect("the top frame exists");
-                val = self.finish(frame, model)?;
             }
         }
     }
@@ -121,7 +191,8 @@ impl<'p> Machine<'p> {
         &mut self,
         frame: Frame<'p>,
         model: &mut M,
-    ) -> Result<Val<'p>, Error> {
+        suspend_at_tools: bool,
+    ) -> Result<Finished<'p>, Error> {
         let program = self.program;
         match program.node(frame.node) {
             Node::Array(_) => {
@@ -130,16 +201,29 @@ impl<'p> Machine<'p> {
                     .into_iter()
                     .map(|v| self.materialize(v, model))
                     .collect();
-                Ok(Val::Owned(Value::Array(items)))
+                Ok(Finished::Val(Val::Owned(Value::Array(items))))
             }
             Node::Object(members) => {
                 let mut map = Map::with_capacity(members.len());
                 for ((key, _), v) in members.iter().zip(frame.vals) {
                     map.insert(key.clone(), self.materialize(v, model));
                 }
-                Ok(Val::Owned(Value::Object(map)))
+                Ok(Finished::Val(Val::Owned(Value::Object(map))))
             }
-            Node::Call(call) => self.call(call, frame.vals, model).map(Val::Owned),
+            Node::Call(call) if call.tool && suspend_at_tools => {
+                let mut args = vec![None; call.schema.len()];
+                for ((slot, _), val) in call.args.iter().zip(frame.vals) {
+                    if let Some(slot) = slot {
+                        args[*slot] = Some(self.materialize(val, model));
+                    }
+                }
+                // The model is released while the tool runs: bindings keep today's values.
+                self.snapshot_bindings(model);
+                Ok(Finished::Tool(ToolRequest { call, args }))
+            }
+            Node::Call(call) => self
+                .call(call, frame.vals, model)
+                .map(|v| Finished::Val(Val::Owned(v))),
             Node::Const(_) | Node::Bind(_) => unreachable!("leaves have no frames"),
         }
     }
@@ -207,13 +291,7 @@ impl<'p> Machine<'p> {
             });
         }
         // Bindings already evaluated keep the value they had before this write.
-        for frame in &mut self.stack {
-            for val in &mut frame.vals {
-                if let Val::Bound(p) = val {
-                    *val = Val::Owned(read(&*model, p));
-                }
-            }
-        }
+        self.snapshot_bindings(model);
         model
             .apply(resolved, self.limits.max_index)
             .map_err(|e| e.at_call(&call.name, &call.location))

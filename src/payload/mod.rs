@@ -10,7 +10,8 @@ mod program;
 use crate::env::Environment;
 use crate::error::Error;
 use crate::limits::Limits;
-use crate::model::DataModel;
+use crate::mcp::McpHost;
+use crate::model::{DataModel, SharedModel};
 use crate::path::JsonPointer;
 use serde_json::Value;
 
@@ -65,7 +66,64 @@ impl Payload {
         model: &mut M,
         context: &JsonPointer,
     ) -> Result<Value, Error> {
-        eval::Machine::new(&self.program, &self.limits, context).run(model)
+        match eval::Machine::new(&self.program, &self.limits, context).run(model, false)? {
+            eval::Step::Done(value) => Ok(value),
+            eval::Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
+        }
+    }
+
+    /// Evaluates a payload that may call tools, with `host`'s MCP clients, against a model that
+    /// other evaluations may share (see [`SharedModel`]).
+    ///
+    /// The model is locked only while the evaluation runs synchronously, never while a tool
+    /// call is pending. Dropping the future cancels the evaluation: nothing is written after
+    /// that. The future needs no particular runtime and is `Send` when `M` is.
+    ///
+    /// ```
+    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, model::SharedModel, mcp::McpHost, testing::{ScriptedServer, block_on}};
+    /// # use serde_json::json;
+    /// let server = ScriptedServer::from_json(&json!({"results": {"ping": [{"content": [{"type": "text", "text": "pong"}]}]}}))?;
+    /// let host = server.host();
+    /// let payload = Environment::new().compile(&json!({
+    ///     "@call": "callMcpTool", "args": {"name": "ping", "targetDataPath": "/reply"}
+    /// }))?;
+    /// let model = SharedModel::new(json!({}));
+    /// block_on(payload.eval_async(&model, &JsonPointer::root(), &host))?;
+    /// assert_eq!(model.lock()["reply"]["text"], "pong");
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub async fn eval_async<M: DataModel + Send>(
+        &self,
+        model: &SharedModel<M>,
+        context: &JsonPointer,
+        host: &McpHost,
+    ) -> Result<Value, Error> {
+        let mut machine = eval::Machine::new(&self.program, &self.limits, context);
+        let mut state = crate::mcp::EvalState::default();
+        loop {
+            let step = machine.run(&mut *model.lock(), true)?;
+            let mut request = match step {
+                eval::Step::Done(value) => return Ok(value),
+                eval::Step::Tool(request) => request,
+            };
+            let args = crate::mcp::CallArgs {
+                name: request.take("name"),
+                arguments: request.take("arguments"),
+                target: request.take("targetDataPath"),
+            };
+            let call = request.call;
+            let value = crate::mcp::call_tool(host, model, context, &self.limits, &mut state, args)
+                .await
+                .map_err(|e| e.at_call(&call.name, &call.location))?;
+            machine.resume(value);
+        }
+    }
+
+    /// Whether the payload calls tools (`callMcpTool`): such a payload needs
+    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::mcp::McpHost); evaluated
+    /// synchronously, a tool call fails with "callMcpTool is not configured".
+    pub fn calls_tools(&self) -> bool {
+        self.program.calls_tools
     }
 }
 

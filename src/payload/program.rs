@@ -33,11 +33,16 @@ pub(crate) struct CallNode {
     pub(crate) prepared: Option<Prepared>,
     /// JSON Pointer to this call in the payload, for errors.
     pub(crate) location: String,
+    /// The MCP catalog's `callMcpTool`: asynchronous evaluation runs it with the host's tool
+    /// client instead of `function` (which reports that none is configured).
+    pub(crate) tool: bool,
 }
 
 pub(crate) struct Program {
     pub(crate) nodes: Vec<Node>,
     pub(crate) root: NodeId,
+    /// Whether any call is a tool call.
+    pub(crate) calls_tools: bool,
 }
 
 impl Program {

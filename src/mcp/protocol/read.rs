@@ -30,7 +30,11 @@ fn invalid(message: String) -> Error {
 
 /// Reads the JSON of one A2UI resource item (a `TextResourceContents` or `BlobResourceContents`)
 /// into `out`: one message or an array of messages, each an object. `at` is the item's location.
-fn read_messages(item: &Map<String, Value>, at: &str, out: &mut Vec<Value>) -> Result<(), Error> {
+pub(crate) fn read_messages(
+    item: &Map<String, Value>,
+    at: &str,
+    out: &mut Vec<Value>,
+) -> Result<(), Error> {
     let (text, at) = if let Some(text) = item.get("text").and_then(Value::as_str) {
         (text.to_owned(), format!("{at}/text"))
     } else if let Some(blob) = item.get("blob").and_then(Value::as_str) {
@@ -341,7 +345,7 @@ impl RendererCapabilities {
     }
 }
 
-fn client_capabilities<'a>(holder: Option<&'a Value>) -> Option<&'a Map<String, Value>> {
+fn client_capabilities(holder: Option<&Value>) -> Option<&Map<String, Value>> {
     holder?.get("a2ui")?.get("clientCapabilities")?.as_object()
 }
 

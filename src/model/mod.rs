@@ -9,6 +9,10 @@ use crate::path::{JsonPointer, array_index};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
+mod shared;
+
+pub use shared::SharedModel;
+
 /// One write of a group: the absolute path and the value to store there.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Write {
