@@ -13,13 +13,12 @@
 //! let server = ScriptedServer::from_json(&json!({
 //!     "results": {"list_issues": [{"content": [{"type": "text", "text": "[{\"number\": 1}]"}]}]}
 //! }))?;
-//! let payload = Environment::new().compile(&json!({"@call": "updateDataModel", "args": {"updates": {
-//!     "@call": "transformData", "args": {"jmespath": "{\"/first\": json[0].number}",
-//!         "data": {"@call": "callMcpTool", "args": {"name": "list_issues"}}}}}}))?;
+//! let payload = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {
+//!     "name": "list_issues", "arguments": {"state": "open"}, "targetDataPath": "/issues"}}))?;
 //! let model = SharedModel::new(json!({}));
 //! block_on(payload.eval_async(&model, &JsonPointer::root(), &server.host()))?;
-//! assert_eq!(model.into_inner(), json!({"first": 1}));
-//! assert_eq!(server.tool_calls(), vec![json!({"name": "list_issues", "arguments": {}})]);
+//! assert_eq!(model.into_inner()["issues"]["json"], json!([{"number": 1}]));
+//! assert_eq!(server.tool_calls(), vec![json!({"name": "list_issues", "arguments": {"state": "open"}})]);
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 
