@@ -341,7 +341,7 @@ impl RendererCapabilities {
     }
 }
 
-fn client_capabilities<'a>(holder: Option<&'a Value>) -> Option<&'a Map<String, Value>> {
+fn client_capabilities(holder: Option<&Value>) -> Option<&Map<String, Value>> {
     holder?.get("a2ui")?.get("clientCapabilities")?.as_object()
 }
 
