@@ -474,3 +474,70 @@ fn renderer_capabilities_from_both_places() {
     assert!(protocol::renderer_capabilities(&json!({"capabilities": {}})).is_none());
     assert!(protocol::renderer_capabilities(&json!({"_meta": {"a2ui": {}}})).is_none());
 }
+
+// ---- properties ----
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(Value::from),
+            ".*".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(6, 48, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::btree_map(".{0,6}", inner, 0..6)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn any_messages_round_trip(
+            messages in proptest::collection::vec(
+                proptest::collection::btree_map("[a-zA-Z]{1,8}", json_value(), 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+                0..4,
+            ),
+            text in proptest::option::of(".*"),
+        ) {
+            let mut options = ToolResultOptions::new();
+            if let Some(text) = text {
+                options = options.text(text);
+            }
+            let result = protocol::tool_result(&messages, &options).unwrap();
+            prop_assert!(schema_errors("CallToolResult", &result).is_empty());
+            prop_assert_eq!(a2ui_messages(&result).unwrap(), messages);
+        }
+
+        #[test]
+        fn any_resource_text_is_messages_or_a_located_error(text in ".*|\\[.*\\]|\\{.*\\}") {
+            let result = json!({"content": [embedded("application/a2ui+json", json!({"text": text}))]});
+            match a2ui_messages(&result) {
+                Ok(messages) => prop_assert!(messages.iter().all(Value::is_object)),
+                Err(err) => prop_assert_eq!(err.location(), "/content/0/resource/text"),
+            }
+        }
+
+        #[test]
+        fn any_arguments_give_a_message_or_a_validation_error(arguments in json_value()) {
+            match protocol::action(&arguments, "v1.0") {
+                Ok(message) => prop_assert!(message["action"]["context"].is_object()),
+                Err(err) => prop_assert_eq!(err.code(), ErrorCode::ValidationFailed),
+            }
+            match protocol::error(&arguments) {
+                Ok(error) => prop_assert!(error["code"].is_string()),
+                Err(err) => prop_assert_eq!(err.code(), ErrorCode::ValidationFailed),
+            }
+        }
+    }
+}

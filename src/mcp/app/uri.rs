@@ -118,6 +118,43 @@ pub fn decode_html_content(html: &str) -> Result<Cow<'_, str>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    fn escape_bytes(bytes: &[u8]) -> String {
+        bytes.iter().map(|b| format!("%{b:02X}")).collect()
+    }
+
+    proptest! {
+        /// Escaped bytes decode exactly when they are UTF-8, to that text: JavaScript's rule
+        /// (well-formed UTF-8 only, no overlongs or surrogates) is Rust's `from_utf8`.
+        #[test]
+        fn escaped_bytes_decode_iff_utf8(bytes in proptest::collection::vec(any::<u8>(), 0..12)) {
+            let decoded = decode_uri_component(&escape_bytes(&bytes));
+            match std::str::from_utf8(&bytes) {
+                Ok(text) => prop_assert_eq!(decoded.unwrap(), text),
+                Err(_) => prop_assert!(decoded.is_err()),
+            }
+        }
+
+        #[test]
+        fn fully_escaped_text_round_trips(text in any::<String>()) {
+            prop_assert_eq!(decode_uri_component(&escape_bytes(text.as_bytes())).unwrap(), text);
+        }
+
+        #[test]
+        fn text_without_percent_is_unchanged(text in "[^%]*") {
+            prop_assert_eq!(decode_uri_component(&text).unwrap(), text);
+        }
+
+        /// Mixed text and (possibly broken) escapes: an error or a string, never a panic; a
+        /// success leaves no escape behind except those that decoded to '%'.
+        #[test]
+        fn mixed_input_never_panics(text in "(%[0-9A-Fa-f]{0,2}|[a-zé]|%[C-F][0-9A-F]){0,24}") {
+            if let Ok(decoded) = decode_uri_component(&text) {
+                prop_assert!(decoded.matches('%').count() <= text.matches("%25").count());
+            }
+        }
+    }
 
     #[test]
     fn decodes_like_javascript() {
