@@ -382,6 +382,19 @@ fn action_errors_name_every_field() {
 }
 
 #[test]
+fn action_refuses_deep_arguments() {
+    let mut context = json!({});
+    for _ in 0..200 {
+        context = json!({"a": context});
+    }
+    let arguments = json!({"name": "n", "surfaceId": "s", "sourceComponentId": "c",
+        "timestamp": "t", "context": context});
+    let err = protocol::action(&arguments, "v1.0").unwrap_err();
+    assert_eq!(err.code(), ErrorCode::LimitExceeded);
+    assert_eq!(err.function(), Some("a2ui_action"));
+}
+
+#[test]
 fn error_reads_fields_and_names_every_problem() {
     assert_eq!(
         protocol::error(&json!({"code": "C", "message": "M", "surfaceId": "S",
@@ -469,7 +482,7 @@ fn renderer_capabilities_from_both_places() {
     for params in [&initialize, &initialize["params"], &call] {
         let found = protocol::renderer_capabilities(params).unwrap();
         assert_eq!(found.get("0.10"), Some(&caps["v0.10"]));
-        assert_eq!(found.clone().into_value(), caps);
+        assert_eq!(Some(found.as_map()), caps.as_object());
     }
     assert!(protocol::renderer_capabilities(&json!({"capabilities": {}})).is_none());
     assert!(protocol::renderer_capabilities(&json!({"_meta": {"a2ui": {}}})).is_none());

@@ -43,7 +43,7 @@ pub use policy::{AllowedFunction, Denial, FunctionCallDecision, ToolCallDecision
 pub use uri::{URL_ENCODED_PREFIX, decode_html_content, decode_uri_component};
 
 use crate::error::{Error, ErrorCode, Phase};
-use crate::json::kind_name;
+use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, kind_name};
 use serde_json::{Map, Value};
 
 /// The component's name in the catalog.
@@ -384,7 +384,7 @@ impl McpAppProps {
     /// wrong type, a malformed binding or function call in a `DynamicString` slot, a literal
     /// `url_encoded:` HTML that does not decode, an `allowedFunctions` schema that is not a
     /// valid JSON Schema, a `data.paths` path with a bad `~` escape, or two keys bound to one
-    /// path.
+    /// path. A component nested deeper than 128 levels is one `LIMIT_EXCEEDED` error.
     ///
     /// ```
     /// use a2ui_catalog_mcp::mcp::app::McpAppProps;
@@ -420,6 +420,16 @@ impl McpAppProps {
             )
             .with_phase(Phase::Compile));
         };
+        // Parsing copies parts of the component; a bounded depth keeps those copies shallow.
+        if depth_exceeds(component, DEFAULT_MAX_DEPTH) {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the McpApp component nests deeper than the limit of {DEFAULT_MAX_DEPTH} levels"
+                ),
+            )
+            .with_phase(Phase::Compile));
+        }
         let mut problems = Problems(Vec::new());
         let mut props = McpAppProps {
             id: None,

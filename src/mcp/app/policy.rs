@@ -14,7 +14,8 @@ const MAX_REPORTED_VIOLATIONS: usize = 16;
 /// Schemas are JSON Schema 2020-12 unless they say otherwise with `$schema`. They cannot reach
 /// outside themselves (no network or file `$ref`), their `pattern`s run on the linear-time
 /// `regex` engine (no lookaround or backreferences, no catastrophic backtracking), `format` is
-/// an annotation only, and a schema nested deeper than 128 levels is refused.
+/// an annotation only. Their depth is bounded by the component's (128 levels, checked by
+/// [`McpAppProps::parse`](super::McpAppProps::parse)).
 #[derive(Debug, Clone)]
 pub struct AllowedFunction {
     name: String,
@@ -29,11 +30,6 @@ impl AllowedFunction {
             return Err(format!(
                 "the schema of '{name}' must be an object, got {}",
                 kind_name(schema)
-            ));
-        }
-        if depth_exceeds(schema, DEFAULT_MAX_DEPTH) {
-            return Err(format!(
-                "the schema of '{name}' nests deeper than the limit of {DEFAULT_MAX_DEPTH} levels"
             ));
         }
         let validator = jsonschema::options()

@@ -131,6 +131,18 @@ fn not_an_object_is_one_error() {
 }
 
 #[test]
+fn too_deep_component_is_one_limit_error() {
+    let err = McpAppProps::parse(&app(json!({"permissions": {"camera": nested_object(127)}})))
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::LimitExceeded);
+    assert!(err.related().is_empty());
+    // One level less fits: 1 (component) + 1 (permissions) + 126.
+    assert!(
+        McpAppProps::parse(&app(json!({"permissions": {"camera": nested_object(126)}}))).is_ok()
+    );
+}
+
+#[test]
 fn missing_required_properties() {
     assert_eq!(
         problems(json!({})),
@@ -305,7 +317,6 @@ fn bad_function_schemas() {
         "b": {"type": "strnig"},
         "c": {"pattern": "(?=x)"},
         "d": {"$ref": "https://example.com/schema.json"},
-        "e": nested_object(200),
     }})));
     let at: Vec<&str> = all.iter().map(|(at, _)| at.as_str()).collect();
     assert_eq!(
@@ -315,7 +326,6 @@ fn bad_function_schemas() {
             "/allowedFunctions/b",
             "/allowedFunctions/c",
             "/allowedFunctions/d",
-            "/allowedFunctions/e"
         ]
     );
     assert_eq!(
@@ -327,13 +337,22 @@ fn bad_function_schemas() {
             .1
             .starts_with("the schema of 'b' is not a valid JSON Schema")
     );
-    assert!(all[4].1.contains("deeper than the limit of 128"));
+    assert!(
+        all[2]
+            .1
+            .starts_with("the schema of 'c' is not a valid JSON Schema")
+    );
+    assert!(
+        all[3]
+            .1
+            .starts_with("the schema of 'd' is not a valid JSON Schema")
+    );
 }
 
 #[test]
 fn deep_but_allowed_schema_compiles_and_validates() {
     let props =
-        McpAppProps::parse(&app(json!({"allowedFunctions": {"f": nested_object(128)}}))).unwrap();
+        McpAppProps::parse(&app(json!({"allowedFunctions": {"f": nested_object(126)}}))).unwrap();
     let decision = props
         .check_function_call(&json!({"call": "f", "args": {}}))
         .unwrap();
