@@ -4,10 +4,11 @@
 //! - [`protocol`]: A2UI over MCP in both directions (the `A2UIAgent.MCP` helpers): the tool and
 //!   resource definitions a server lists, the results it returns, and the readers a client (or a
 //!   server receiving `a2ui_action` / `a2ui_error` calls) uses on them.
-//! - `app`: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
+//! - [`app`]: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
 //!   `url_encoded:` HTML decoded, and the policy (allowed tools, allowed functions, data paths) a
 //!   host applies to the app's requests.
 
+pub mod app;
 pub mod protocol;
 
 mod base64;
