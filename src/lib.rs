@@ -2,6 +2,7 @@
 
 pub mod error;
 pub mod functions;
+pub mod jmespath;
 pub mod json;
 
 pub use error::{Error, ErrorCode, Phase, Result};
