@@ -3,7 +3,8 @@
 
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
-use super::value::{Budget, Val, equals};
+use super::value::{Budget, Val, equals, to_value};
+use serde_json::{Map, Value};
 use super::view::JsonView;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -138,6 +139,89 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             }
             Node::Call(func, args) => self.call(*func, args, cur),
             Node::ExpRef(inner) => Ok(Val::ExpRef(*inner)),
+        }
+    }
+
+    /// Evaluates `id` straight into the output. Projections, filters and multi-selects build
+    /// their `serde_json` containers directly instead of an intermediate value that is converted
+    /// afterwards: the usual shape of a transform. `None` is JMESPath's `null` (which projections
+    /// drop); `Some(Value::Null)` is a value that has no JSON form other than `null`.
+    pub(crate) fn eval_out(
+        &self,
+        id: NodeId,
+        cur: &Val<'a, V>,
+    ) -> Result<Option<Value>, JmespathError> {
+        let ast: &'a Ast = self.ast;
+        match ast.node(id) {
+            Node::Sub(lhs, rhs) | Node::Pipe(lhs, rhs) => {
+                let left = self.eval(*lhs, cur)?;
+                self.eval_out(*rhs, &left)
+            }
+            Node::Projection(lhs, rhs) => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(None);
+                };
+                self.budget.spend(base.len() as u64)?;
+                let mut out = Vec::with_capacity(base.len());
+                for item in items {
+                    out.extend(self.eval_out(*rhs, &item)?);
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::ValueProjection(lhs, rhs) => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(entries) = base.entries() else {
+                    return Ok(None);
+                };
+                self.budget.spend(base.len() as u64)?;
+                let mut out = Vec::with_capacity(base.len());
+                for (_, item) in entries {
+                    out.extend(self.eval_out(*rhs, &item)?);
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::Filter { lhs, cond, rhs } => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(None);
+                };
+                self.budget.spend(base.len() as u64)?;
+                let mut out = Vec::new();
+                for item in items {
+                    if self.test(*cond, &item)? {
+                        out.extend(self.eval_out(*rhs, &item)?);
+                    }
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::List(items) => {
+                if cur.is_null() {
+                    return Ok(None);
+                }
+                self.budget.spend(items.len() as u64)?;
+                let mut out = Vec::with_capacity(items.len());
+                for &item in items {
+                    out.push(self.eval_out(item, cur)?.unwrap_or(Value::Null));
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::Hash(pairs) => {
+                if cur.is_null() {
+                    return Ok(None);
+                }
+                self.budget.spend(pairs.len() as u64)?;
+                let mut out = Map::with_capacity(pairs.len());
+                for (key, value) in pairs {
+                    let value = self.eval_out(*value, cur)?.unwrap_or(Value::Null);
+                    out.insert(key.to_string(), value);
+                }
+                Ok(Some(Value::Object(out)))
+            }
+            _ => match self.eval(id, cur)? {
+                Val::Null => Ok(None),
+                other => to_value(other, &self.budget).map(Some),
+            },
         }
     }
 

@@ -46,7 +46,7 @@ pub use view::{JsonKind, JsonView, ObjectMembers};
 use ast::Ast;
 use interpreter::Interp;
 use std::sync::Arc;
-use value::{Val, to_value};
+use value::Val;
 
 /// A compiled JMESPath expression. Cheap to clone (shared), `Send` and `Sync`.
 #[derive(Debug, Clone)]
@@ -130,8 +130,8 @@ impl Expression {
     ) -> Result<serde_json::Value, JmespathError> {
         let ast = &self.inner.ast;
         let interp: Interp<'_, V> = Interp::new(ast, self.inner.max_steps);
-        let result = interp.eval(ast.root, &Val::from_view(data))?;
-        to_value(result, &interp.budget)
+        let result = interp.eval_out(ast.root, &Val::from_view(data))?;
+        Ok(result.unwrap_or(serde_json::Value::Null))
     }
 }
 

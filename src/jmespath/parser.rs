@@ -437,7 +437,12 @@ impl Parser {
             self.advance();
             self.expect(Tok::Colon, "':'")?;
             let value = self.expression(0)?;
-            pairs.push((key, value));
+            // A repeated key keeps its first position and takes the last value, as a JavaScript
+            // object literal does.
+            match pairs.iter_mut().find(|(k, _)| *k == key) {
+                Some(pair) => pair.1 = value,
+                None => pairs.push((key, value)),
+            }
             match self.current() {
                 Tok::RBrace => {
                     self.advance();

@@ -101,8 +101,9 @@ pub(crate) enum Val<'a, V: ?Sized> {
     Num(Num),
     /// A string of the input or of the expression.
     Str(&'a str),
-    /// A string a function built.
-    String(Rc<String>),
+    /// A string a function built (not shared: built strings are rarely copied, and the output
+    /// takes them without another allocation).
+    String(String),
     /// An array or object of the input (scalars of the input are unpacked into the variants above).
     View(&'a V),
     /// An array or object literal of the expression.
@@ -122,7 +123,7 @@ impl<V: ?Sized> Clone for Val<'_, V> {
             Val::Bool(b) => Val::Bool(*b),
             Val::Num(n) => Val::Num(*n),
             Val::Str(s) => Val::Str(s),
-            Val::String(s) => Val::String(Rc::clone(s)),
+            Val::String(s) => Val::String(s.clone()),
             Val::View(v) => Val::View(v),
             Val::Json(j) => Val::Json(j),
             Val::Array(a) => Val::Array(Rc::clone(a)),
@@ -158,7 +159,7 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
     }
 
     pub(crate) fn string(s: String) -> Self {
-        Val::String(Rc::new(s))
+        Val::String(s)
     }
 
     pub(crate) fn array(items: Vec<Val<'a, V>>) -> Self {
@@ -475,6 +476,17 @@ pub(crate) fn push_json<'a, V: JsonView + ?Sized>(
     val: Val<'a, V>,
     budget: &Budget,
 ) -> Result<(), JmespathError> {
+    match &val {
+        Val::Num(n) => {
+            n.push_json(out);
+            return Ok(());
+        }
+        Val::Str(s) => {
+            push_json_string(out, s);
+            return budget.spend_text(s.len());
+        }
+        _ => {}
+    }
     let mut stack = vec![Piece::Value(val)];
     while let Some(piece) = stack.pop() {
         budget.spend(1)?;
@@ -577,9 +589,7 @@ pub(crate) fn to_value<'a, V: JsonView + ?Sized>(
             Val::Bool(b) => Some(Value::Bool(b)),
             Val::Num(n) => Some(n.to_json()),
             Val::Str(s) => Some(Value::String(s.to_owned())),
-            Val::String(s) => Some(Value::String(
-                Rc::try_unwrap(s).unwrap_or_else(|shared| (*shared).clone()),
-            )),
+            Val::String(s) => Some(Value::String(s)),
             other => {
                 if let Some(items) = other.items() {
                     stack.push(Frame::Array(Vec::with_capacity(other.len()), items));

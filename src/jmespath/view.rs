@@ -105,6 +105,11 @@ impl JsonView for Value {
     #[inline]
     fn get(&self, key: &str) -> Option<&Value> {
         match self {
+            // Scanning a few members beats hashing the key (SipHash) for the small records
+            // tool results are made of.
+            Value::Object(map) if map.len() <= 8 => {
+                map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+            }
             Value::Object(map) => map.get(key),
             _ => None,
         }
