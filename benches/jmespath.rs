@@ -11,26 +11,58 @@ use std::hint::black_box;
 const FILTER: &str =
     "{\"/issues\": json[?state == 'open'].{number: to_string(number), title: title}}";
 
-/// A tool result like the guide's GitHub example: `{"json": [issue, ...]}`, two thirds open.
+/// A tool result like the guide's GitHub example, `{"json": [issue, ...]}`, two thirds open.
+/// Each issue has the fields the guide names (number, title, state, labels, user, body), shaped
+/// as GitHub's REST API returns them (label and user objects with their usual members, a body of
+/// a few hundred bytes): about 2.3 KB of JSON per issue.
 fn issues(n: usize) -> Value {
-    let labels = ["bug", "enhancement", "docs", "good first issue", "wontfix"];
+    let names = ["bug", "enhancement", "documentation", "good first issue", "wontfix"];
     let items: Vec<Value> = (0..n)
         .map(|i| {
+            let login = format!("user{}", i % 53);
+            let user_id = 1000 + i % 53;
             json!({
                 "number": i + 1,
-                "title": format!("Issue {} : renderer drops the {}th row when scrolling", i + 1, i % 97),
+                "title": format!("Renderer drops row {} when the list scrolls fast", i % 97),
                 "state": if i % 3 == 2 { "closed" } else { "open" },
                 "labels": (0..i % 4)
-                    .map(|l| json!({"name": labels[(i + l) % labels.len()], "color": "d73a4a"}))
+                    .map(|l| {
+                        let name = names[(i + l) % names.len()];
+                        json!({
+                            "id": 208045946 + l,
+                            "node_id": format!("MDU6TGFiZWwyMDgwNDU5NDY{l}"),
+                            "url": format!("https://api.github.com/repos/acme/ui/labels/{name}"),
+                            "name": name,
+                            "description": format!("Issues labelled {name}"),
+                            "color": "d73a4a",
+                            "default": l == 0
+                        })
+                    })
                     .collect::<Vec<_>>(),
-                "user": {"login": format!("user{}", i % 53), "id": 1000 + i % 53, "site_admin": false},
+                "user": {
+                    "login": login,
+                    "id": user_id,
+                    "node_id": format!("MDQ6VXNlcj{user_id}"),
+                    "avatar_url": format!("https://avatars.githubusercontent.com/u/{user_id}?v=4"),
+                    "gravatar_id": "",
+                    "url": format!("https://api.github.com/users/{login}"),
+                    "html_url": format!("https://github.com/{login}"),
+                    "followers_url": format!("https://api.github.com/users/{login}/followers"),
+                    "repos_url": format!("https://api.github.com/users/{login}/repos"),
+                    "type": "User",
+                    "site_admin": false
+                },
                 "body": format!(
-                    "Steps to reproduce: open the list, scroll to row {} and release. \
-                     Expected the row to stay; it disappears. Seen on build {}.",
+                    "### Steps to reproduce\n\n1. Open the list with {} rows.\n2. Scroll to row {} \
+                     quickly and release.\n\n### Expected\n\nThe row stays visible.\n\n\
+                     ### Actual\n\nThe row disappears until the next render; seen on build {} \
+                     with the default renderer and on build {} with the compact one. Logs show \
+                     no error. Happens on every scroll faster than about two screens a second.",
+                    100 + i % 900,
                     i % 50,
-                    i * 7
+                    i * 7,
+                    i * 7 + 1
                 ),
-                "comments": i % 11,
             })
         })
         .collect();

@@ -6,6 +6,7 @@ use super::error::JmespathError;
 use super::value::{Budget, Val, equals, to_value};
 use serde_json::{Map, Value};
 use super::view::JsonView;
+use std::cell::Cell;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
 use std::rc::Rc;
@@ -14,6 +15,8 @@ use std::rc::Rc;
 pub(crate) struct Interp<'a, V: ?Sized> {
     ast: &'a Ast,
     pub(crate) budget: Budget,
+    /// Per node, where its field was last found (see [`JsonView::get_at_hint`]).
+    hints: Vec<Cell<usize>>,
     _input: PhantomData<fn(&'a V)>,
 }
 
@@ -22,6 +25,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         Interp {
             ast,
             budget: Budget::new(max_steps),
+            hints: (0..ast.nodes.len()).map(|_| Cell::new(0)).collect(),
             _input: PhantomData,
         }
     }
@@ -30,7 +34,9 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         let ast: &'a Ast = self.ast;
         match ast.node(id) {
             Node::Identity => Ok(cur.clone()),
-            Node::Field(name) => Ok(cur.field(name)),
+            Node::Field(name) => Ok(cur
+                .member_at_hint(name, &self.hints[id as usize])
+                .unwrap_or(Val::Null)),
             Node::Index(i) => Ok(cur.index(*i)),
             Node::Slice { start, stop, step } => self.slice(cur, *start, *stop, *step),
             Node::Literal(value) => Ok(Val::from_json(value)),
@@ -252,7 +258,9 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             if let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
                 (self.ast.node(*lhs), self.ast.node(*rhs))
             {
-                let same = item.member(name).is_some_and(|v| v.as_str() == Some(lit));
+                let same = item
+                    .member_at_hint(name, &self.hints[*lhs as usize])
+                    .is_some_and(|v| v.as_str() == Some(lit));
                 return Ok(same == (*op == Cmp::Eq));
             }
         }

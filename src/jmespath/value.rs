@@ -250,6 +250,19 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
         }
     }
 
+    /// [`Val::member`] with a position hint (see [`JsonView::get_at_hint`]).
+    #[inline]
+    pub(crate) fn member_at_hint(
+        &self,
+        key: &str,
+        slot: &std::cell::Cell<usize>,
+    ) -> Option<Val<'a, V>> {
+        match self {
+            Val::View(v) => v.get_at_hint(key, slot).map(Val::from_view),
+            _ => self.member(key),
+        }
+    }
+
     /// `foo`: the member or `null`.
     #[inline]
     pub(crate) fn field(&self, key: &str) -> Val<'a, V> {

@@ -54,6 +54,15 @@ pub trait JsonView {
     fn as_str(&self) -> Option<&str>;
     /// The member named `key`, if this is an object that has it.
     fn get(&self, key: &str) -> Option<&Self>;
+    /// The member named `key`, like [`JsonView::get`], with a hint: `slot` holds the position
+    /// where the key was found in the previous object searched by the same expression node.
+    /// Records of one array usually share their layout, so checking that position first avoids
+    /// touching the other keys. Implementations update `slot`; the default ignores it.
+    #[inline]
+    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&Self> {
+        let _ = slot;
+        self.get(key)
+    }
     /// The element at `index`, if this is an array that long.
     fn index(&self, index: usize) -> Option<&Self>;
     /// The number of elements of an array or members of an object (0 for anything else).
@@ -112,6 +121,27 @@ impl JsonView for Value {
             }
             Value::Object(map) => map.get(key),
             _ => None,
+        }
+    }
+
+    #[inline]
+    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&Value> {
+        let Value::Object(map) = self else {
+            return None;
+        };
+        let hint = slot.get();
+        // Skipping entries of the iterator reads no memory: only the candidate key is compared.
+        if let Some((k, v)) = map.iter().nth(hint) {
+            if k == key {
+                return Some(v);
+            }
+        }
+        if map.len() <= 16 {
+            let (at, (_, v)) = map.iter().enumerate().find(|(_, (k, _))| k.as_str() == key)?;
+            slot.set(at);
+            Some(v)
+        } else {
+            map.get(key)
         }
     }
 
