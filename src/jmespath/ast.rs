@@ -1,7 +1,7 @@
 //! The compiled form of an expression: nodes in one arena, addressed by index.
 
 use super::functions::Func;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Index of a node in [`Ast::nodes`].
 pub(crate) type NodeId = u32;
@@ -57,8 +57,12 @@ pub(crate) enum Node {
     Compare(Cmp, NodeId, NodeId),
     /// `[a, b]`
     List(Vec<NodeId>),
-    /// `{k: a, ...}`
-    Hash(Vec<(Box<str>, NodeId)>),
+    /// `{k: a, ...}`, keys unique. `template` holds the keys, in order, with `null` values:
+    /// cloning it builds an output object without hashing each key again.
+    Hash {
+        pairs: Vec<(Box<str>, NodeId)>,
+        template: Map<String, Value>,
+    },
     /// A built-in function call; names and arities are checked at compile time.
     Call(Func, Vec<NodeId>),
     /// `&expr`, only as a function argument.

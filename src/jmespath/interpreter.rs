@@ -4,7 +4,7 @@
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
 use super::value::{Budget, Val, equals, to_value};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use super::view::JsonView;
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -132,7 +132,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 }
                 Ok(Val::array(out))
             }
-            Node::Hash(pairs) => {
+            Node::Hash { pairs, .. } => {
                 if cur.is_null() {
                     return Ok(Val::Null);
                 }
@@ -193,7 +193,9 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     return Ok(None);
                 };
                 self.budget.spend(base.len() as u64)?;
-                let mut out = Vec::new();
+                // Sized for every element to pass: one large allocation instead of a series of
+                // reallocations (each of which makes glibc consolidate its free lists).
+                let mut out = Vec::with_capacity(base.len());
                 for item in items {
                     if self.test(*cond, &item)? {
                         out.extend(self.eval_out(*rhs, &item)?);
@@ -212,15 +214,14 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 }
                 Ok(Some(Value::Array(out)))
             }
-            Node::Hash(pairs) => {
+            Node::Hash { pairs, template } => {
                 if cur.is_null() {
                     return Ok(None);
                 }
                 self.budget.spend(pairs.len() as u64)?;
-                let mut out = Map::with_capacity(pairs.len());
-                for (key, value) in pairs {
-                    let value = self.eval_out(*value, cur)?.unwrap_or(Value::Null);
-                    out.insert(key.to_string(), value);
+                let mut out = template.clone();
+                for ((_, value), slot) in pairs.iter().zip(out.values_mut()) {
+                    *slot = self.eval_out(*value, cur)?.unwrap_or(Value::Null);
                 }
                 Ok(Some(Value::Object(out)))
             }

@@ -143,7 +143,7 @@ impl Parser {
             }
             Node::Flatten(a) | Node::Not(a) | Node::ExpRef(a) => see(*a),
             Node::List(items) | Node::Call(_, items) => items.iter().for_each(|&a| see(a)),
-            Node::Hash(pairs) => pairs.iter().for_each(|&(_, a)| see(a)),
+            Node::Hash { pairs, .. } => pairs.iter().for_each(|&(_, a)| see(a)),
         }
         let depth = child_depth + 1;
         if depth > self.max_depth {
@@ -455,7 +455,11 @@ impl Parser {
             }
         }
         self.level -= 1;
-        self.push(Node::Hash(pairs))
+        let template = pairs
+            .iter()
+            .map(|(k, _)| (k.to_string(), serde_json::Value::Null))
+            .collect();
+        self.push(Node::Hash { pairs, template })
     }
 
     fn enter(&mut self) -> Result<(), JmespathError> {
