@@ -225,6 +225,14 @@ mod tests {
     }
 
     #[test]
+    fn object_projections_keep_their_scope() {
+        let data = json!({"foo": {"x": {"bar": {"baz": 1}}, "y": {"bar": {"baz": 2}}}});
+        assert_eq!(search("foo.*.bar.baz", data.clone()), json!([1, 2]));
+        assert_eq!(search("foo.*.bar.*", data.clone()), json!([[1], [2]]));
+        assert_eq!(search("foo.*.bar | [0]", data), json!({"baz": 1}));
+    }
+
+    #[test]
     fn functions_behave() {
         let data = json!({"p": [{"n": "b", "a": 2}, {"n": "a", "a": 1}, {"n": "c", "a": 2}]});
         assert_eq!(search("sort_by(p, &a)[*].n", data.clone()), json!(["a", "b", "c"]));

@@ -245,7 +245,11 @@ impl Parser {
             Tok::Dot => {
                 if *self.current() == Tok::Star {
                     self.advance();
-                    let right = self.projection_rhs(lbp(&Tok::Dot))?;
+                    // The JavaScript and Python libraries parse this right-hand side at the
+                    // binding power of '.', which ends the projection at the next '.'
+                    // (`foo.*.bar.baz` is null; jmespath.py issue #182). The specification
+                    // projects the rest, as `*.bar.baz` and `foo[*].bar.baz` do: so do we.
+                    let right = self.projection_rhs(lbp(&Tok::Star))?;
                     self.push(Node::ValueProjection(left, right))
                 } else {
                     let right = self.dot_rhs(lbp(&Tok::Dot))?;
