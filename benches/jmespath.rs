@@ -16,7 +16,13 @@ const FILTER: &str =
 /// as GitHub's REST API returns them (label and user objects with their usual members, a body of
 /// a few hundred bytes): about 2.3 KB of JSON per issue.
 fn issues(n: usize) -> Value {
-    let names = ["bug", "enhancement", "documentation", "good first issue", "wontfix"];
+    let names = [
+        "bug",
+        "enhancement",
+        "documentation",
+        "good first issue",
+        "wontfix",
+    ];
     let items: Vec<Value> = (0..n)
         .map(|i| {
             let login = format!("user{}", i % 53);
@@ -99,7 +105,10 @@ fn filter(c: &mut Criterion) {
     for n in [1_000usize, 10_000] {
         let data = issues(n);
         let expected = ours.search(&data).expect("search");
-        assert_eq!(expected["/issues"].as_array().map(Vec::len), Some(n - n / 3));
+        assert_eq!(
+            expected["/issues"].as_array().map(Vec::len),
+            Some(n - n / 3)
+        );
         group.bench_with_input(BenchmarkId::new("ours", n), &data, |b, data| {
             b.iter(|| ours.search(black_box(data)).expect("search"))
         });

@@ -35,11 +35,16 @@ fn data() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(4, 48, 5, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            prop::collection::btree_map(prop::sample::select(KEYS.to_vec()), inner, 0..4)
-                .prop_map(|m| {
+            prop::collection::btree_map(prop::sample::select(KEYS.to_vec()), inner, 0..4).prop_map(
+                |m| {
                     // Sorted keys, so that the oracle's key sorting changes nothing.
-                    Value::Object(m.into_iter().map(|(k, v)| (k.to_string(), v)).collect::<Map<_, _>>())
-                }),
+                    Value::Object(
+                        m.into_iter()
+                            .map(|(k, v)| (k.to_string(), v))
+                            .collect::<Map<_, _>>(),
+                    )
+                }
+            ),
         ]
     })
 }
@@ -68,7 +73,12 @@ fn expression() -> impl Strategy<Value = String> {
         prop_oneof![
             (e.clone(), field.clone()).prop_map(|(a, f)| format!("{a}.{f}")),
             (e.clone(), -3i64..4).prop_map(|(a, i)| format!("{a}[{i}]")),
-            (e.clone(), prop::option::of(-3i64..4), prop::option::of(-3i64..4), prop::sample::select(vec![None, Some(1i64), Some(2), Some(-1)]))
+            (
+                e.clone(),
+                prop::option::of(-3i64..4),
+                prop::option::of(-3i64..4),
+                prop::sample::select(vec![None, Some(1i64), Some(2), Some(-1)])
+            )
                 .prop_map(|(a, s, t, st)| {
                     let part = |x: Option<i64>| x.map(|v| v.to_string()).unwrap_or_default();
                     match st {
@@ -81,7 +91,12 @@ fn expression() -> impl Strategy<Value = String> {
             (e.clone()).prop_map(|a| format!("{a}[]")),
             (e.clone(), field.clone()).prop_map(|(a, f)| format!("{a}.*.{f}")),
             (e.clone(), e.clone()).prop_map(|(a, c)| format!("{a}[?{c}]")),
-            (e.clone(), field.clone(), prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]), literal())
+            (
+                e.clone(),
+                field.clone(),
+                prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]),
+                literal()
+            )
                 .prop_map(|(a, f, op, l)| format!("{a}[?{f} {op} {l}]")),
             (e.clone(), e.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
             (e.clone(), e.clone()).prop_map(|(a, b)| format!("({a} || {b})")),
@@ -89,16 +104,37 @@ fn expression() -> impl Strategy<Value = String> {
             e.clone().prop_map(|a| format!("!({a})")),
             (e.clone(), e.clone()).prop_map(|(a, b)| format!("[{a}, {b}]")),
             (e.clone(), e.clone()).prop_map(|(a, b)| format!("{{a: {a}, b: {b}}}")),
-            (e.clone(), e.clone(), prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]))
+            (
+                e.clone(),
+                e.clone(),
+                prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="])
+            )
                 .prop_map(|(a, b, op)| format!("({a} {op} {b})")),
-            (prop::sample::select(vec![
-                "abs", "avg", "ceil", "floor", "keys", "length", "max", "min", "not_null",
-                "reverse", "sort", "sum", "to_array", "type", "values",
-            ]), e.clone())
+            (
+                prop::sample::select(vec![
+                    "abs", "avg", "ceil", "floor", "keys", "length", "max", "min", "not_null",
+                    "reverse", "sort", "sum", "to_array", "type", "values",
+                ]),
+                e.clone()
+            )
                 .prop_map(|(f, a)| format!("{f}({a})")),
-            (prop::sample::select(vec!["contains", "ends_with", "starts_with", "join", "not_null"]), e.clone(), e.clone())
+            (
+                prop::sample::select(vec![
+                    "contains",
+                    "ends_with",
+                    "starts_with",
+                    "join",
+                    "not_null"
+                ]),
+                e.clone(),
+                e.clone()
+            )
                 .prop_map(|(f, a, b)| format!("{f}({a}, {b})")),
-            (prop::sample::select(vec!["sort_by", "max_by", "min_by"]), e.clone(), e.clone())
+            (
+                prop::sample::select(vec!["sort_by", "max_by", "min_by"]),
+                e.clone(),
+                e.clone()
+            )
                 .prop_map(|(f, a, b)| format!("{f}({a}, &{b})")),
             (e.clone(), e.clone()).prop_map(|(a, b)| format!("map(&{a}, {b})")),
             e.clone().prop_map(|a| format!("to_string({a})[0]")),

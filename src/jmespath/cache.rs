@@ -87,7 +87,9 @@ impl ExpressionCache {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // The state is consistent between statements, so a panic elsewhere cannot corrupt it.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 

@@ -343,7 +343,11 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     keys.iter()
                         .find(|k| k.as_num().is_none() && k.as_str().is_none())
                         .map_or("a mix of numbers and strings", |k| k.type_name()),
-                    if keys.len() == 1 { "its only key" } else { "the keys" }
+                    if keys.len() == 1 {
+                        "its only key"
+                    } else {
+                        "the keys"
+                    }
                 ),
             )),
         }
@@ -633,7 +637,9 @@ mod tests {
         assert_eq!(n("0x1A"), Some(Num::Int(26)));
         assert_eq!(n(""), Some(Num::Int(0)));
         assert_eq!(n("-Infinity"), Some(Num::Float(f64::NEG_INFINITY)));
-        for bad in ["abc", "1e", ".", "1.2.3", "inf", "NaN", "0x", "-0x1", "1_000", "+"] {
+        for bad in [
+            "abc", "1e", ".", "1.2.3", "inf", "NaN", "0x", "-0x1", "1_000", "+",
+        ] {
             assert_eq!(n(bad), None, "{bad}");
         }
     }

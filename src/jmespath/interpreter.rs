@@ -4,8 +4,8 @@
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
 use super::value::{Budget, Val, equals, to_value};
-use serde_json::Value;
 use super::view::JsonView;
+use serde_json::Value;
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -255,15 +255,14 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
 
     /// A filter condition, with the common `field == literal` decided without building values.
     fn test(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
-        if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond) {
-            if let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
+        if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond)
+            && let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
                 (self.ast.node(*lhs), self.ast.node(*rhs))
-            {
-                let same = item
-                    .member_at_hint(name, &self.hints[*lhs as usize])
-                    .is_some_and(|v| v.as_str() == Some(lit));
-                return Ok(same == (*op == Cmp::Eq));
-            }
+        {
+            let same = item
+                .member_at_hint(name, &self.hints[*lhs as usize])
+                .is_some_and(|v| v.as_str() == Some(lit));
+            return Ok(same == (*op == Cmp::Eq));
         }
         Ok(self.eval(cond, item)?.is_truthy())
     }

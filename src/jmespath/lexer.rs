@@ -112,7 +112,10 @@ pub(crate) fn tokenize(text: &str) -> Result<Vec<Token>, JmespathError> {
                 let digits_from = if b == b'-' { i + 1 } else { i };
                 let end = scan_while(bytes, digits_from, |c| c.is_ascii_digit());
                 if end == digits_from {
-                    return Err(JmespathError::syntax(start, "'-' must be followed by digits"));
+                    return Err(JmespathError::syntax(
+                        start,
+                        "'-' must be followed by digits",
+                    ));
                 }
                 let n: i64 = text[i..end].parse().map_err(|_| {
                     JmespathError::syntax(start, format!("number {} is too large", &text[i..end]))
@@ -120,8 +123,9 @@ pub(crate) fn tokenize(text: &str) -> Result<Vec<Token>, JmespathError> {
                 (Tok::Number(n), end - i)
             }
             b'"' => {
-                let end = scan_quoted(bytes, i, b'"')
-                    .ok_or_else(|| JmespathError::syntax(start, "unterminated quoted identifier"))?;
+                let end = scan_quoted(bytes, i, b'"').ok_or_else(|| {
+                    JmespathError::syntax(start, "unterminated quoted identifier")
+                })?;
                 let name: String = serde_json::from_str(&text[i..end]).map_err(|e| {
                     JmespathError::syntax(start, format!("invalid quoted identifier: {e}"))
                 })?;
@@ -265,9 +269,22 @@ mod tests {
 
     #[test]
     fn extensions_are_rejected() {
-        for text in ["$.foo", "a ? b : c", "a = b", "`[1`", "'open", "\"\\u\"", "-x", "#"] {
+        for text in [
+            "$.foo",
+            "a ? b : c",
+            "a = b",
+            "`[1`",
+            "'open",
+            "\"\\u\"",
+            "-x",
+            "#",
+        ] {
             let err = tokenize(text).unwrap_err();
-            assert_eq!(err.kind(), super::super::JmespathErrorKind::Syntax, "{text}");
+            assert_eq!(
+                err.kind(),
+                super::super::JmespathErrorKind::Syntax,
+                "{text}"
+            );
         }
     }
 }

@@ -182,7 +182,10 @@ mod tests {
             json!(["3", "1.5", "1", "1e+21", "0.1"])
         );
         assert_eq!(
-            search("[to_number('2048'), to_string(to_number('2048'))]", json!({})),
+            search(
+                "[to_number('2048'), to_string(to_number('2048'))]",
+                json!({})
+            ),
             json!([2048, "2048"])
         );
         assert_eq!(
@@ -203,7 +206,10 @@ mod tests {
         assert_eq!(search("[?@ != null]", json!([1, null, 2])), json!([1, 2]));
         assert_eq!(search("length(@)", json!("[1,2,3]")), json!(7));
         assert_eq!(
-            search("{n: length(rows)} | {\"/count\": n}", json!({"rows": [1, 2]})),
+            search(
+                "{n: length(rows)} | {\"/count\": n}",
+                json!({"rows": [1, 2]})
+            ),
             json!({"/count": 2})
         );
     }
@@ -218,10 +224,7 @@ mod tests {
             search("sort(@)", json!(["b", "\u{ff61}", "😀", "a"])),
             json!(["a", "b", "\u{ff61}", "😀"])
         );
-        assert_eq!(
-            error("[:::]", json!([])).kind(),
-            JmespathErrorKind::Syntax
-        );
+        assert_eq!(error("[:::]", json!([])).kind(), JmespathErrorKind::Syntax);
     }
 
     #[test]
@@ -235,7 +238,10 @@ mod tests {
     #[test]
     fn functions_behave() {
         let data = json!({"p": [{"n": "b", "a": 2}, {"n": "a", "a": 1}, {"n": "c", "a": 2}]});
-        assert_eq!(search("sort_by(p, &a)[*].n", data.clone()), json!(["a", "b", "c"]));
+        assert_eq!(
+            search("sort_by(p, &a)[*].n", data.clone()),
+            json!(["a", "b", "c"])
+        );
         assert_eq!(search("max_by(p, &a).n", data.clone()), json!("b"));
         assert_eq!(search("min_by(p, &n).n", data.clone()), json!("a"));
         assert_eq!(search("map(&a, p)", data.clone()), json!([2, 1, 2]));
@@ -246,11 +252,23 @@ mod tests {
         assert_eq!(search("join('-', p[*].n)", data.clone()), json!("b-a-c"));
         assert_eq!(search("reverse('héllo')", json!({})), json!("olléh"));
         assert_eq!(search("abs(`-5`)", json!({})), json!(5));
-        assert_eq!(search("[ceil(`1.2`), floor(`-1.2`)]", json!({})), json!([2, -2]));
+        assert_eq!(
+            search("[ceil(`1.2`), floor(`-1.2`)]", json!({})),
+            json!([2, -2])
+        );
         assert_eq!(search("avg(`[2, 4]`)", json!({})), json!(3));
-        assert_eq!(search("to_string(@)", json!({"b": [1, "x"], "a": null})), json!("{\"b\":[1,\"x\"],\"a\":null}"));
-        assert_eq!(search("not_null(a, b, `3`)", json!({"b": false})), json!(false));
-        assert_eq!(search("contains(@, `{\"a\": 1.0}`)", json!([{"a": 1}])), json!(true));
+        assert_eq!(
+            search("to_string(@)", json!({"b": [1, "x"], "a": null})),
+            json!("{\"b\":[1,\"x\"],\"a\":null}")
+        );
+        assert_eq!(
+            search("not_null(a, b, `3`)", json!({"b": false})),
+            json!(false)
+        );
+        assert_eq!(
+            search("contains(@, `{\"a\": 1.0}`)", json!([{"a": 1}])),
+            json!(true)
+        );
         assert_eq!(
             error("type(&a)", json!({})).kind(),
             JmespathErrorKind::InvalidType
@@ -279,7 +297,9 @@ mod tests {
         for _ in 0..200_000 {
             deep = Value::Array(vec![deep]);
         }
-        let expr = Expression::compile("[to_string(@) == to_string(@), @ == @, length(to_string(@))]").unwrap();
+        let expr =
+            Expression::compile("[to_string(@) == to_string(@), @ == @, length(to_string(@))]")
+                .unwrap();
         let out = expr.search(&deep).unwrap();
         assert_eq!(out, json!([true, true, 400_004]));
         crate::json::drop_deep(expr.search(&deep).map(|_| Value::Null).unwrap());

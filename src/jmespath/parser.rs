@@ -518,7 +518,8 @@ impl Parser {
             }
         }
         self.level -= 1;
-        func.check_arity(args.len()).map_err(|e| e.at(name_offset))?;
+        func.check_arity(args.len())
+            .map_err(|e| e.at(name_offset))?;
         // The function replaces the name node, which stays in the arena unused.
         self.push(Node::Call(func, args))
     }
@@ -545,8 +546,17 @@ mod tests {
     #[test]
     fn syntax_errors() {
         for text in [
-            "a[", "foo.", "[:::]", "a{foo: 0}", "abs(a b)", "abs(@,)", "&a", "[&a]", "\"abs\"(@)",
-            "foo[*]bar", "",
+            "a[",
+            "foo.",
+            "[:::]",
+            "a{foo: 0}",
+            "abs(a b)",
+            "abs(@,)",
+            "&a",
+            "[&a]",
+            "\"abs\"(@)",
+            "foo[*]bar",
+            "",
         ] {
             assert_eq!(kind(text), JmespathErrorKind::Syntax, "{text}");
         }

@@ -263,12 +263,6 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
         }
     }
 
-    /// `foo`: the member or `null`.
-    #[inline]
-    pub(crate) fn field(&self, key: &str) -> Val<'a, V> {
-        self.member(key).unwrap_or(Val::Null)
-    }
-
     /// Number of elements of an array, members of an object; 0 otherwise.
     pub(crate) fn len(&self) -> usize {
         match self {

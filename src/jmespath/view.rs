@@ -131,13 +131,16 @@ impl JsonView for Value {
         };
         let hint = slot.get();
         // Skipping entries of the iterator reads no memory: only the candidate key is compared.
-        if let Some((k, v)) = map.iter().nth(hint) {
-            if k == key {
-                return Some(v);
-            }
+        if let Some((k, v)) = map.iter().nth(hint)
+            && k == key
+        {
+            return Some(v);
         }
         if map.len() <= 16 {
-            let (at, (_, v)) = map.iter().enumerate().find(|(_, (k, _))| k.as_str() == key)?;
+            let (at, (_, v)) = map
+                .iter()
+                .enumerate()
+                .find(|(_, (k, _))| k.as_str() == key)?;
             slot.set(at);
             Some(v)
         } else {
