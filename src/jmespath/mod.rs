@@ -204,6 +204,12 @@ mod tests {
             json!(["big", "small"])
         );
         assert_eq!(search("[?@ != null]", json!([1, null, 2])), json!([1, 2]));
+        assert_eq!(
+            search("keys(@)", json!({"b": 1, "a": 2, "c": 3})),
+            json!(["b", "a", "c"])
+        );
+        assert_eq!(search("values(@)", json!({"b": 1, "a": 2})), json!([1, 2]));
+        assert_eq!(search("{path: @}", json!("~")), json!({"path": "~"}));
         assert_eq!(search("length(@)", json!("[1,2,3]")), json!(7));
         assert_eq!(
             search(
@@ -289,6 +295,39 @@ mod tests {
             error("sort_by(@, &a)", json!([{"a": 1}, {"a": "x"}])).kind(),
             JmespathErrorKind::InvalidType
         );
+    }
+
+    #[test]
+    fn deepest_allowed_expressions_fit_a_thread_stack() {
+        // The deepest trees `Limits` can allow, evaluated on a default-sized (2 MiB) thread.
+        let limits = Limits {
+            max_depth: MAX_DEPTH_CEILING,
+            max_length: 1 << 20,
+            ..Limits::default()
+        };
+        let n = MAX_DEPTH_CEILING / 2 - 2;
+        let shapes = [
+            format!("{}@{}", "[".repeat(n), "]".repeat(n)),
+            format!("{}@{}", "sort_by([@], &".repeat(n / 2), ")".repeat(n / 2)),
+            format!("{}a{}", "{a: ".repeat(n), "}".repeat(n)),
+            format!("{}@{}", "not_null(".repeat(n), ")".repeat(n)),
+            vec!["a"; MAX_DEPTH_CEILING].join("."),
+            format!("{}`1`{}", "!(".repeat(n), ")".repeat(n)),
+        ];
+        let handle = std::thread::spawn(move || {
+            for text in &shapes {
+                let expr = Expression::compile_with(text, &limits).unwrap();
+                let _ = expr.search(&json!({"a": [1, {"a": 2}]}));
+            }
+            let too_deep = vec!["a"; MAX_DEPTH_CEILING + 1].join(".");
+            assert_eq!(
+                Expression::compile_with(&too_deep, &limits)
+                    .unwrap_err()
+                    .kind(),
+                JmespathErrorKind::LimitExceeded
+            );
+        });
+        handle.join().unwrap();
     }
 
     #[test]
