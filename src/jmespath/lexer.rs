@@ -43,6 +43,8 @@ pub(crate) enum Tok {
     Gt,
     Ge,
     Eof,
+    /// A token the parser has consumed and moved out.
+    Taken,
 }
 
 impl Tok {
@@ -78,6 +80,7 @@ impl Tok {
             Tok::Gt => "'>'",
             Tok::Ge => "'>='",
             Tok::Eof => "end of expression",
+            Tok::Taken => "token",
         };
         s.to_string()
     }

@@ -84,8 +84,20 @@ impl Parser {
         &self.tokens[(self.pos + n).min(last)].tok
     }
 
+    /// Consumes the current token. Tokens that own data are moved out (each is consumed once)
+    /// and leave [`Tok::Taken`] behind.
     fn advance(&mut self) -> Token {
-        let token = self.tokens[self.pos].clone();
+        let slot = &mut self.tokens[self.pos];
+        let tok = match slot.tok {
+            Tok::Ident(_) | Tok::Quoted(_) | Tok::Literal(_) => {
+                std::mem::replace(&mut slot.tok, Tok::Taken)
+            }
+            _ => slot.tok.clone(),
+        };
+        let token = Token {
+            tok,
+            offset: slot.offset,
+        };
         if self.pos + 1 < self.tokens.len() {
             self.pos += 1;
         }
@@ -231,11 +243,10 @@ impl Parser {
                 let inner = self.expression(0)?;
                 self.push(Node::ExpRef(inner))
             }
-            other => {
-                self.pos = start;
-                let _ = other;
-                Err(self.unexpected("an expression"))
-            }
+            other => Err(JmespathError::syntax(
+                token.offset,
+                format!("expected an expression, found {}", other.describe()),
+            )),
         }
     }
 
@@ -286,10 +297,10 @@ impl Parser {
             Tok::Le => self.compare(Cmp::Le, left),
             Tok::Gt => self.compare(Cmp::Gt, left),
             Tok::Ge => self.compare(Cmp::Ge, left),
-            _ => {
-                self.pos -= 1;
-                Err(self.unexpected("an operator"))
-            }
+            other => Err(JmespathError::syntax(
+                token.offset,
+                format!("expected an operator, found {}", other.describe()),
+            )),
         }
     }
 
@@ -478,8 +489,9 @@ impl Parser {
     fn call(&mut self, left: NodeId, paren_offset: usize) -> Result<NodeId, JmespathError> {
         let name_token = &self.tokens[self.pos.saturating_sub(2)];
         let name_offset = name_token.offset;
+        // The name token was moved into the field node (a quoted name failed already).
         let name = match (&name_token.tok, &self.nodes[left as usize]) {
-            (Tok::Ident(name), Node::Field(_)) => name.clone(),
+            (Tok::Taken, Node::Field(name)) => name.to_string(),
             _ => {
                 return Err(JmespathError::syntax(
                     paren_offset,
