@@ -18,11 +18,11 @@ pub(crate) fn push_js_number(out: &mut String, n: &Number) {
             let _ = write!(out, "{u}");
             return;
         }
-    } else if let Some(i) = n.as_i64() {
-        if i.unsigned_abs() <= MAX_SAFE_INTEGER {
-            let _ = write!(out, "{i}");
-            return;
-        }
+    } else if let Some(i) = n.as_i64()
+        && i.unsigned_abs() <= MAX_SAFE_INTEGER
+    {
+        let _ = write!(out, "{i}");
+        return;
     }
     let f = n.as_f64().unwrap_or(f64::NAN);
     let mut buf = ryu_js::Buffer::new();

@@ -1,6 +1,23 @@
-//! The catalog functions and what they share.
+//! The MCP catalog's functions (functions.md) and the coercion they share.
 
+mod call_mcp_tool;
 mod coerce;
+mod split;
+mod update_data_model;
+
+use crate::catalog::Catalog;
+use crate::limits::Limits;
 
 pub use coerce::{js_number_string, to_js_string};
+#[allow(unused_imports)]
 pub(crate) use coerce::{push_js_number, push_js_string};
+
+/// Gives the MCP catalog's declared functions the crate's implementations. Functions the crate
+/// does not implement yet stay declared: calling them is a compile-time error that says so.
+pub(crate) fn implement_mcp(catalog: &mut Catalog, limits: &Limits) {
+    let _ = limits;
+    catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
+    catalog.mark_tool("callMcpTool");
+    catalog.implement("split", split::Split);
+    catalog.implement("updateDataModel", update_data_model::UpdateDataModel);
+}

@@ -1,0 +1,110 @@
+//! The core engine: compile vs evaluate, atomic writes, and split.
+//!
+//! `cargo bench --bench core`
+
+use a2ui_catalog_mcp::Environment;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use serde_json::{Map, Value, json};
+use std::hint::black_box;
+
+/// A payload with 100 bindings and 100 calls: one `updateDataModel` whose updates hold, for each
+/// of 100 rows, a binding to the row and a `split` of a bound string.
+fn payload_100() -> Value {
+    let mut updates = Map::new();
+    for i in 0..100 {
+        updates.insert(
+            format!("/out/{i}/name"),
+            json!({"@path": format!("/rows/{i}/name")}),
+        );
+        updates.insert(
+            format!("/out/{i}/tags"),
+            json!({"@call": "split", "args": {"value": {"@path": format!("/rows/{i}/tags")}, "separator": ","}}),
+        );
+    }
+    json!({"@call": "updateDataModel", "args": {"updates": updates}})
+}
+
+fn model_100() -> Value {
+    let rows: Vec<Value> = (0..100)
+        .map(|i| json!({"name": format!("row {i}"), "tags": "a,b,c"}))
+        .collect();
+    json!({"rows": rows})
+}
+
+fn compile_vs_eval(c: &mut Criterion) {
+    let env = Environment::new();
+    let payload = payload_100();
+    let text = payload.to_string();
+    let model = model_100();
+    let compiled = env.compile(&payload).unwrap();
+    let mut g = c.benchmark_group("payload-100-bindings-100-calls");
+    g.bench_function("parse+compile", |b| {
+        b.iter(|| env.compile_str(black_box(&text)).unwrap())
+    });
+    g.bench_function("compile", |b| {
+        b.iter(|| env.compile(black_box(&payload)).unwrap())
+    });
+    g.bench_function("eval-compiled", |b| {
+        b.iter_batched_ref(
+            || model.clone(),
+            |m| compiled.eval(m).unwrap(),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    g.bench_function("compile+eval", |b| {
+        b.iter_batched_ref(
+            || model.clone(),
+            |m| env.compile(black_box(&payload)).unwrap().eval(m).unwrap(),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+fn update_1000_paths(c: &mut Criterion) {
+    let env = Environment::new();
+    let mut updates = Map::new();
+    for i in 0..1000 {
+        updates.insert(format!("/section{}/item{i}/value", i % 10), json!(i));
+    }
+    let payload = env
+        .compile(&json!({"@call": "updateDataModel", "args": {"updates": updates}}))
+        .unwrap();
+    let mut g = c.benchmark_group("updateDataModel");
+    g.throughput(Throughput::Elements(1000));
+    g.bench_function("1000-paths", |b| {
+        b.iter_batched_ref(
+            || json!({}),
+            |m| payload.eval(m).unwrap(),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+fn split_1mb(c: &mut Criterion) {
+    let env = Environment::new();
+    let line = "Title: A2UI and MCP\nURL: https://example.com/a2ui/mcp\n\n";
+    let text: String = line.repeat((1 << 20) / line.len());
+    // split only reads: the same model serves every iteration.
+    let mut model = json!({"text": text});
+    let mut g = c.benchmark_group("split-1MB");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    for separator in ["\n\n", ""] {
+        let payload = env
+            .compile(&json!({"@call": "split", "args": {"value": {"@path": "/text"}, "separator": separator}}))
+            .unwrap();
+        let name = if separator.is_empty() {
+            "code-points"
+        } else {
+            "records"
+        };
+        g.bench_with_input(BenchmarkId::from_parameter(name), &payload, |b, p| {
+            b.iter(|| p.eval(&mut model).unwrap())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, compile_vs_eval, update_1000_paths, split_1mb);
+criterion_main!(benches);

@@ -1,0 +1,426 @@
+//! Catalogs: named sets of functions a payload can call, each with the schema of its arguments.
+//!
+//! The MCP catalog is built in ([`Catalog::mcp`]); hosts register their own functions, in their
+//! own catalogs or in the MCP one, as plain Rust closures or as [`Function`] implementations.
+//!
+//! ```
+//! use a2ui_catalog_mcp::{catalog::{ArgSchema, Catalog}, Environment, functions::to_js_string};
+//! use serde_json::{json, Value};
+//!
+//! // The guide's `parseCsv`: split CSV text into rows of cells.
+//! let parsers = Catalog::new("https://example.com/catalogs/parsers.json").with_function(
+//!     "parseCsv",
+//!     ArgSchema::new().required("value"),
+//!     |args: &a2ui_catalog_mcp::catalog::Args<'_>| {
+//!         let text = to_js_string(args.value_or_null("value"));
+//!         Ok(text.split('\n').map(|line| line.split(',').map(Value::from).collect::<Value>()).collect())
+//!     },
+//! );
+//! let mut env = Environment::new();
+//! env.add_catalog(parsers);
+//! let payload = env.compile(&json!({
+//!     "@call": "parseCsv",
+//!     "catalogId": "https://example.com/catalogs/parsers.json",
+//!     "args": {"value": "a,b\nc,d"}
+//! })).unwrap();
+//! assert_eq!(payload.eval(&mut json!({})).unwrap(), json!([["a", "b"], ["c", "d"]]));
+//! ```
+
+use crate::error::{Error, ErrorCode};
+use crate::limits::Limits;
+use serde_json::Value;
+use std::any::Any;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The id of the MCP catalog.
+pub const MCP_CATALOG_ID: &str = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
+
+/// The published MCP catalog schema, as the crate carries it.
+pub const MCP_CATALOG_JSON: &str = include_str!("../catalog/mcp-catalog-v1.json");
+
+/// State a function computed from a call site's literal arguments at compile time (a compiled
+/// JMESPath expression, a compiled pattern), handed back on every call.
+pub type Prepared = Box<dyn Any + Send + Sync>;
+
+/// A catalog function.
+///
+/// Most functions only need [`call`](Function::call); a closure
+/// `Fn(&Args) -> Result<Value, Error>` is a `Function` too.
+pub trait Function: Send + Sync + 'static {
+    /// Looks at one call site when the payload is compiled: rejects literal arguments that can
+    /// never work, and prepares what can be prepared once. The default accepts everything.
+    fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
+        let _ = args;
+        Ok(None)
+    }
+
+    /// Runs the function on evaluated arguments. Writes to the data model go through
+    /// [`CallContext::write`]; they are applied, all or nothing, when the call returns `Ok`.
+    fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error>;
+}
+
+impl<F> Function for F
+where
+    F: Fn(&Args<'_>) -> Result<Value, Error> + Send + Sync + 'static,
+{
+    fn call(&self, args: &mut Args<'_>, _cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        self(args)
+    }
+}
+
+/// The arguments a function declares: which exist, which are required, whether others may be
+/// passed.
+///
+/// ```
+/// use a2ui_catalog_mcp::catalog::ArgSchema;
+/// let schema = ArgSchema::new().required("value").optional("separator");
+/// assert_eq!(schema.names().collect::<Vec<_>>(), ["value", "separator"]);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ArgSchema {
+    names: Vec<String>,
+    required: Vec<bool>,
+    additional: bool,
+}
+
+impl ArgSchema {
+    /// No arguments; undeclared ones are rejected.
+    pub fn new() -> ArgSchema {
+        ArgSchema::default()
+    }
+
+    /// Declares a required argument.
+    pub fn required(mut self, name: impl Into<String>) -> ArgSchema {
+        self.names.push(name.into());
+        self.required.push(true);
+        self
+    }
+
+    /// Declares an optional argument.
+    pub fn optional(mut self, name: impl Into<String>) -> ArgSchema {
+        self.names.push(name.into());
+        self.required.push(false);
+        self
+    }
+
+    /// Accepts undeclared arguments too (JSON Schema `additionalProperties: true`). They are
+    /// evaluated but not passed to the function.
+    pub fn allow_additional(mut self) -> ArgSchema {
+        self.additional = true;
+        self
+    }
+
+    /// Reads a function's entry of a catalog schema: `properties.args` with its `properties`,
+    /// `required` and `additionalProperties` (default `true`, as in JSON Schema).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::catalog::ArgSchema;
+    /// use serde_json::json;
+    /// let schema = ArgSchema::from_function_schema(&json!({
+    ///     "properties": {"args": {"properties": {"value": {}}, "required": ["value"],
+    ///                             "additionalProperties": false}}
+    /// })).unwrap();
+    /// assert_eq!(schema, ArgSchema::new().required("value"));
+    /// ```
+    pub fn from_function_schema(schema: &Value) -> Result<ArgSchema, Error> {
+        let invalid = |why: &str| {
+            Error::new(
+                ErrorCode::ValidationFailed,
+                format!("invalid function schema: {why}"),
+            )
+        };
+        let args = schema
+            .pointer("/properties/args")
+            .ok_or_else(|| invalid("no properties.args"))?;
+        let properties = match args.get("properties") {
+            None => &serde_json::Map::new(),
+            Some(Value::Object(map)) => map,
+            Some(_) => return Err(invalid("properties.args.properties is not an object")),
+        };
+        let required: Vec<&str> = match args.get("required") {
+            None => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .ok_or_else(|| invalid("required holds a non-string"))
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => return Err(invalid("properties.args.required is not an array")),
+        };
+        let mut out = ArgSchema::new();
+        for name in properties.keys() {
+            out = if required.contains(&name.as_str()) {
+                out.required(name)
+            } else {
+                out.optional(name)
+            };
+        }
+        if let Some(missing) = required.iter().find(|r| !properties.contains_key(**r)) {
+            out = out.required(*missing);
+        }
+        out.additional = !matches!(args.get("additionalProperties"), Some(Value::Bool(false)));
+        Ok(out)
+    }
+
+    /// The declared argument names, in declaration order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.iter().map(String::as_str)
+    }
+
+    /// The slot of a declared argument.
+    pub(crate) fn slot(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    pub(crate) fn is_required(&self, slot: usize) -> bool {
+        self.required[slot]
+    }
+
+    pub(crate) fn accepts_additional(&self) -> bool {
+        self.additional
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// What a function's argument is when the payload is compiled.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum StaticArg<'a> {
+    /// Not passed.
+    Absent,
+    /// A literal, known now.
+    Literal(&'a Value),
+    /// A binding or a call: known only when the payload runs.
+    Dynamic,
+}
+
+/// A call site's arguments at compile time, for [`Function::prepare`].
+pub struct StaticArgs<'a> {
+    pub(crate) schema: &'a ArgSchema,
+    pub(crate) args: Vec<StaticArg<'a>>,
+}
+
+impl<'a> StaticArgs<'a> {
+    /// A declared argument (`Absent` for an undeclared name too).
+    pub fn get(&self, name: &str) -> StaticArg<'a> {
+        self.schema
+            .slot(name)
+            .map_or(StaticArg::Absent, |slot| self.args[slot])
+    }
+}
+
+/// A call's evaluated arguments, by declared name.
+///
+/// Values read through a binding are lent by the data model, not copied.
+pub struct Args<'a> {
+    pub(crate) schema: &'a ArgSchema,
+    pub(crate) values: Vec<Option<Cow<'a, Value>>>,
+}
+
+static NULL: Value = Value::Null;
+
+impl<'a> Args<'a> {
+    /// The argument's value, `None` when it was not passed.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.schema
+            .slot(name)
+            .and_then(|slot| self.values[slot].as_deref())
+    }
+
+    /// The argument's value, `null` when it was not passed.
+    pub fn value_or_null(&self, name: &str) -> &Value {
+        self.get(name).unwrap_or(&NULL)
+    }
+
+    /// Takes the argument out: owned values move, lent ones stay borrowed.
+    pub fn take(&mut self, name: &str) -> Option<Cow<'a, Value>> {
+        self.schema
+            .slot(name)
+            .and_then(|slot| self.values[slot].take())
+    }
+}
+
+/// What a running function can reach besides its arguments.
+pub struct CallContext<'a> {
+    pub(crate) limits: &'a Limits,
+    pub(crate) prepared: Option<&'a (dyn Any + Send + Sync)>,
+    pub(crate) writes: Vec<(String, Value)>,
+}
+
+impl CallContext<'_> {
+    /// The environment's limits (output size, index).
+    pub fn limits(&self) -> &Limits {
+        self.limits
+    }
+
+    /// What [`Function::prepare`] returned for this call site, if it is a `T`.
+    pub fn prepared<T: 'static>(&self) -> Option<&T> {
+        self.prepared.and_then(|p| p.downcast_ref())
+    }
+
+    /// Queues a write of `value` at `path` (absolute, or relative to the data context). The
+    /// queued writes are checked and applied together, all or nothing, after the call returns.
+    pub fn write(&mut self, path: impl Into<String>, value: Value) {
+        self.writes.push((path.into(), value));
+    }
+
+    /// Fails with `LIMIT_EXCEEDED` when an output of `items` items and `bytes` bytes of text is
+    /// over the limits.
+    pub fn check_output(&self, items: usize, bytes: usize) -> Result<(), Error> {
+        if items > self.limits.max_output_items {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the output has more than {} items",
+                    self.limits.max_output_items
+                ),
+            ));
+        }
+        if bytes > self.limits.max_output_bytes {
+            return Err(Error::new(
+                ErrorCode::LimitExceeded,
+                format!(
+                    "the output has more than {} bytes of text",
+                    self.limits.max_output_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// A catalog entry: the function's schema and, once implemented, the implementation.
+#[derive(Clone)]
+pub(crate) struct FunctionDef {
+    pub(crate) schema: Arc<ArgSchema>,
+    pub(crate) imp: Option<Arc<dyn Function>>,
+    /// The built-in `callMcpTool`, which asynchronous evaluation runs with the host's client.
+    pub(crate) tool: bool,
+}
+
+/// A named set of functions.
+#[derive(Clone)]
+pub struct Catalog {
+    id: String,
+    functions: HashMap<String, FunctionDef>,
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut names: Vec<_> = self.functions.keys().collect();
+        names.sort();
+        f.debug_struct("Catalog")
+            .field("id", &self.id)
+            .field("functions", &names)
+            .finish()
+    }
+}
+
+impl Catalog {
+    /// An empty catalog with this id.
+    pub fn new(id: impl Into<String>) -> Catalog {
+        Catalog {
+            id: id.into(),
+            functions: HashMap::new(),
+        }
+    }
+
+    /// The built-in MCP catalog, with its functions' schemas from the published catalog JSON
+    /// and the crate's implementations, sized by the default [`Limits`].
+    pub fn mcp() -> Catalog {
+        Catalog::mcp_with(&Limits::default())
+    }
+
+    /// The MCP catalog with caches sized by `limits`.
+    pub(crate) fn mcp_with(limits: &Limits) -> Catalog {
+        let schema: Value =
+            serde_json::from_str(MCP_CATALOG_JSON).expect("the bundled catalog is valid JSON");
+        let mut catalog = Catalog::new(MCP_CATALOG_ID);
+        if let Some(Value::Object(functions)) = schema.get("functions") {
+            for (name, entry) in functions {
+                let schema = ArgSchema::from_function_schema(entry)
+                    .expect("the bundled catalog is well formed");
+                catalog.functions.insert(
+                    name.clone(),
+                    FunctionDef {
+                        schema: Arc::new(schema),
+                        imp: None,
+                        tool: false,
+                    },
+                );
+            }
+        }
+        crate::functions::implement_mcp(&mut catalog, limits);
+        catalog
+    }
+
+    /// Adds (or replaces) a function.
+    pub fn add_function(
+        &mut self,
+        name: impl Into<String>,
+        schema: ArgSchema,
+        function: impl Function,
+    ) -> &mut Catalog {
+        self.functions.insert(
+            name.into(),
+            FunctionDef {
+                schema: Arc::new(schema),
+                imp: Some(Arc::new(function)),
+                tool: false,
+            },
+        );
+        self
+    }
+
+    /// [`add_function`](Catalog::add_function), by value.
+    pub fn with_function(
+        mut self,
+        name: impl Into<String>,
+        schema: ArgSchema,
+        function: impl Function,
+    ) -> Catalog {
+        self.add_function(name, schema, function);
+        self
+    }
+
+    /// Gives a declared function its implementation, keeping its schema.
+    pub(crate) fn implement(&mut self, name: &str, function: impl Function) {
+        if let Some(def) = self.functions.get_mut(name) {
+            def.imp = Some(Arc::new(function));
+        }
+    }
+
+    /// Marks a declared function as the tool call the asynchronous evaluation runs itself.
+    pub(crate) fn mark_tool(&mut self, name: &str) {
+        if let Some(def) = self.functions.get_mut(name) {
+            def.tool = true;
+        }
+    }
+
+    /// Removes a function (to register part of a catalog only).
+    pub fn remove_function(&mut self, name: &str) -> &mut Catalog {
+        self.functions.remove(name);
+        self
+    }
+
+    /// The catalog's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The names of its functions, sorted.
+    pub fn function_names(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = self.functions.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        names
+    }
+
+    pub(crate) fn function(&self, name: &str) -> Option<&FunctionDef> {
+        self.functions.get(name)
+    }
+}

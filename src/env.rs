@@ -1,0 +1,150 @@
+//! The [`Environment`]: the catalogs, the default catalog and the limits a host compiles
+//! payloads with.
+
+use crate::catalog::{Catalog, FunctionDef, MCP_CATALOG_ID};
+use crate::error::Error;
+use crate::limits::Limits;
+use crate::payload::Payload;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// What payloads are compiled against: catalogs by id, the default catalog, and limits.
+///
+/// Create one per host (or per surface when surfaces differ), compile payloads with it, and
+/// evaluate the compiled [`Payload`]s as often as needed.
+///
+/// ```
+/// use a2ui_catalog_mcp::Environment;
+/// use serde_json::json;
+///
+/// let env = Environment::new();
+/// let payload = env.compile(&json!({
+///     "@call": "updateDataModel",
+///     "args": {"updates": {"/greeting": {"@call": "split", "args": {"value": "a b", "separator": " "}}}}
+/// })).unwrap();
+/// let mut model = json!({});
+/// payload.eval(&mut model).unwrap();
+/// assert_eq!(model, json!({"greeting": ["a", "b"]}));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Environment {
+    catalogs: HashMap<String, Catalog>,
+    default_catalog: String,
+    limits: Limits,
+}
+
+impl Default for Environment {
+    fn default() -> Environment {
+        Environment::new()
+    }
+}
+
+impl Environment {
+    /// An environment with the MCP catalog registered and used as the default catalog, and the
+    /// default [`Limits`].
+    pub fn new() -> Environment {
+        let mut env = Environment::empty();
+        env.add_catalog(Catalog::mcp());
+        env
+    }
+
+    /// An environment without any catalog. The default catalog id is still the MCP one: add a
+    /// catalog with that id, or set another default.
+    pub fn empty() -> Environment {
+        Environment {
+            catalogs: HashMap::new(),
+            default_catalog: MCP_CATALOG_ID.to_owned(),
+            limits: Limits::default(),
+        }
+    }
+
+    /// Registers a catalog (replacing one with the same id).
+    pub fn add_catalog(&mut self, catalog: Catalog) -> &mut Environment {
+        self.catalogs.insert(catalog.id().to_owned(), catalog);
+        self
+    }
+
+    /// The catalog with this id, to add functions to it.
+    pub fn catalog_mut(&mut self, id: &str) -> Option<&mut Catalog> {
+        self.catalogs.get_mut(id)
+    }
+
+    /// Sets the catalog used by calls without `catalogId` (normally the surface's catalog).
+    /// Default: the MCP catalog.
+    pub fn set_default_catalog(&mut self, id: impl Into<String>) -> &mut Environment {
+        self.default_catalog = id.into();
+        self
+    }
+
+    /// The default catalog id.
+    pub fn default_catalog(&self) -> &str {
+        &self.default_catalog
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Replaces all limits. The MCP catalog is rebuilt so that its caches follow
+    /// `cache_capacity` and its functions the JMESPath limits.
+    pub fn set_limits(&mut self, limits: Limits) -> &mut Environment {
+        if (limits.cache_capacity != self.limits.cache_capacity
+            || limits.max_jmespath_length != self.limits.max_jmespath_length
+            || limits.max_jmespath_depth != self.limits.max_jmespath_depth)
+            && let Some(mcp) = self.catalogs.get_mut(MCP_CATALOG_ID)
+        {
+            crate::functions::implement_mcp(mcp, &limits);
+        }
+        self.limits = limits;
+        self
+    }
+
+    /// Deepest payload nesting (default 128).
+    pub fn set_max_depth(&mut self, depth: usize) -> &mut Environment {
+        self.limits.max_depth = depth;
+        self
+    }
+
+    /// Highest array index a write may use (default 10 000).
+    pub fn set_max_index(&mut self, index: usize) -> &mut Environment {
+        self.limits.max_index = index;
+        self
+    }
+
+    /// Most items and bytes of text one function may return (defaults 4 194 304 and 64 MiB).
+    pub fn set_max_output(&mut self, items: usize, bytes: usize) -> &mut Environment {
+        self.limits.max_output_items = items;
+        self.limits.max_output_bytes = bytes;
+        self
+    }
+
+    pub(crate) fn lookup(&self, catalog: &str, function: &str) -> Lookup<'_> {
+        match self.catalogs.get(catalog) {
+            None => Lookup::NoCatalog,
+            Some(c) => c
+                .function(function)
+                .map_or(Lookup::NoFunction, Lookup::Found),
+        }
+    }
+
+    /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
+    /// prepares literal JMESPath expressions and patterns. Every problem is reported at once
+    /// (see [`Error::related`]).
+    pub fn compile(&self, payload: &Value) -> Result<Payload, Error> {
+        crate::payload::compile(self, payload)
+    }
+
+    /// Parses JSON text (with the depth limit) and compiles it.
+    pub fn compile_str(&self, payload: &str) -> Result<Payload, Error> {
+        let value = crate::json::from_str_limited(payload, self.limits.max_depth)
+            .map_err(|e| e.with_phase(crate::Phase::Compile))?;
+        self.compile(&value)
+    }
+}
+
+pub(crate) enum Lookup<'a> {
+    NoCatalog,
+    NoFunction,
+    Found(&'a FunctionDef),
+}

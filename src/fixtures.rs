@@ -1,0 +1,348 @@
+//! The conformance fixture runner (fixtures.md): runs language-neutral JSON cases against this
+//! engine and says, for each, whether it gives what the case expects.
+//!
+//! ```
+//! use a2ui_catalog_mcp::fixtures::run_text;
+//! let file = r#"{"description": "demo", "cases": [
+//!   {"id": "split/comma",
+//!    "payload": {"@call": "split", "args": {"value": "a,b", "separator": ","}},
+//!    "expect": {"value": ["a", "b"]}}
+//! ]}"#;
+//! let outcomes = run_text(file).unwrap();
+//! assert!(outcomes[0].passed(), "{:?}", outcomes[0].failures);
+//! ```
+
+use crate::env::Environment;
+use crate::error::{Error, ErrorCode, Phase};
+use crate::model::SharedModel;
+use crate::path::JsonPointer;
+use crate::testing::{ScriptedServer, block_on};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// Fixture files may nest deeper than payloads may (the `limits` cases do, to test the limit).
+pub const FIXTURE_MAX_DEPTH: usize = 1024;
+
+/// The result of one case.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The case id (`file#index` when the case has none).
+    pub id: String,
+    /// What did not match, one line each (empty when the case passed).
+    pub failures: Vec<String>,
+}
+
+impl Outcome {
+    /// Whether the engine gave what the case expects.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Runs every fixture file in `paths` (folders are walked for `*.json`, in name order).
+pub fn run_paths(paths: &[PathBuf]) -> Result<Vec<Outcome>, Error> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_files(path, &mut files)?;
+    }
+    let mut outcomes = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).map_err(|e| {
+            Error::new(
+                ErrorCode::ValidationFailed,
+                format!("cannot read {}: {e}", file.display()),
+            )
+            .with_source(e)
+        })?;
+        let mut file_outcomes = run_text(&text)
+            .map_err(|e| Error::new(e.code(), format!("{}: {}", file.display(), e.message())))?;
+        outcomes.append(&mut file_outcomes);
+    }
+    Ok(outcomes)
+}
+
+fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
+    let io = |e: std::io::Error| {
+        Error::new(
+            ErrorCode::ValidationFailed,
+            format!("cannot read {}: {e}", path.display()),
+        )
+        .with_source(e)
+    };
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+            .map_err(io)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for entry in entries {
+            if entry.is_dir() || entry.extension().is_some_and(|x| x == "json") {
+                collect_files(&entry, out)?;
+            }
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+/// Runs the cases of one fixture file given as text.
+pub fn run_text(text: &str) -> Result<Vec<Outcome>, Error> {
+    let file = crate::json::from_str_limited(text, FIXTURE_MAX_DEPTH)?;
+    let outcomes = run_file(&file);
+    crate::json::drop_deep(file);
+    outcomes
+}
+
+/// Runs the cases of one parsed fixture file.
+pub fn run_file(file: &Value) -> Result<Vec<Outcome>, Error> {
+    let bad = |why: &str| {
+        Error::new(
+            ErrorCode::ValidationFailed,
+            format!("not a fixture file: {why}"),
+        )
+    };
+    let Some(cases) = file.get("cases").and_then(Value::as_array) else {
+        return Err(bad("no 'cases' array"));
+    };
+    Ok(cases
+        .iter()
+        .enumerate()
+        .map(|(i, case)| run_case(case, i))
+        .collect())
+}
+
+fn run_case(case: &Value, index: usize) -> Outcome {
+    let id = case
+        .get("id")
+        .and_then(Value::as_str)
+        .map_or_else(|| format!("#{index}"), str::to_owned);
+    let mut failures = Vec::new();
+    let empty = Map::new();
+    let expect = case
+        .get("expect")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    match evaluate(case) {
+        Err(setup) => failures.push(format!("cannot run the case: {setup}")),
+        Ok(run) => check(expect, &run, &mut failures),
+    }
+    Outcome { id, failures }
+}
+
+/// What running a case gave.
+struct Run {
+    result: Result<Value, Error>,
+    data_model: Value,
+    /// What the scripted server saw: `messages`, `toolCalls`, `resourceReads` (all empty
+    /// without a server: no tool client is configured).
+    seen: [(&'static str, Value); 3],
+}
+
+fn evaluate(case: &Value) -> Result<Run, String> {
+    let payload = case.get("payload").ok_or("the case has no payload")?;
+    let mut env = Environment::new();
+    if let Some(id) = case.get("defaultCatalogId") {
+        env.set_default_catalog(id.as_str().ok_or("defaultCatalogId is not a string")?);
+    }
+    let context = match case.get("contextPath") {
+        None => JsonPointer::root(),
+        Some(Value::String(p)) => JsonPointer::parse(p).map_err(|e| e.to_string())?,
+        Some(_) => return Err("contextPath is not a string".into()),
+    };
+    let mut data_model = case
+        .get("dataModel")
+        .cloned()
+        .unwrap_or_else(|| Value::Object(Map::new()));
+    let Some(server) = case.get("server") else {
+        let result = env
+            .compile(payload)
+            .and_then(|p| p.eval_in(&mut data_model, &context));
+        let none = || Value::Array(Vec::new());
+        let seen = [
+            ("messages", none()),
+            ("toolCalls", none()),
+            ("resourceReads", none()),
+        ];
+        return Ok(Run {
+            result,
+            data_model,
+            seen,
+        });
+    };
+    let server = ScriptedServer::from_json(server).map_err(|e| e.to_string())?;
+    let host = server.host();
+    let model = SharedModel::new(data_model);
+    let result = env
+        .compile(payload)
+        .and_then(|p| block_on(p.eval_async(&model, &context, &host)));
+    let reads = server
+        .resource_reads()
+        .into_iter()
+        .map(Value::String)
+        .collect();
+    let seen = [
+        ("messages", Value::Array(server.messages())),
+        ("toolCalls", Value::Array(server.tool_calls())),
+        ("resourceReads", Value::Array(reads)),
+    ];
+    Ok(Run {
+        result,
+        data_model: model.into_inner(),
+        seen,
+    })
+}
+
+fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
+    match (&run.result, expect.get("error")) {
+        (Ok(value), None) => {
+            if let Some(expected) = expect.get("value")
+                && !json_eq(expected, value)
+            {
+                failures.push(format!("value: expected {expected}, got {value}"));
+            }
+        }
+        (Ok(value), Some(expected)) => failures.push(format!(
+            "expected the error {expected}, got the value {value}"
+        )),
+        (Err(err), None) => failures.push(format!("expected success, got the error {err}")),
+        (Err(err), Some(expected)) => check_error(expected, err, failures),
+    }
+    if let Some(expected) = expect.get("dataModel")
+        && !json_eq(expected, &run.data_model)
+    {
+        failures.push(format!(
+            "dataModel: expected {expected}, got {}",
+            run.data_model
+        ));
+    }
+    for (key, got) in &run.seen {
+        if let Some(expected) = expect.get(*key)
+            && !json_eq(expected, got)
+        {
+            failures.push(format!("{key}: expected {expected}, got {got}"));
+        }
+    }
+}
+
+fn check_error(expected: &Value, err: &Error, failures: &mut Vec<String>) {
+    let field = |k: &str| expected.get(k).and_then(Value::as_str);
+    if let Some(code) = field("code")
+        && ErrorCode::parse(code) != Some(err.code())
+    {
+        failures.push(format!(
+            "error code: expected {code}, got {} ({err})",
+            err.code()
+        ));
+    }
+    if let Some(function) = field("function")
+        && err.function() != Some(function)
+    {
+        failures.push(format!(
+            "error function: expected {function}, got {:?} ({err})",
+            err.function()
+        ));
+    }
+    if let Some(location) = field("location")
+        && err.location() != location
+    {
+        failures.push(format!(
+            "error location: expected '{location}', got '{}' ({err})",
+            err.location()
+        ));
+    }
+    if let Some(part) = field("messageContains")
+        && !err.message().contains(part)
+    {
+        failures.push(format!(
+            "error message: expected it to contain '{part}', got '{}'",
+            err.message()
+        ));
+    }
+    if let Some(phase) = field("phase") {
+        let got = match err.phase() {
+            Phase::Compile => "compile",
+            Phase::Eval => "eval",
+        };
+        if phase != got {
+            failures.push(format!("error phase: expected {phase}, got {got} ({err})"));
+        }
+    }
+}
+
+/// JSON equality as fixtures compare: numbers by value (`1` equals `1.0`), object keys in any
+/// order. Iterative, for data of any depth.
+pub fn json_eq(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                let same = match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                    (Some(x), Some(y), _, _) => x == y,
+                    (_, _, Some(x), Some(y)) => x == y,
+                    _ => x.as_f64() == y.as_f64(),
+                };
+                if !same {
+                    return false;
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                stack.extend(x.iter().zip(y));
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                for (k, xv) in x {
+                    match y.get(k) {
+                        Some(yv) => stack.push((xv, yv)),
+                        None => return false,
+                    }
+                }
+            }
+            (x, y) => {
+                if x != y {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_compare_by_value_and_keys_in_any_order() {
+        assert!(json_eq(
+            &json!({"a": 1, "b": [2.0]}),
+            &json!({"b": [2], "a": 1.0})
+        ));
+        assert!(!json_eq(&json!({"a": 1}), &json!({"a": 1, "b": 2})));
+        assert!(!json_eq(&json!([1, 2]), &json!([2, 1])));
+        assert!(!json_eq(&json!(1), &json!("1")));
+    }
+
+    #[test]
+    fn a_wrong_expectation_fails_with_both_sides() {
+        let file = json!({"cases": [{"id": "x", "payload": [1], "expect": {"value": [2], "dataModel": {"a": 1}}}]});
+        let out = run_file(&file).unwrap();
+        assert!(!out[0].passed());
+        assert_eq!(out[0].failures.len(), 2, "{:?}", out[0].failures);
+        assert!(out[0].failures[0].contains("expected [2], got [1]"));
+    }
+
+    #[test]
+    fn error_expectations_are_checked_field_by_field() {
+        let file = json!({"cases": [{"id": "e", "payload": {"@ref": 1},
+            "expect": {"error": {"code": "DATA_ERROR", "location": "/x", "phase": "eval", "messageContains": "nope"}}}]});
+        let out = run_file(&file).unwrap();
+        assert_eq!(out[0].failures.len(), 4, "{:?}", out[0].failures);
+    }
+}

@@ -1,0 +1,121 @@
+//! `split` — `{value, separator}` (functions.md): literal split, empty fields kept; an empty
+//! separator splits into code points; an array value gives an array of arrays.
+
+use super::coerce::to_js_string;
+use crate::catalog::{Args, CallContext, Function};
+use crate::error::Error;
+use serde_json::Value;
+
+pub(crate) struct Split;
+
+/// Splits one text, counting what it produces against the output limits.
+fn split_text(text: &str, separator: &str, budget: &mut Budget<'_, '_>) -> Result<Value, Error> {
+    let pieces: Vec<Value> = if separator.is_empty() {
+        budget.take(text.chars().count(), text.len())?;
+        text.chars().map(|c| Value::String(c.to_string())).collect()
+    } else {
+        budget.take(text.matches(separator).count() + 1, text.len())?;
+        text.split(separator)
+            .map(|piece| Value::String(piece.to_owned()))
+            .collect()
+    };
+    Ok(Value::Array(pieces))
+}
+
+/// What this call has produced so far, checked against the limits before building it.
+struct Budget<'c, 'a> {
+    cx: &'c CallContext<'a>,
+    items: usize,
+    bytes: usize,
+}
+
+impl Budget<'_, '_> {
+    fn take(&mut self, items: usize, bytes: usize) -> Result<(), Error> {
+        self.items = self.items.saturating_add(items);
+        self.bytes = self.bytes.saturating_add(bytes);
+        self.cx.check_output(self.items, self.bytes)
+    }
+}
+
+impl Function for Split {
+    fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        let separator = to_js_string(args.value_or_null("separator"));
+        let mut budget = Budget {
+            cx,
+            items: 0,
+            bytes: 0,
+        };
+        match args.value_or_null("value") {
+            Value::Array(items) => {
+                budget.take(items.len(), 0)?;
+                let out = items
+                    .iter()
+                    .map(|item| split_text(&to_js_string(item), &separator, &mut budget))
+                    .collect::<Result<_, _>>()?;
+                Ok(Value::Array(out))
+            }
+            single => split_text(&to_js_string(single), &separator, &mut budget),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Environment, ErrorCode};
+    use serde_json::{Value, json};
+
+    fn split(value: Value, separator: Value) -> Result<Value, crate::Error> {
+        let env = Environment::new();
+        let p = env.compile(
+            &json!({"@call": "split", "args": {"value": value, "separator": separator}}),
+        )?;
+        p.eval(&mut json!({}))
+    }
+
+    #[test]
+    fn literal_split_keeps_empty_fields() {
+        assert_eq!(
+            split(json!("a,,b"), json!(",")).unwrap(),
+            json!(["a", "", "b"])
+        );
+        assert_eq!(
+            split(json!("a.b"), json!(".")).unwrap(),
+            json!(["a", "b"]),
+            "no regex meaning"
+        );
+        assert_eq!(
+            split(json!("aXXbXX"), json!("XX")).unwrap(),
+            json!(["a", "b", ""])
+        );
+        assert_eq!(split(json!(""), json!("")).unwrap(), json!([]));
+    }
+
+    #[test]
+    fn code_points_not_utf16_units() {
+        assert_eq!(
+            split(json!("a😀é"), json!("")).unwrap(),
+            json!(["a", "😀", "é"])
+        );
+    }
+
+    #[test]
+    fn output_limit() {
+        let mut env = Environment::new();
+        env.set_max_output(3, 1 << 20);
+        let p = env
+            .compile(&json!({"@call": "split", "args": {"value": "a,b,c,d", "separator": ","}}))
+            .unwrap();
+        let err = p.eval(&mut json!({})).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::LimitExceeded);
+        assert_eq!(err.function(), Some("split"));
+        let p = env
+            .compile(
+                &json!({"@call": "split", "args": {"value": ["a,b", "c,d"], "separator": ","}}),
+            )
+            .unwrap();
+        assert_eq!(
+            p.eval(&mut json!({})).unwrap_err().code(),
+            ErrorCode::LimitExceeded
+        );
+    }
+}

@@ -1,0 +1,434 @@
+//! `callMcpTool` (mcp.md §2): call the tool, build the response object, collect the A2UI
+//! messages and MCP Apps its result links or embeds, and write the response to
+//! `targetDataPath` unless a newer call to that path has started.
+
+use super::host::{McpAppResource, McpHost, ToolClient};
+use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
+use crate::error::{Error, ErrorCode};
+use crate::json::{from_str_limited, kind_name};
+use crate::limits::Limits;
+use crate::model::{DataModel, SharedModel, Write};
+use crate::path::{DataPath, JsonPointer};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// The evaluated arguments of one call.
+pub(crate) struct CallArgs {
+    pub(crate) name: Option<Value>,
+    pub(crate) arguments: Option<Value>,
+    pub(crate) target: Option<Value>,
+}
+
+/// What one evaluation remembers across its tool calls: the surfaces its forwarded messages
+/// created (a later resource that would create one of them again is skipped).
+#[derive(Default)]
+pub(crate) struct EvalState {
+    created_surfaces: HashSet<String>,
+}
+
+fn expression_error(message: String) -> Error {
+    Error::new(ErrorCode::ExpressionError, message)
+}
+
+/// The message of a call that could not run because no tool client is configured.
+pub(crate) fn not_configured(name: &str) -> Error {
+    expression_error(format!(
+        "Cannot execute MCP tool '{name}': callMcpTool is not configured (evaluate the payload with an McpHost)"
+    ))
+}
+
+/// Runs one call through to its value. The model is locked only to write.
+pub(crate) async fn call_tool<M: DataModel + Send>(
+    host: &McpHost,
+    model: &SharedModel<M>,
+    context: &JsonPointer,
+    limits: &Limits,
+    state: &mut EvalState,
+    args: CallArgs,
+) -> Result<Value, Error> {
+    let name = match args.name {
+        Some(Value::String(name)) if !name.is_empty() => name,
+        Some(Value::String(_)) => {
+            return Err(expression_error(
+                "callMcpTool expects a tool name, got an empty string.".into(),
+            ));
+        }
+        other => {
+            let kind = other.as_ref().map_or("nothing", kind_name);
+            return Err(expression_error(format!(
+                "callMcpTool expects a string tool name, got {kind}."
+            )));
+        }
+    };
+    let arguments = match args.arguments {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(v @ Value::Object(_)) => v,
+        Some(other) => {
+            return Err(expression_error(format!(
+                "callMcpTool expects an object of arguments for '{name}', got {}.",
+                kind_name(&other)
+            )));
+        }
+    };
+    let target = match args.target {
+        None | Some(Value::Null) => None,
+        Some(Value::String(path)) if path.is_empty() => None,
+        Some(Value::String(path)) => {
+            let pointer = DataPath::parse(&path)?.resolve(context);
+            if pointer.has_forbidden_token() {
+                return Err(Error::new(
+                    ErrorCode::DataError,
+                    format!(
+                        "cannot write '{path}': the tokens __proto__, constructor and prototype are reserved"
+                    ),
+                ));
+            }
+            Some(pointer)
+        }
+        Some(other) => {
+            return Err(expression_error(format!(
+                "callMcpTool expects a string targetDataPath, got {}.",
+                kind_name(&other)
+            )));
+        }
+    };
+
+    let failed =
+        |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
+    let Some(client) = host.router.client_for(&name).await else {
+        return Err(failed("no connected MCP server has this tool".into()));
+    };
+    // The call starts when its request is sent: from now on it is the latest for its path.
+    let ticket = target.clone().map(|path| model.start_call(path));
+    let result = client
+        .call_tool(&name, &arguments, host.meta.as_ref())
+        .await
+        .map_err(|e| failed(e.to_string()).with_source(e));
+    let outcome = match result {
+        Ok(result) => respond(host, &client, &name, arguments, result, limits, state).await,
+        Err(e) => Err(e),
+    };
+    let latest = ticket.as_ref().map(|t| model.finish_call(t));
+    let Response {
+        value,
+        messages,
+        apps,
+    } = outcome?;
+
+    if let (Some(path), Some(true)) = (target, latest) {
+        let write = Write {
+            path,
+            value: value.clone(),
+        };
+        model.lock().apply(vec![write], limits.max_index)?;
+    }
+    // Only now has every step worked: forward what the call collected.
+    if let Some(sink) = &host.sink
+        && !messages.is_empty()
+    {
+        sink.process(messages);
+    }
+    if let Some(on_app) = &host.on_app {
+        for app in &apps {
+            on_app(app);
+        }
+    }
+    Ok(value)
+}
+
+/// What a successful call produced.
+struct Response {
+    value: Value,
+    messages: Vec<Value>,
+    apps: Vec<McpAppResource>,
+}
+
+async fn respond(
+    host: &McpHost,
+    client: &Arc<dyn ToolClient>,
+    name: &str,
+    arguments: Value,
+    result: Value,
+    limits: &Limits,
+    state: &mut EvalState,
+) -> Result<Response, Error> {
+    let Value::Object(raw) = &result else {
+        return Err(expression_error(format!(
+            "Failed to execute MCP tool '{name}': the result is {}, not a CallToolResult object",
+            kind_name(&result)
+        )));
+    };
+    let empty = Vec::new();
+    let content = raw
+        .get("content")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
+    let texts: Vec<&str> = content
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|b| b.get("text")?.as_str())
+        .collect();
+    let text = texts.join("\n");
+    if raw.get("isError").and_then(Value::as_bool) == Some(true) {
+        let detail = if text.is_empty() { "no details" } else { &text };
+        return Err(expression_error(format!(
+            "MCP tool '{name}' returned an error: {detail}"
+        )));
+    }
+    let json = json_of(&text, &texts, limits)?;
+
+    let mut collected = Collected {
+        version: &host.default_version,
+        sink: host.sink.as_deref(),
+        messages: Vec::new(),
+        apps: Vec::new(),
+        state,
+    };
+    // UI resources: the result's own, else the tool's declared ones; then MCP App links.
+    let mut uris = resource_uris(raw.get("_meta"));
+    if uris.is_empty()
+        && let Some(def) = host.tool_definition(client, name).await
+    {
+        uris = resource_uris(def.get("_meta"));
+    }
+    for block in content {
+        if block.get("type").and_then(Value::as_str) == Some("resource_link") {
+            let uri = block.get("uri").and_then(Value::as_str).unwrap_or("");
+            let mime = block.get("mimeType").and_then(Value::as_str).unwrap_or("");
+            if !uri.is_empty()
+                && (is_mcp_app_mime_type(mime) || uri.starts_with("ui://"))
+                && !uris.iter().any(|u| u == uri)
+            {
+                uris.push(uri.to_owned());
+            }
+        }
+    }
+    for uri in &uris {
+        let read = read_resource(host, client, uri).await.map_err(|e| {
+            expression_error(format!(
+                "Failed to read resource '{uri}' for MCP tool '{name}': {}",
+                e.message()
+            ))
+            .with_source(e)
+        })?;
+        let read_meta = read.pointer("/_meta/ui");
+        for item in read
+            .get("contents")
+            .and_then(Value::as_array)
+            .unwrap_or(&empty)
+        {
+            collected.item(name, item, read_meta)?;
+        }
+    }
+    // Inline resources, in content order. Text blocks are never A2UI.
+    for block in content {
+        if block.get("type").and_then(Value::as_str) == Some("resource")
+            && let Some(item) = block.get("resource")
+        {
+            collected.item(name, item, None)?;
+        }
+    }
+
+    let structured = raw.get("structuredContent").cloned();
+    let Collected { messages, apps, .. } = collected;
+    let mut response = Map::new();
+    response.insert("toolName".into(), Value::String(name.to_owned()));
+    response.insert("toolInput".into(), arguments);
+    response.insert("toolResult".into(), result);
+    if let Some(structured) = structured {
+        response.insert("structuredContent".into(), structured);
+    }
+    response.insert("text".into(), Value::String(text));
+    if let Some(json) = json {
+        response.insert("json".into(), json);
+    }
+    if let Some(app) = apps.last() {
+        response.insert("resourceUri".into(), Value::String(app.uri.clone()));
+        response.insert("html".into(), Value::String(app.html.clone()));
+        if let Some(csp) = &app.csp {
+            response.insert("csp".into(), csp.clone());
+        }
+        if let Some(permissions) = &app.permissions {
+            response.insert("permissions".into(), permissions.clone());
+        }
+    }
+    Ok(Response {
+        value: Value::Object(response),
+        messages,
+        apps,
+    })
+}
+
+/// `json`: the joined text when it is a JSON object or array; otherwise, for several text
+/// blocks, the array of those that are; absent when none is.
+fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<Value>, Error> {
+    if let Some(v) = parse_container(text, limits)? {
+        return Ok(Some(v));
+    }
+    if texts.len() < 2 {
+        return Ok(None);
+    }
+    let mut found = Vec::new();
+    for block in texts {
+        if let Some(v) = parse_container(block, limits)? {
+            found.push(v);
+        }
+    }
+    Ok(if found.is_empty() {
+        None
+    } else {
+        Some(Value::Array(found))
+    })
+}
+
+/// The text as JSON when it is an object or an array. Text that is not JSON is prose (no
+/// error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
+fn parse_container(text: &str, limits: &Limits) -> Result<Option<Value>, Error> {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return Ok(None);
+    }
+    match from_str_limited(text, limits.max_depth) {
+        Ok(v) => Ok(Some(v)),
+        Err(e) if e.code() == ErrorCode::LimitExceeded => Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "the tool's text is JSON nested deeper than the limit of {} levels",
+                limits.max_depth
+            ),
+        )),
+        Err(_) => Ok(None),
+    }
+}
+
+/// The URIs of `_meta.ui.resourceUri` (a string or an array): non-empty strings, each once.
+fn resource_uris(meta: Option<&Value>) -> Vec<String> {
+    let mut uris: Vec<String> = Vec::new();
+    let mut add = |v: &Value| {
+        if let Some(uri) = v.as_str().filter(|u| !u.is_empty())
+            && !uris.iter().any(|u| u == uri)
+        {
+            uris.push(uri.to_owned());
+        }
+    };
+    match meta.and_then(|m| m.pointer("/ui/resourceUri")) {
+        Some(Value::Array(items)) => items.iter().for_each(&mut add),
+        Some(v) => add(v),
+        None => {}
+    }
+    uris
+}
+
+/// Reads a resource once per host (cached by URI, bounded).
+async fn read_resource(
+    host: &McpHost,
+    client: &Arc<dyn ToolClient>,
+    uri: &str,
+) -> Result<Arc<Value>, Error> {
+    if let Some(cached) = host.resources.get(uri) {
+        return Ok(cached);
+    }
+    let read = client
+        .read_resource(uri)
+        .await
+        .map_err(|e| expression_error(e.to_string()).with_source(e))?;
+    let read = Arc::new(read);
+    host.resources.insert(uri.to_owned(), read.clone());
+    Ok(read)
+}
+
+/// The messages and MCP Apps a call has collected so far.
+struct Collected<'a> {
+    version: &'a str,
+    sink: Option<&'a dyn super::host::MessageSink>,
+    messages: Vec<Value>,
+    apps: Vec<McpAppResource>,
+    state: &'a mut EvalState,
+}
+
+impl Collected<'_> {
+    /// One resource item (read or embedded): A2UI content, an MCP App, or something else.
+    fn item(&mut self, tool: &str, item: &Value, read_meta: Option<&Value>) -> Result<(), Error> {
+        let Value::Object(item) = item else {
+            return Ok(());
+        };
+        let mime = item.get("mimeType").and_then(Value::as_str).unwrap_or("");
+        let uri = item.get("uri").and_then(Value::as_str).unwrap_or("");
+        if is_a2ui_mime_type(mime) {
+            return self.a2ui(uri, item);
+        }
+        if is_mcp_app_mime_type(mime) || uri.starts_with("ui://") {
+            let html = match (
+                item.get("text").and_then(Value::as_str),
+                item.get("blob").and_then(Value::as_str),
+            ) {
+                (Some(text), _) => text.to_owned(),
+                (None, Some(blob)) => {
+                    let bytes = super::base64::decode(blob).map_err(|e| {
+                        expression_error(format!(
+                            "the MCP App resource '{uri}' has a blob that is not base64: {e}"
+                        ))
+                    })?;
+                    String::from_utf8_lossy(&bytes).into_owned()
+                }
+                (None, None) => return Ok(()),
+            };
+            let own = item.get("_meta").and_then(|m| m.get("ui"));
+            let pick = |key: &str| {
+                own.and_then(|m| m.get(key))
+                    .or_else(|| read_meta.and_then(|m| m.get(key)))
+                    .cloned()
+            };
+            self.apps.push(McpAppResource {
+                tool_name: tool.to_owned(),
+                uri: uri.to_owned(),
+                html,
+                csp: pick("csp"),
+                permissions: pick("permissions"),
+            });
+        }
+        Ok(())
+    }
+
+    fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
+        let mut messages = Vec::new();
+        super::protocol::read::read_messages(item, "", &mut messages).map_err(|e| {
+            let code = if e.code() == ErrorCode::LimitExceeded {
+                ErrorCode::LimitExceeded
+            } else {
+                ErrorCode::ExpressionError
+            };
+            Error::new(
+                code,
+                format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
+            )
+            .with_source(e)
+        })?;
+        // A resource that would create a surface that already exists is skipped whole: a second
+        // call reuses the surface instead of re-creating it.
+        let creates = |m: &Value| {
+            m.pointer("/createSurface/surfaceId")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let exists = |id: &str| {
+            self.state.created_surfaces.contains(id) || self.sink.is_some_and(|s| s.has_surface(id))
+        };
+        if messages.iter().filter_map(creates).any(|id| exists(&id)) {
+            return Ok(());
+        }
+        for mut message in messages {
+            if let Some(id) = creates(&message) {
+                self.state.created_surfaces.insert(id);
+            }
+            if let Value::Object(map) = &mut message
+                && map.get("version").is_none_or(Value::is_null)
+            {
+                map.insert("version".into(), Value::String(self.version.to_owned()));
+            }
+            self.messages.push(message);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,316 @@
+//! What the host supplies for `callMcpTool` (mcp.md §1): tool clients, the routing from tool
+//! names to clients, the message sink, an optional MCP App callback and per-call `_meta`.
+//!
+//! The crate does no I/O. Every trait here is object-safe (hosts store `Arc<dyn ToolClient>`)
+//! and returns boxed `Send` futures, so the engine runs on any executor and from
+//! multi-threaded hosts.
+
+use crate::cache::LruCache;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A boxed, `Send` future, as the host traits return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// A host's error: any error type, boxed. It becomes the source of the crate's [`Error`].
+///
+/// [`Error`]: crate::Error
+pub type HostError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// A connection to one MCP server.
+///
+/// ```
+/// use a2ui_catalog_mcp::mcp::{BoxFuture, HostError, ToolClient};
+/// use serde_json::{json, Value};
+///
+/// struct Echo;
+/// impl ToolClient for Echo {
+///     fn call_tool<'a>(&'a self, name: &'a str, arguments: &'a Value, _meta: Option<&'a Value>)
+///         -> BoxFuture<'a, Result<Value, HostError>> {
+///         Box::pin(async move {
+///             Ok(json!({"content": [{"type": "text", "text": format!("{name}: {arguments}")}]}))
+///         })
+///     }
+///     fn read_resource<'a>(&'a self, uri: &'a str) -> BoxFuture<'a, Result<Value, HostError>> {
+///         Box::pin(async move { Err(format!("no resource {uri}").into()) })
+///     }
+/// }
+/// ```
+pub trait ToolClient: Send + Sync {
+    /// `tools/call`: the `CallToolResult` JSON. `meta` is the host's per-call `_meta`.
+    fn call_tool<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: &'a Value,
+        meta: Option<&'a Value>,
+    ) -> BoxFuture<'a, Result<Value, HostError>>;
+
+    /// `resources/read`: the `ReadResourceResult` JSON.
+    fn read_resource<'a>(&'a self, uri: &'a str) -> BoxFuture<'a, Result<Value, HostError>>;
+
+    /// `tools/list`: the tool definitions. A client that cannot list declares none (the
+    /// default).
+    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<Value>, HostError>> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+/// Maps a tool name to the client that serves it (the guide's `getMcpClientForTool`).
+pub trait ToolRouter: Send + Sync {
+    /// The client for `tool`, or `None` when no connected server has it.
+    fn client_for<'a>(&'a self, tool: &'a str) -> BoxFuture<'a, Option<Arc<dyn ToolClient>>>;
+
+    /// The tool's definition from `tools/list`, when the router already has it (so that the
+    /// host does not list the tools again). The default knows nothing.
+    fn tool_definition<'a>(&'a self, tool: &'a str) -> BoxFuture<'a, Option<Value>> {
+        let _ = tool;
+        Box::pin(async { None })
+    }
+}
+
+/// One client for every tool.
+impl ToolRouter for Arc<dyn ToolClient> {
+    fn client_for<'a>(&'a self, _tool: &'a str) -> BoxFuture<'a, Option<Arc<dyn ToolClient>>> {
+        Box::pin(async move { Some(self.clone()) })
+    }
+}
+
+/// The ready router for several servers: lists each client's tools once (on first use) and
+/// routes each tool name to the first client that has it, else to the default client.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use a2ui_catalog_mcp::mcp::{ClientRouter, ToolClient};
+/// # fn clients() -> (Arc<dyn ToolClient>, Arc<dyn ToolClient>) { unimplemented!() }
+/// # fn _doc() {
+/// let (github, search) = clients();
+/// let router = ClientRouter::new().with_client(github).with_client(search.clone()).with_default(search);
+/// # }
+/// ```
+#[derive(Default)]
+pub struct ClientRouter {
+    clients: Vec<Arc<dyn ToolClient>>,
+    default: Option<Arc<dyn ToolClient>>,
+    /// Filled on first use: tool name → (client index, definition).
+    index: once::OnceAsync<HashMap<String, (usize, Value)>>,
+}
+
+impl ClientRouter {
+    /// A router without clients.
+    pub fn new() -> ClientRouter {
+        ClientRouter::default()
+    }
+
+    /// Adds a client; earlier clients win when two list the same tool.
+    pub fn with_client(mut self, client: Arc<dyn ToolClient>) -> ClientRouter {
+        self.clients.push(client);
+        self
+    }
+
+    /// The client for tools no client lists.
+    pub fn with_default(mut self, client: Arc<dyn ToolClient>) -> ClientRouter {
+        self.default = Some(client);
+        self
+    }
+
+    async fn index(&self) -> &HashMap<String, (usize, Value)> {
+        self.index
+            .get_or_init(async {
+                let mut index = HashMap::new();
+                for (i, client) in self.clients.iter().enumerate() {
+                    // A client that fails to list its tools serves none by name; the default
+                    // still catches its tools.
+                    for tool in client.list_tools().await.unwrap_or_default() {
+                        if let Some(name) = tool.get("name").and_then(Value::as_str) {
+                            index.entry(name.to_owned()).or_insert((i, tool.clone()));
+                        }
+                    }
+                }
+                index
+            })
+            .await
+    }
+}
+
+impl ToolRouter for ClientRouter {
+    fn client_for<'a>(&'a self, tool: &'a str) -> BoxFuture<'a, Option<Arc<dyn ToolClient>>> {
+        Box::pin(async move {
+            match self.index().await.get(tool) {
+                Some((i, _)) => Some(self.clients[*i].clone()),
+                None => self.default.clone(),
+            }
+        })
+    }
+
+    fn tool_definition<'a>(&'a self, tool: &'a str) -> BoxFuture<'a, Option<Value>> {
+        Box::pin(async move { self.index().await.get(tool).map(|(_, def)| def.clone()) })
+    }
+}
+
+/// A one-time asynchronous initialisation without a runtime: the first caller computes, later
+/// callers reuse. Concurrent first callers may both compute; the first to finish is kept.
+mod once {
+    use std::sync::OnceLock;
+
+    #[derive(Default)]
+    pub(crate) struct OnceAsync<T> {
+        cell: OnceLock<T>,
+    }
+
+    impl<T> OnceAsync<T> {
+        pub(crate) async fn get_or_init(&self, init: impl std::future::Future<Output = T>) -> &T {
+            if let Some(v) = self.cell.get() {
+                return v;
+            }
+            let value = init.await;
+            let _ = self.cell.set(value);
+            self.cell
+                .get()
+                .expect("set above or by a concurrent caller")
+        }
+    }
+}
+
+/// The renderer's message processor: receives the A2UI messages tool results carry.
+pub trait MessageSink: Send + Sync {
+    /// Processes messages, in order.
+    fn process(&self, messages: Vec<Value>);
+
+    /// Whether a surface with this id exists already.
+    fn has_surface(&self, surface_id: &str) -> bool;
+}
+
+/// An MCP App resource a tool call produced (mcp.md §2 step 5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpAppResource {
+    /// The tool whose call produced it.
+    pub tool_name: String,
+    /// The resource URI (`ui://…`).
+    pub uri: String,
+    /// The HTML, decoded.
+    pub html: String,
+    /// `_meta.ui.csp`, when present.
+    pub csp: Option<Value>,
+    /// `_meta.ui.permissions`, when present.
+    pub permissions: Option<Value>,
+}
+
+/// Receives each MCP App resource, in order.
+pub type McpAppCallback = dyn Fn(&McpAppResource) + Send + Sync;
+
+/// Everything `callMcpTool` needs from the host, plus the caches that belong to it: the tool
+/// lists (fetched once per client) and the resources read (by URI, bounded).
+///
+/// ```
+/// use std::sync::Arc;
+/// use a2ui_catalog_mcp::mcp::{McpHost, ToolClient};
+/// # fn client() -> Arc<dyn ToolClient> { unimplemented!() }
+/// # fn _doc() {
+/// let host = McpHost::new(client())
+///     .with_meta(serde_json::json!({"a2ui": {"clientCapabilities": {}}}))
+///     .with_default_version("1.0");
+/// # }
+/// ```
+pub struct McpHost {
+    pub(crate) router: Arc<dyn ToolRouter>,
+    pub(crate) sink: Option<Arc<dyn MessageSink>>,
+    pub(crate) on_app: Option<Arc<McpAppCallback>>,
+    pub(crate) meta: Option<Value>,
+    pub(crate) default_version: String,
+    tool_lists: Mutex<HashMap<usize, Arc<Vec<Value>>>>,
+    pub(crate) resources: LruCache<String, Arc<Value>>,
+}
+
+/// Resources kept per host by default.
+pub const DEFAULT_RESOURCE_CACHE: usize = 256;
+
+impl McpHost {
+    /// A host whose every tool goes to `client`.
+    pub fn new(client: Arc<dyn ToolClient>) -> McpHost {
+        McpHost::with_router(Arc::new(client))
+    }
+
+    /// A host that routes tools with `router` (for example a [`ClientRouter`]).
+    pub fn with_router(router: Arc<dyn ToolRouter>) -> McpHost {
+        McpHost {
+            router,
+            sink: None,
+            on_app: None,
+            meta: None,
+            default_version: "1.0".to_owned(),
+            tool_lists: Mutex::new(HashMap::new()),
+            resources: LruCache::new(DEFAULT_RESOURCE_CACHE),
+        }
+    }
+
+    /// Where A2UI messages from tool results go. Without a sink they are dropped.
+    pub fn with_sink(mut self, sink: Arc<dyn MessageSink>) -> McpHost {
+        self.sink = Some(sink);
+        self
+    }
+
+    /// Called with each MCP App resource.
+    pub fn with_app_callback(
+        mut self,
+        callback: impl Fn(&McpAppResource) + Send + Sync + 'static,
+    ) -> McpHost {
+        self.on_app = Some(Arc::new(callback));
+        self
+    }
+
+    /// `_meta` sent with every `tools/call` (for example `a2ui.clientCapabilities`).
+    pub fn with_meta(mut self, meta: Value) -> McpHost {
+        self.meta = Some(meta);
+        self
+    }
+
+    /// The version stamped on messages that have none (default `"1.0"`).
+    pub fn with_default_version(mut self, version: impl Into<String>) -> McpHost {
+        self.default_version = version.into();
+        self
+    }
+
+    /// How many resources to keep by URI (default [`DEFAULT_RESOURCE_CACHE`]).
+    pub fn with_resource_cache(mut self, capacity: usize) -> McpHost {
+        self.resources = LruCache::new(capacity);
+        self
+    }
+
+    /// The definition of `tool` from `tools/list`: from the router when it knows it, else
+    /// from `client`'s list, fetched once per client.
+    pub(crate) async fn tool_definition(
+        &self,
+        client: &Arc<dyn ToolClient>,
+        tool: &str,
+    ) -> Option<Value> {
+        if let Some(def) = self.router.tool_definition(tool).await {
+            return Some(def);
+        }
+        // Clients are told apart by the address of their shared allocation.
+        let key = Arc::as_ptr(client) as *const () as usize;
+        let cached = self
+            .tool_lists
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        let list = match cached {
+            Some(list) => list,
+            None => {
+                // A client that cannot list tools declares none.
+                let list = Arc::new(client.list_tools().await.unwrap_or_default());
+                self.tool_lists
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key, list.clone());
+                list
+            }
+        };
+        list.iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(tool))
+            .cloned()
+    }
+}

@@ -1,0 +1,22 @@
+//! The Model Context Protocol side of the crate: pure functions over the JSON values that pass
+//! between an A2UI renderer, an MCP client and an MCP server. Nothing here does I/O.
+//!
+//! - [`protocol`]: A2UI over MCP in both directions (the `A2UIAgent.MCP` helpers): the tool and
+//!   resource definitions a server lists, the results it returns, and the readers a client (or a
+//!   server receiving `a2ui_action` / `a2ui_error` calls) uses on them.
+//! - `app`: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
+//!   `url_encoded:` HTML decoded, and the policy (allowed tools, allowed functions, data paths) a
+//!   host applies to the app's requests.
+
+pub mod protocol;
+
+mod base64;
+
+mod call;
+mod host;
+
+pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
+pub use host::{
+    BoxFuture, ClientRouter, DEFAULT_RESOURCE_CACHE, HostError, McpAppCallback, McpAppResource,
+    McpHost, MessageSink, ToolClient, ToolRouter,
+};

@@ -1,0 +1,439 @@
+//! The data model a surface binds to (engine.md §3), as a trait the host implements, and the
+//! built-in implementation over a `serde_json::Value`.
+//!
+//! The engine resolves paths, rejects the forbidden tokens and groups writes; the store only
+//! reads a pointer and applies a group of writes all or nothing.
+
+use crate::error::{Error, ErrorCode};
+use crate::path::{JsonPointer, array_index};
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+mod shared;
+
+pub use shared::SharedModel;
+
+/// One write of a group: the absolute path and the value to store there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Write {
+    /// Where to write.
+    pub path: JsonPointer,
+    /// What to store (replaces what was there; `null` is stored as `null`).
+    pub value: Value,
+}
+
+/// A surface's data model, as the host stores it.
+///
+/// Reads return a [`Cow`] so that a store holding `serde_json::Value`s lends them without
+/// copying, while a store of another shape (signals, a database row) can build the value.
+///
+/// ```
+/// use a2ui_catalog_mcp::{DataModel, JsonPointer, model::Write};
+/// use serde_json::json;
+///
+/// let mut model = json!({"user": {"name": "Ada"}});
+/// let name = JsonPointer::parse("/user/name").unwrap();
+/// assert_eq!(model.read(&name).unwrap().as_ref(), &json!("Ada"));
+/// model.apply(vec![Write { path: JsonPointer::parse("/list/1").unwrap(), value: json!(true) }], 10_000).unwrap();
+/// assert_eq!(model, json!({"user": {"name": "Ada"}, "list": [null, true]}));
+/// ```
+pub trait DataModel {
+    /// The value at `path`, or `None` when nothing is there.
+    ///
+    /// In an array a token must be a canonical index within bounds; through a string, number or
+    /// boolean there is nothing.
+    fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>>;
+
+    /// Applies `writes` in order, all or nothing: when one cannot be made (through a primitive,
+    /// a non-index token on an array, an index above `max_index`), none is, and the error
+    /// (`DATA_ERROR`) names that path. Each write sees the model as the earlier ones left it.
+    fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error>;
+}
+
+impl DataModel for Value {
+    fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
+        read_value(self, path).map(Cow::Borrowed)
+    }
+
+    fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
+        let mut undo = Vec::with_capacity(writes.len());
+        for w in writes {
+            match write(self, &w.path, w.value, max_index) {
+                Ok(record) => undo.push(record),
+                Err(err) => {
+                    rollback(self, undo);
+                    return Err(err);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads `path` in `root` without copying.
+pub fn read_value<'v>(root: &'v Value, path: &JsonPointer) -> Option<&'v Value> {
+    let mut cur = root;
+    for token in path.tokens() {
+        cur = match cur {
+            Value::Object(map) => map.get(token.as_str())?,
+            Value::Array(items) => items.get(array_index(token)?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// How to restore the model after one write: the highest slot the write changed, and what was
+/// there. Everything below that slot was created by the write, so restoring the slot undoes it.
+enum Undo {
+    Root(Value),
+    /// `old: None` means the key did not exist (the write appended it).
+    Key {
+        container: Vec<String>,
+        key: String,
+        old: Option<Value>,
+    },
+    /// The array had `old_len` elements; `old` is the element the write replaced, if any.
+    Index {
+        container: Vec<String>,
+        old_len: usize,
+        index: usize,
+        old: Option<Value>,
+    },
+}
+
+fn rollback(root: &mut Value, undo: Vec<Undo>) {
+    for record in undo.into_iter().rev() {
+        match record {
+            Undo::Root(old) => *root = old,
+            Undo::Key {
+                container,
+                key,
+                old,
+            } => {
+                if let Some(Value::Object(map)) = read_mut(root, &container) {
+                    match old {
+                        Some(v) => {
+                            map.insert(key, v);
+                        }
+                        None => {
+                            map.shift_remove(&key);
+                        }
+                    }
+                }
+            }
+            Undo::Index {
+                container,
+                old_len,
+                index,
+                old,
+            } => {
+                if let Some(Value::Array(items)) = read_mut(root, &container) {
+                    if let Some(v) = old {
+                        items[index] = v;
+                    }
+                    items.truncate(old_len);
+                }
+            }
+        }
+    }
+}
+
+fn read_mut<'v>(root: &'v mut Value, tokens: &[String]) -> Option<&'v mut Value> {
+    let mut cur = root;
+    for token in tokens {
+        cur = match cur {
+            Value::Object(map) => map.get_mut(token.as_str())?,
+            Value::Array(items) => items.get_mut(array_index(token)?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// A new container for a missing or `null` intermediate: an array when the next token is a
+/// canonical index, an object otherwise.
+fn container_for(next: &str) -> Value {
+    if array_index(next).is_some() {
+        Value::Array(Vec::new())
+    } else {
+        Value::Object(Map::new())
+    }
+}
+
+fn write_error(path: &JsonPointer, why: String) -> Error {
+    Error::new(
+        ErrorCode::DataError,
+        format!("cannot write '{path}': {why}"),
+    )
+}
+
+/// Writes one value, returning how to undo it. Nothing is changed when it fails: the existing
+/// part of the path is checked on the way down, and the part to be created is checked (by
+/// [`check_new`]) before the first change.
+fn write(
+    root: &mut Value,
+    path: &JsonPointer,
+    value: Value,
+    max_index: usize,
+) -> Result<Undo, Error> {
+    let tokens = path.tokens();
+    if tokens.is_empty() {
+        return Ok(Undo::Root(std::mem::replace(root, value)));
+    }
+    if root.is_null() {
+        check_new(tokens, path, max_index)?;
+        let mut fresh = container_for(&tokens[0]);
+        fill_new(&mut fresh, tokens, value);
+        return Ok(Undo::Root(std::mem::replace(root, fresh)));
+    }
+    // Invariant: `cur` is never null (null children are replaced, not entered).
+    let mut cur: &mut Value = root;
+    for (i, token) in tokens.iter().enumerate() {
+        let rest = &tokens[i + 1..];
+        let container = || tokens[..i].to_vec();
+        match cur {
+            Value::Object(map) => {
+                if rest.is_empty() {
+                    let old = map.insert(token.clone(), value);
+                    return Ok(Undo::Key {
+                        container: container(),
+                        key: token.clone(),
+                        old,
+                    });
+                }
+                if map.get(token.as_str()).is_none_or(Value::is_null) {
+                    check_new(rest, path, max_index)?;
+                    let mut fresh = container_for(&rest[0]);
+                    fill_new(&mut fresh, rest, value);
+                    let old = map.insert(token.clone(), fresh);
+                    return Ok(Undo::Key {
+                        container: container(),
+                        key: token.clone(),
+                        old,
+                    });
+                }
+                cur = map.get_mut(token.as_str()).expect("present: checked above");
+            }
+            Value::Array(items) => {
+                let Some(index) = array_index(token) else {
+                    return Err(write_error(
+                        path,
+                        format!("'{token}' is not an array index"),
+                    ));
+                };
+                if index > max_index {
+                    return Err(write_error(
+                        path,
+                        format!("index {token} is above the limit of {max_index}"),
+                    ));
+                }
+                let old_len = items.len();
+                let replace = index >= old_len || items[index].is_null();
+                if rest.is_empty() || replace {
+                    let new = if rest.is_empty() {
+                        value
+                    } else {
+                        check_new(rest, path, max_index)?;
+                        let mut fresh = container_for(&rest[0]);
+                        fill_new(&mut fresh, rest, value);
+                        fresh
+                    };
+                    let old = if index < old_len {
+                        Some(std::mem::replace(&mut items[index], new))
+                    } else {
+                        items.resize(index, Value::Null);
+                        items.push(new);
+                        None
+                    };
+                    return Ok(Undo::Index {
+                        container: container(),
+                        old_len,
+                        index,
+                        old,
+                    });
+                }
+                cur = &mut items[index];
+            }
+            other => {
+                let at = JsonPointer::from_tokens(tokens[..i].iter().cloned());
+                let kind = crate::json::kind_name(other);
+                return Err(write_error(path, format!("'{at}' holds {kind}")));
+            }
+        }
+    }
+    unreachable!("every iteration either descends or returns, and the last token returns")
+}
+
+/// Checks that the tokens below a container about to be created can all be created: an index
+/// token creates an array, and that index must be within the limit.
+fn check_new(rest: &[String], path: &JsonPointer, max_index: usize) -> Result<(), Error> {
+    for token in rest {
+        if array_index(token).is_some_and(|index| index > max_index) {
+            return Err(write_error(
+                path,
+                format!("index {token} is above the limit of {max_index}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Builds the chain of new containers for `rest` inside `fresh` (a new, empty container chosen
+/// by `container_for(rest[0])`) and stores `value` at the end. Iterative: paths come from
+/// payloads and may be long. The caller has run [`check_new`].
+fn fill_new(fresh: &mut Value, rest: &[String], value: Value) {
+    let mut cur = fresh;
+    let mut value = Some(value);
+    for (i, token) in rest.iter().enumerate() {
+        let child = match rest.get(i + 1) {
+            Some(next) => container_for(next),
+            None => value.take().unwrap_or(Value::Null),
+        };
+        cur = match cur {
+            Value::Object(map) => map.entry(token.clone()).or_insert(child),
+            Value::Array(items) => {
+                // An array was created only for a canonical index token.
+                let index = array_index(token).unwrap_or_default();
+                items.resize(index, Value::Null);
+                items.push(child);
+                &mut items[index]
+            }
+            _ => unreachable!("fill_new only walks containers it created"),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn w(path: &str, value: Value) -> Write {
+        Write {
+            path: JsonPointer::parse(path).unwrap(),
+            value,
+        }
+    }
+
+    fn apply(model: &mut Value, writes: Vec<Write>) -> Result<(), Error> {
+        model.apply(writes, 10_000)
+    }
+
+    #[test]
+    fn reads_follow_the_rules() {
+        let m = json!({"rows": ["a", "b"], "s": "text", "n": null});
+        let get = |p: &str| read_value(&m, &JsonPointer::parse(p).unwrap()).cloned();
+        assert_eq!(get("/rows/1"), Some(json!("b")));
+        assert_eq!(get("/rows/01"), None);
+        assert_eq!(get("/rows/2"), None);
+        assert_eq!(get("/s/0"), None);
+        assert_eq!(get("/n"), Some(Value::Null));
+        assert_eq!(get("/"), Some(m.clone()));
+    }
+
+    #[test]
+    fn writes_create_pad_and_replace() {
+        let mut m = json!({});
+        apply(
+            &mut m,
+            vec![
+                w("/a/b/c", json!(1)),
+                w("/list/2/name", json!("x")),
+                w("/a/b/d", json!(2)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            json!({"a": {"b": {"c": 1, "d": 2}}, "list": [null, null, {"name": "x"}]})
+        );
+        apply(
+            &mut m,
+            vec![
+                w("/list/0", json!(0)),
+                w("/list/4", json!(4)),
+                w("/a", json!(null)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            json!({"a": null, "list": [0, null, {"name": "x"}, null, 4]})
+        );
+        apply(&mut m, vec![w("/a/0", json!("x"))]).unwrap();
+        assert_eq!(m["a"], json!(["x"]));
+        let mut null_root = Value::Null;
+        apply(&mut null_root, vec![w("/3", json!(true))]).unwrap();
+        assert_eq!(null_root, json!([null, null, null, true]));
+    }
+
+    #[test]
+    fn failures_change_nothing() {
+        let original = json!({"name": "Ada", "rows": [1, {"x": 1}], "keep": {"k": [1, 2]}});
+        let failing = [
+            vec![w("/ok", json!(1)), w("/name/first", json!("A"))],
+            vec![w("/rows/5", json!(1)), w("/rows/name", json!(1))],
+            vec![
+                w("/keep/k/9", json!(1)),
+                w("/keep/new/x", json!(1)),
+                w("/rows/-", json!(1)),
+            ],
+            vec![w("/a", json!(5)), w("/a/b", json!(1))],
+            vec![w("/rows/1/x", json!(2)), w("/big/10001", json!(1))],
+            vec![w("/", json!({"fresh": 1})), w("/fresh/x", json!(1))],
+            vec![
+                w("/rows/0", json!(null)),
+                w("/rows/0/x/3/y", json!(1)),
+                w("/rows/01", json!(1)),
+            ],
+            vec![w("/new/0/1/20000", json!(1))],
+        ];
+        for writes in failing {
+            let mut m = original.clone();
+            let shown = format!("{writes:?}");
+            let err = apply(&mut m, writes).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::DataError, "{shown}");
+            assert_eq!(m, original, "{shown}");
+            assert_eq!(
+                m.as_object().unwrap().keys().collect::<Vec<_>>(),
+                ["name", "rows", "keep"]
+            );
+        }
+    }
+
+    #[test]
+    fn index_limit_is_inclusive() {
+        let mut m = json!({});
+        apply(&mut m, vec![w("/a/10000", json!(1))]).unwrap();
+        assert_eq!(m["a"].as_array().unwrap().len(), 10_001);
+        let err = apply(&mut m, vec![w("/a/10001", json!(1))]).unwrap_err();
+        assert!(err.message().contains("/a/10001"), "{}", err.message());
+    }
+
+    #[test]
+    fn error_names_the_path_and_the_obstacle() {
+        let mut m = json!({"name": "Ada"});
+        let err = apply(&mut m, vec![w("/name/first", json!(1))]).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "cannot write '/name/first': '/name' holds a string"
+        );
+    }
+
+    #[test]
+    fn long_paths_do_not_recurse() {
+        let mut m = json!({});
+        let path = JsonPointer::from_tokens((0..50_000).map(|i| format!("k{i}")));
+        apply(
+            &mut m,
+            vec![Write {
+                path: path.clone(),
+                value: json!(1),
+            }],
+        )
+        .unwrap();
+        assert_eq!(read_value(&m, &path), Some(&json!(1)));
+        crate::json::drop_deep(m);
+    }
+}

@@ -1,0 +1,303 @@
+//! Data model paths: RFC 6901 JSON Pointers, and the relative paths of A2UI payloads
+//! (engine.md §3).
+//!
+//! A payload path is absolute when it starts with `/`; `""` and `"."` name the data context
+//! itself; anything else is relative to the data context (`name` in `/employees/0` is
+//! `/employees/0/name`). `"/"` names the root (the whole model), not the key `""`.
+
+use crate::error::{Error, ErrorCode};
+use std::fmt;
+
+/// Tokens a payload may not write (and reads as `null`): JavaScript renderers cannot use them,
+/// and a payload must mean the same in every renderer.
+pub const FORBIDDEN_TOKENS: [&str; 3] = ["__proto__", "constructor", "prototype"];
+
+/// An absolute JSON Pointer (RFC 6901), stored as its unescaped tokens.
+///
+/// ```
+/// use a2ui_catalog_mcp::JsonPointer;
+/// let p = JsonPointer::parse("/a~1b/m~0n/0").unwrap();
+/// assert_eq!(p.tokens(), ["a/b", "m~n", "0"]);
+/// assert_eq!(p.to_string(), "/a~1b/m~0n/0");
+/// assert!(JsonPointer::parse("/bad~2").is_err());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct JsonPointer {
+    tokens: Vec<String>,
+}
+
+impl JsonPointer {
+    /// The root pointer (`""`): the whole document.
+    pub fn root() -> JsonPointer {
+        JsonPointer { tokens: Vec::new() }
+    }
+
+    /// Parses an RFC 6901 pointer: `""` or `/`-separated tokens with `~0`/`~1` escapes.
+    ///
+    /// Unlike RFC 6901, `"/"` is the root here (engine.md §3a), as A2UI renderers read it.
+    pub fn parse(text: &str) -> Result<JsonPointer, Error> {
+        if text.is_empty() || text == "/" {
+            return Ok(JsonPointer::root());
+        }
+        let Some(rest) = text.strip_prefix('/') else {
+            return Err(path_error(
+                text,
+                "a JSON Pointer must be empty or start with '/'",
+            ));
+        };
+        let mut p = JsonPointer::root();
+        p.push_escaped(rest, text)?;
+        Ok(p)
+    }
+
+    /// Builds a pointer from unescaped tokens.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::JsonPointer;
+    /// assert_eq!(JsonPointer::from_tokens(["a/b", "0"]).to_string(), "/a~1b/0");
+    /// ```
+    pub fn from_tokens<I, S>(tokens: I) -> JsonPointer
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        JsonPointer {
+            tokens: tokens.into_iter().map(Into::into).collect(),
+        }
+    }
+
+    /// The unescaped tokens.
+    pub fn tokens(&self) -> &[String] {
+        &self.tokens
+    }
+
+    /// Whether this is the root.
+    pub fn is_root(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// Appends one unescaped token.
+    pub fn push(&mut self, token: impl Into<String>) {
+        self.tokens.push(token.into());
+    }
+
+    /// Whether any token is one of [`FORBIDDEN_TOKENS`].
+    pub fn has_forbidden_token(&self) -> bool {
+        self.tokens
+            .iter()
+            .any(|t| FORBIDDEN_TOKENS.contains(&t.as_str()))
+    }
+
+    /// Appends the `/`-separated escaped tokens of `rest` (`original` is for messages).
+    fn push_escaped(&mut self, rest: &str, original: &str) -> Result<(), Error> {
+        for raw in rest.split('/') {
+            self.tokens.push(unescape_token(raw).ok_or_else(|| {
+                path_error(
+                    original,
+                    "'~' must be followed by '0' or '1' in a JSON Pointer",
+                )
+            })?);
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for JsonPointer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.tokens.is_empty() {
+            return f.write_str("/");
+        }
+        for t in &self.tokens {
+            f.write_str("/")?;
+            f.write_str(&escape_token(t))?;
+        }
+        Ok(())
+    }
+}
+
+/// Escapes one token for a JSON Pointer: `~` → `~0`, `/` → `~1`.
+///
+/// ```
+/// assert_eq!(a2ui_catalog_mcp::path::escape_token("a/b~c"), "a~1b~0c");
+/// ```
+pub fn escape_token(token: &str) -> std::borrow::Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        std::borrow::Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        std::borrow::Cow::Borrowed(token)
+    }
+}
+
+fn unescape_token(raw: &str) -> Option<String> {
+    if !raw.contains('~') {
+        return Some(raw.to_owned());
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.next() {
+                Some('0') => out.push('~'),
+                Some('1') => out.push('/'),
+                _ => return None,
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// Whether `token` is a canonical array index: `0`, or digits without a leading zero.
+///
+/// ```
+/// use a2ui_catalog_mcp::path::array_index;
+/// assert_eq!(array_index("12"), Some(12));
+/// assert_eq!(array_index("012"), None);
+/// assert_eq!(array_index("-"), None);
+/// ```
+pub fn array_index(token: &str) -> Option<usize> {
+    let bytes = token.as_bytes();
+    if bytes.is_empty()
+        || !bytes.iter().all(u8::is_ascii_digit)
+        || (bytes[0] == b'0' && bytes.len() > 1)
+    {
+        return None;
+    }
+    // Digits beyond usize are still canonical: saturate so that limits reject them.
+    Some(token.parse().unwrap_or(usize::MAX))
+}
+
+fn path_error(path: &str, why: &str) -> Error {
+    Error::new(
+        ErrorCode::DataError,
+        format!("invalid path '{path}': {why}"),
+    )
+}
+
+/// A path as a payload writes it: absolute, relative to the data context, or the context.
+///
+/// ```
+/// use a2ui_catalog_mcp::{JsonPointer, path::DataPath};
+/// let context = JsonPointer::parse("/employees/0").unwrap();
+/// let name = DataPath::parse("name").unwrap();
+/// assert_eq!(name.resolve(&context).to_string(), "/employees/0/name");
+/// assert_eq!(DataPath::parse(".").unwrap().resolve(&context), context);
+/// assert_eq!(DataPath::parse("/x").unwrap().resolve(&context).to_string(), "/x");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataPath {
+    /// Starts with `/`: the context does not matter.
+    Absolute(JsonPointer),
+    /// Joined to the context.
+    Relative(Vec<String>),
+}
+
+impl DataPath {
+    /// Parses a payload path.
+    pub fn parse(text: &str) -> Result<DataPath, Error> {
+        if text.starts_with('/') {
+            return JsonPointer::parse(text).map(DataPath::Absolute);
+        }
+        if text.is_empty() || text == "." {
+            return Ok(DataPath::Relative(Vec::new()));
+        }
+        let mut p = JsonPointer::root();
+        p.push_escaped(text, text)?;
+        Ok(DataPath::Relative(p.tokens))
+    }
+
+    /// The absolute pointer this path names in `context`.
+    pub fn resolve(&self, context: &JsonPointer) -> JsonPointer {
+        match self {
+            DataPath::Absolute(p) => p.clone(),
+            DataPath::Relative(tokens) => {
+                let mut p = context.clone();
+                p.tokens.extend(tokens.iter().cloned());
+                p
+            }
+        }
+    }
+
+    /// The absolute pointer without allocating when the context is not needed.
+    pub fn resolve_cow<'a>(
+        &'a self,
+        context: &'a JsonPointer,
+    ) -> std::borrow::Cow<'a, JsonPointer> {
+        match self {
+            DataPath::Absolute(p) => std::borrow::Cow::Borrowed(p),
+            DataPath::Relative(tokens) if tokens.is_empty() => std::borrow::Cow::Borrowed(context),
+            DataPath::Relative(_) => std::borrow::Cow::Owned(self.resolve(context)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print_round_trip() {
+        for text in ["/a", "/a/b/0", "/a~1b", "/m~0n", "/~01", "/a/", "//"] {
+            assert_eq!(JsonPointer::parse(text).unwrap().to_string(), text);
+        }
+        assert_eq!(JsonPointer::parse("/~01").unwrap().tokens(), ["~1"]);
+        assert!(JsonPointer::parse("").unwrap().is_root());
+        assert!(JsonPointer::parse("/").unwrap().is_root());
+    }
+
+    #[test]
+    fn bad_pointers_are_data_errors() {
+        for text in ["/a~", "/a~2", "a/b"] {
+            let err = JsonPointer::parse(text).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::DataError, "{text}");
+            assert!(err.message().contains(text), "{}", err.message());
+        }
+        assert!(DataPath::parse("x~9").is_err());
+    }
+
+    #[test]
+    fn relative_paths_join_the_context() {
+        let ctx = JsonPointer::parse("/rows/0").unwrap();
+        assert_eq!(
+            DataPath::parse("meta/seen")
+                .unwrap()
+                .resolve(&ctx)
+                .to_string(),
+            "/rows/0/meta/seen"
+        );
+        assert_eq!(DataPath::parse("").unwrap().resolve(&ctx), ctx);
+        assert!(DataPath::parse("/").unwrap().resolve(&ctx).is_root());
+        assert_eq!(
+            DataPath::parse("a~1b")
+                .unwrap()
+                .resolve(&JsonPointer::root())
+                .tokens(),
+            ["a/b"]
+        );
+    }
+
+    #[test]
+    fn canonical_indexes() {
+        assert_eq!(array_index("0"), Some(0));
+        assert_eq!(array_index("10000"), Some(10000));
+        for t in ["", "01", "-1", "-", "1a", " 1", "+1"] {
+            assert_eq!(array_index(t), None, "{t}");
+        }
+        assert_eq!(array_index("99999999999999999999999"), Some(usize::MAX));
+    }
+
+    #[test]
+    fn forbidden_tokens_are_found() {
+        assert!(
+            JsonPointer::parse("/a/__proto__/b")
+                .unwrap()
+                .has_forbidden_token()
+        );
+        assert!(
+            !JsonPointer::parse("/a/proto")
+                .unwrap()
+                .has_forbidden_token()
+        );
+    }
+}

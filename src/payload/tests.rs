@@ -1,0 +1,238 @@
+use crate::catalog::{ArgSchema, Args, Catalog};
+use crate::{Environment, ErrorCode, JsonPointer, Phase};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const TEST_CATALOG: &str = "https://example.com/test.json";
+
+fn env_with(
+    name: &str,
+    schema: ArgSchema,
+    f: impl Fn(&Args<'_>) -> crate::Result<Value> + Send + Sync + 'static,
+) -> Environment {
+    let mut env = Environment::new();
+    env.add_catalog(Catalog::new(TEST_CATALOG).with_function(name, schema, f));
+    env
+}
+
+#[test]
+fn every_static_problem_is_reported_at_once_in_document_order() {
+    let env = Environment::new();
+    let err = env
+        .compile(&json!({
+            "a": {"@ref": 1},
+            "b": {"@path": "/x", "extra": 1},
+            "c": {"@call": "split", "args": {"value": "v", "limit": 2}},
+            "d": {"@call": "nope"},
+            "e": {"@call": "split", "catalogId": "urn:unknown", "args": {}},
+            "f": [{"@path": 3}, {"@path": "/bad~2"}]
+        }))
+        .unwrap_err();
+    let found: Vec<(ErrorCode, &str)> = err.problems().map(|e| (e.code(), e.location())).collect();
+    assert_eq!(
+        found,
+        [
+            (ErrorCode::InvalidReservedKey, "/a/@ref"),
+            (ErrorCode::ValidationFailed, "/b"),
+            (ErrorCode::ValidationFailed, "/c/args/limit"),
+            (ErrorCode::ValidationFailed, "/c"),
+            (ErrorCode::ExpressionError, "/d"),
+            (ErrorCode::CatalogError, "/e"),
+            (ErrorCode::ValidationFailed, "/f/0"),
+            (ErrorCode::DataError, "/f/1"),
+        ]
+    );
+    assert!(err.problems().all(|e| e.phase() == Phase::Compile));
+    assert_eq!(err.related().len(), 7);
+    let detailed = format!("{err:#}");
+    assert!(
+        detailed.starts_with("8 problems found while compiling the payload:"),
+        "{detailed}"
+    );
+    assert!(
+        detailed.contains("'split' requires the argument 'separator'"),
+        "{detailed}"
+    );
+}
+
+#[test]
+fn a_100_000_deep_payload_is_limit_exceeded() {
+    let mut payload = json!("leaf");
+    for _ in 0..100_000 {
+        payload = Value::Array(vec![payload]);
+    }
+    let err = Environment::new().compile(&payload).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::LimitExceeded);
+    assert_eq!(err.phase(), Phase::Compile);
+    assert_eq!(err.location().matches('/').count(), 128);
+    crate::json::drop_deep(payload);
+
+    let text = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert_eq!(
+        Environment::new().compile_str(&text).unwrap_err().code(),
+        ErrorCode::LimitExceeded
+    );
+}
+
+#[test]
+fn depth_limit_is_inclusive_and_configurable() {
+    let nest = |n: usize| (0..n).fold(json!(1), |v, _| Value::Array(vec![v]));
+    let mut env = Environment::new();
+    assert!(env.compile(&nest(128)).is_ok());
+    assert!(env.compile(&nest(129)).is_err());
+    env.set_max_depth(4);
+    assert!(env.compile(&nest(4)).is_ok());
+    assert_eq!(
+        env.compile(&nest(5)).unwrap_err().code(),
+        ErrorCode::LimitExceeded
+    );
+}
+
+#[test]
+fn literal_subtrees_are_folded_and_escapes_applied() {
+    let env = Environment::new();
+    let payload = env.compile(&json!({"@@path": "/x", "list": [1, {"@@call": true}], "@@@deep": {"k": {"@path": "/v"}}})).unwrap();
+    let mut model = json!({"v": 7});
+    assert_eq!(
+        payload.eval(&mut model).unwrap(),
+        json!({"@path": "/x", "list": [1, {"@call": true}], "@@deep": {"k": 7}})
+    );
+    // One Const for "@path" value, one folded constant list, one binding, two objects.
+    assert_eq!(payload.program.nodes.len(), 5);
+}
+
+#[test]
+fn bound_arguments_are_lent_not_copied() {
+    let seen = Arc::new(AtomicUsize::new(0));
+    let seen_in = seen.clone();
+    let env = env_with("addr", ArgSchema::new().required("v"), move |args| {
+        seen_in.store(
+            args.get("v").unwrap() as *const Value as usize,
+            Ordering::SeqCst,
+        );
+        Ok(Value::Null)
+    });
+    let payload = env
+        .compile(
+            &json!({"@call": "addr", "catalogId": TEST_CATALOG, "args": {"v": {"@path": "/big"}}}),
+        )
+        .unwrap();
+    let mut model = json!({"big": {"rows": [1, 2, 3]}});
+    payload.eval(&mut model).unwrap();
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        &model["big"] as *const Value as usize
+    );
+}
+
+#[test]
+fn arguments_are_evaluated_in_document_order_innermost_first() {
+    let order = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = order.clone();
+    let env = env_with(
+        "log",
+        ArgSchema::new().required("tag").allow_additional(),
+        move |args| {
+            log.lock().unwrap().push(args.get("tag").unwrap().clone());
+            Ok(args.get("tag").unwrap().clone())
+        },
+    );
+    let call = |tag: &str, inner: Value| json!({"@call": "log", "catalogId": TEST_CATALOG, "args": {"x": inner, "tag": tag}});
+    let payload = env
+        .compile(&json!([
+            call("a", call("b", json!(1))),
+            call("c", json!(null))
+        ]))
+        .unwrap();
+    assert_eq!(payload.eval(&mut json!({})).unwrap(), json!(["a", "c"]));
+    assert_eq!(*order.lock().unwrap(), [json!("b"), json!("a"), json!("c")]);
+}
+
+#[test]
+fn a_failing_chain_writes_nothing_and_names_the_inner_call() {
+    let env = env_with("fail", ArgSchema::new(), |_| {
+        Err(crate::Error::new(ErrorCode::ExpressionError, "boom"))
+    });
+    let payload = env
+        .compile(&json!({"@call": "updateDataModel", "args": {"updates": {"/out": {"@call": "fail", "catalogId": TEST_CATALOG}}}}))
+        .unwrap();
+    let mut model = json!({"out": "old"});
+    let err = payload.eval(&mut model).unwrap_err();
+    assert_eq!(
+        (err.function(), err.location(), err.message()),
+        (Some("fail"), "/args/updates/~1out", "boom")
+    );
+    assert_eq!(model, json!({"out": "old"}));
+}
+
+#[test]
+fn bindings_read_before_a_sibling_write_keep_their_value() {
+    let env = Environment::new();
+    let payload = env
+        .compile(&json!([{"@path": "/a"}, {"@call": "updateDataModel", "args": {"updates": {"/a": 2}}}, {"@path": "/a"}]))
+        .unwrap();
+    let mut model = json!({"a": 1});
+    assert_eq!(payload.eval(&mut model).unwrap(), json!([1, null, 2]));
+}
+
+#[test]
+fn relative_bindings_and_forbidden_tokens() {
+    let env = Environment::new();
+    let payload = env.compile(&json!([{"@path": "name"}, {"@path": "."}, {"@path": "/constructor"}, {"@path": "x/__proto__"}])).unwrap();
+    let mut model = json!({"rows": [{"name": "Ada"}], "constructor": 1});
+    let context = JsonPointer::parse("/rows/0").unwrap();
+    assert_eq!(
+        payload.eval_in(&mut model, &context).unwrap(),
+        json!(["Ada", {"name": "Ada"}, null, null])
+    );
+}
+
+#[test]
+fn empty_calls_and_containers() {
+    let env = env_with("zero", ArgSchema::new(), |_| Ok(json!(0)));
+    let payload = env
+        .compile(&json!([[], {}, {"@call": "zero", "catalogId": TEST_CATALOG}]))
+        .unwrap();
+    assert_eq!(payload.eval(&mut json!({})).unwrap(), json!([[], {}, 0]));
+}
+
+#[test]
+fn update_data_model_type_errors_at_compile_time_for_literals() {
+    let env = Environment::new();
+    for (updates, kind) in [
+        (json!("/t"), "a string"),
+        (json!(4), "a number"),
+        (json!([1]), "an array"),
+        (json!(false), "a boolean"),
+    ] {
+        let err = env
+            .compile(&json!({"@call": "updateDataModel", "args": {"updates": updates}}))
+            .unwrap_err();
+        assert_eq!(
+            (err.code(), err.phase(), err.function()),
+            (
+                ErrorCode::ExpressionError,
+                Phase::Compile,
+                Some("updateDataModel")
+            )
+        );
+        assert_eq!(
+            err.message(),
+            format!("updateDataModel expects an object of data model paths, got {kind}.")
+        );
+    }
+    // From data, the same message at evaluation.
+    let payload = env
+        .compile(&json!({"@call": "updateDataModel", "args": {"updates": {"@path": "/u"}}}))
+        .unwrap();
+    let err = payload.eval(&mut json!({"u": "x"})).unwrap_err();
+    assert_eq!((err.phase(), err.location()), (Phase::Eval, ""));
+}
+
+#[test]
+fn payload_is_send_and_sync() {
+    fn check<T: Send + Sync + 'static>() {}
+    check::<crate::Payload>();
+    check::<Environment>();
+}

@@ -1,0 +1,293 @@
+//! Test helpers for hosts and payload authors: a scripted MCP server and a minimal executor.
+//!
+//! [`ScriptedServer`] plays the fixtures' `server` object (fixtures.md): scripted tool results
+//! (the last repeats), `tools/list`, resources by URI, and the surfaces the renderer already
+//! holds. It records the tool calls and resource reads it sees and the messages it receives as
+//! the message sink. Calls can be held and released one by one, to test concurrent calls that
+//! complete in any order.
+//!
+//! ```
+//! use a2ui_catalog_mcp::{Environment, JsonPointer, model::SharedModel, testing::{ScriptedServer, block_on}};
+//! use serde_json::json;
+//!
+//! let server = ScriptedServer::from_json(&json!({
+//!     "results": {"list_issues": [{"content": [{"type": "text", "text": "[{\"number\": 1}]"}]}]}
+//! }))?;
+//! let payload = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {
+//!     "name": "list_issues", "arguments": {"state": "open"}, "targetDataPath": "/issues"}}))?;
+//! let model = SharedModel::new(json!({}));
+//! block_on(payload.eval_async(&model, &JsonPointer::root(), &server.host()))?;
+//! assert_eq!(model.into_inner()["issues"]["json"], json!([{"number": 1}]));
+//! assert_eq!(server.tool_calls(), vec![json!({"name": "list_issues", "arguments": {"state": "open"}})]);
+//! # Ok::<(), a2ui_catalog_mcp::Error>(())
+//! ```
+
+use crate::error::{Error, ErrorCode};
+use crate::mcp::{BoxFuture, HostError, McpHost, MessageSink, ToolClient};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, Wake, Waker};
+
+/// A scripted MCP server that is also the renderer's message sink.
+#[derive(Clone, Default)]
+pub struct ScriptedServer {
+    inner: Arc<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    tools: Vec<Value>,
+    results: HashMap<String, Vec<Value>>,
+    resources: Map<String, Value>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    calls_per_tool: HashMap<String, usize>,
+    tool_calls: Vec<Value>,
+    resource_reads: Vec<String>,
+    messages: Vec<Value>,
+    surfaces: Vec<String>,
+    holding: bool,
+    held: Vec<Gate>,
+}
+
+/// A held call: released when its flag is set.
+#[derive(Clone, Default)]
+struct Gate {
+    inner: Arc<Mutex<(bool, Option<Waker>)>>,
+}
+
+impl Gate {
+    fn open(&self) {
+        let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        g.0 = true;
+        if let Some(w) = g.1.take() {
+            w.wake();
+        }
+    }
+}
+
+impl Future for Gate {
+    type Output = ();
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        let mut g = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if g.0 {
+            Poll::Ready(())
+        } else {
+            g.1 = Some(cx.waker().clone());
+            Poll::Pending
+        }
+    }
+}
+
+fn bad(why: String) -> Error {
+    Error::new(
+        ErrorCode::ValidationFailed,
+        format!("invalid scripted server: {why}"),
+    )
+}
+
+impl ScriptedServer {
+    /// A server from the fixtures' `server` object: `tools`, `results`, `resources`,
+    /// `surfaces` (all optional).
+    pub fn from_json(server: &Value) -> Result<ScriptedServer, Error> {
+        let Value::Object(server) = server else {
+            return Err(bad("not an object".into()));
+        };
+        let tools = match server.get("tools") {
+            None => Vec::new(),
+            Some(Value::Array(tools)) => tools.clone(),
+            Some(_) => return Err(bad("'tools' is not an array".into())),
+        };
+        let mut results = HashMap::new();
+        if let Some(map) = server.get("results") {
+            let Value::Object(map) = map else {
+                return Err(bad("'results' is not an object".into()));
+            };
+            for (tool, list) in map {
+                match list {
+                    Value::Array(list) if !list.is_empty() => {
+                        results.insert(tool.clone(), list.clone());
+                    }
+                    _ => {
+                        return Err(bad(format!(
+                            "the results of '{tool}' are not a non-empty array"
+                        )));
+                    }
+                }
+            }
+        }
+        let resources = match server.get("resources") {
+            None => Map::new(),
+            Some(Value::Object(map)) => map.clone(),
+            Some(_) => return Err(bad("'resources' is not an object".into())),
+        };
+        let surfaces = match server.get("surfaces") {
+            None => Vec::new(),
+            Some(Value::Array(ids)) => ids
+                .iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect(),
+            Some(_) => return Err(bad("'surfaces' is not an array".into())),
+        };
+        let state = Mutex::new(State {
+            surfaces,
+            ..State::default()
+        });
+        Ok(ScriptedServer {
+            inner: Arc::new(Inner {
+                tools,
+                results,
+                resources,
+                state,
+            }),
+        })
+    }
+
+    /// A host whose tools all go to this server and whose messages come back to it.
+    pub fn host(&self) -> McpHost {
+        McpHost::new(Arc::new(self.clone())).with_sink(Arc::new(self.clone()))
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.inner
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// From now on, tool calls wait until [`release`](ScriptedServer::release)d.
+    pub fn hold_calls(&self) {
+        self.state().holding = true;
+    }
+
+    /// How many calls are waiting (released or not).
+    pub fn held_calls(&self) -> usize {
+        self.state().held.len()
+    }
+
+    /// Lets the `index`-th held call (in the order the calls were made) complete.
+    pub fn release(&self, index: usize) {
+        let gate = self.state().held.get(index).cloned();
+        if let Some(gate) = gate {
+            gate.open();
+        }
+    }
+
+    /// The tool calls seen, in order: `{"name", "arguments"}`.
+    pub fn tool_calls(&self) -> Vec<Value> {
+        self.state().tool_calls.clone()
+    }
+
+    /// The resource URIs read, in order.
+    pub fn resource_reads(&self) -> Vec<String> {
+        self.state().resource_reads.clone()
+    }
+
+    /// The A2UI messages received as the message sink, in order.
+    pub fn messages(&self) -> Vec<Value> {
+        self.state().messages.clone()
+    }
+}
+
+impl ToolClient for ScriptedServer {
+    fn call_tool<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: &'a Value,
+        _meta: Option<&'a Value>,
+    ) -> BoxFuture<'a, Result<Value, HostError>> {
+        let (result, gate) = {
+            let mut state = self.state();
+            state
+                .tool_calls
+                .push(json!({"name": name, "arguments": arguments}));
+            let n = state.calls_per_tool.entry(name.to_owned()).or_default();
+            let result = self
+                .inner
+                .results
+                .get(name)
+                .map(|list| list[(*n).min(list.len() - 1)].clone());
+            *n += 1;
+            let gate = state.holding.then(Gate::default);
+            if let Some(gate) = &gate {
+                state.held.push(gate.clone());
+            }
+            (result, gate)
+        };
+        Box::pin(async move {
+            if let Some(gate) = gate {
+                gate.await;
+            }
+            match result {
+                None => Err(format!("the scripted server has no tool '{name}'").into()),
+                Some(Value::Object(r)) if r.contains_key("$error") => Err(r["$error"]
+                    .as_str()
+                    .unwrap_or("scripted failure")
+                    .to_owned()
+                    .into()),
+                Some(result) => Ok(result),
+            }
+        })
+    }
+
+    fn read_resource<'a>(&'a self, uri: &'a str) -> BoxFuture<'a, Result<Value, HostError>> {
+        self.state().resource_reads.push(uri.to_owned());
+        let found = self.inner.resources.get(uri).cloned();
+        Box::pin(async move {
+            found.ok_or_else(|| format!("the scripted server has no resource '{uri}'").into())
+        })
+    }
+
+    fn list_tools(&self) -> BoxFuture<'_, Result<Vec<Value>, HostError>> {
+        let tools = self.inner.tools.clone();
+        Box::pin(async move { Ok(tools) })
+    }
+}
+
+impl MessageSink for ScriptedServer {
+    fn process(&self, messages: Vec<Value>) {
+        let mut state = self.state();
+        for message in messages {
+            // Like a renderer's processor: a createSurface makes the surface exist.
+            if let Some(id) = message
+                .pointer("/createSurface/surfaceId")
+                .and_then(Value::as_str)
+            {
+                state.surfaces.push(id.to_owned());
+            }
+            state.messages.push(message);
+        }
+    }
+
+    fn has_surface(&self, surface_id: &str) -> bool {
+        self.state().surfaces.iter().any(|s| s == surface_id)
+    }
+}
+
+struct ThreadWaker(std::thread::Thread);
+
+impl Wake for ThreadWaker {
+    fn wake(self: Arc<Self>) {
+        self.0.unpark();
+    }
+}
+
+/// Runs a future to completion on the current thread (parks between polls). Enough for tests
+/// and command-line tools; hosts use their own executor.
+pub fn block_on<F: Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let waker = Waker::from(Arc::new(ThreadWaker(std::thread::current())));
+    let mut cx = Context::from_waker(&waker);
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+        std::thread::park();
+    }
+}
