@@ -40,6 +40,7 @@ mod env;
 pub mod error;
 pub mod fixtures;
 pub mod functions;
+pub mod jmespath;
 pub mod json;
 pub mod limits;
 pub mod mcp;

@@ -6,61 +6,21 @@ use std::path::PathBuf;
 /// Cases whose functions land with later issues: they must fail now, and must be removed from
 /// this list when they start passing (the test checks both).
 const PENDING: &[(&str, &str)] = &[
-    (
-        "callMcpTool/cached-resource-surface-reused",
-        "transformData (issue 3)",
-    ),
-    ("callMcpTool/arguments-from-call", "transformData (issue 3)"),
-    (
-        "callMcpTool/scripted-results-sequence",
-        "transformData (issue 3)",
-    ),
-    ("chains/seed-json-issue-list", "transformData (issue 3)"),
-    (
-        "chains/seed-text-search-results",
-        "transformData (issue 3) and regexCapture (issue 4)",
-    ),
-    (
-        "chains/seed-json-issue-list-variant",
-        "transformData (issue 3)",
-    ),
+    ("chains/seed-text-search-results", "regexCapture (issue 4)"),
     (
         "chains/file-listing-tab-separated",
-        "transformData (issue 3) and regexCapture (issue 4)",
+        "regexCapture (issue 4)",
     ),
-    (
-        "chains/text-search-crlf-record",
-        "transformData (issue 3) and regexCapture (issue 4)",
-    ),
-    ("chains/structured-content-chain", "transformData (issue 3)"),
+    ("chains/text-search-crlf-record", "regexCapture (issue 4)"),
     (
         "chains/text-chain-with-ui-resource",
-        "transformData (issue 3) and regexCapture (issue 4)",
+        "regexCapture (issue 4)",
     ),
-    (
-        "chains/key-value-lines",
-        "transformData (issue 3) and regexCapture (issue 4)",
-    ),
-    ("chains/target-and-updates", "transformData (issue 3)"),
-    ("limits/jmespath-too-long", "transformData (issue 3)"),
-    ("limits/jmespath-nesting-ok", "transformData (issue 3)"),
-    (
-        "limits/regex-pattern-too-long",
-        "transformData (issue 3) and regexCapture (issue 4)",
-    ),
+    ("chains/key-value-lines", "regexCapture (issue 4)"),
+    ("limits/regex-pattern-too-long", "regexCapture (issue 4)"),
     (
         "payload-grammar/compile-before-run",
-        "transformData (issue 3) and regexCapture (issue 4)",
-    ),
-    (
-        "payload-grammar/errors-stop-outer-calls",
-        "transformData (issue 3)",
-    ),
-    ("split/value-from-tool", "transformData (issue 3)"),
-    ("split/nested-failure-propagates", "transformData (issue 3)"),
-    (
-        "updateDataModel/nested-failure-writes-nothing",
-        "transformData (issue 3)",
+        "regexCapture (issue 4)",
     ),
 ];
 

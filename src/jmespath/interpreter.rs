@@ -1,0 +1,346 @@
+//! Evaluates a compiled expression against any [`JsonView`]. Recursion follows the syntax
+//! tree, whose depth the parser bounded; input data is only ever walked with loops.
+
+use super::ast::{Ast, Cmp, Node, NodeId};
+use super::error::JmespathError;
+use super::value::{Budget, Val, equals, to_value};
+use super::view::JsonView;
+use serde_json::Value;
+use std::cell::Cell;
+use std::cmp::Ordering;
+use std::marker::PhantomData;
+use std::rc::Rc;
+
+/// One evaluation: the tree, the budget, and the input type.
+pub(crate) struct Interp<'a, V: ?Sized> {
+    ast: &'a Ast,
+    pub(crate) budget: Budget,
+    /// Per node, where its field was last found (see [`JsonView::get_at_hint`]).
+    hints: Vec<Cell<usize>>,
+    _input: PhantomData<fn(&'a V)>,
+}
+
+impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
+    pub(crate) fn new(ast: &'a Ast, max_steps: u64) -> Self {
+        Interp {
+            ast,
+            budget: Budget::new(max_steps),
+            hints: (0..ast.nodes.len()).map(|_| Cell::new(0)).collect(),
+            _input: PhantomData,
+        }
+    }
+
+    pub(crate) fn eval(&self, id: NodeId, cur: &Val<'a, V>) -> Result<Val<'a, V>, JmespathError> {
+        let ast: &'a Ast = self.ast;
+        match ast.node(id) {
+            Node::Identity => Ok(cur.clone()),
+            Node::Field(name) => Ok(cur
+                .member_at_hint(name, &self.hints[id as usize])
+                .unwrap_or(Val::Null)),
+            Node::Index(i) => Ok(cur.index(*i)),
+            Node::Slice { start, stop, step } => self.slice(cur, *start, *stop, *step),
+            Node::Literal(value) => Ok(Val::from_json(value)),
+            Node::Sub(lhs, rhs) | Node::Pipe(lhs, rhs) => {
+                let left = self.eval(*lhs, cur)?;
+                self.eval(*rhs, &left)
+            }
+            Node::Projection(lhs, rhs) => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(Val::Null);
+                };
+                self.budget.spend(base.len() as u64)?;
+                self.project(items, *rhs, base.len())
+            }
+            Node::ValueProjection(lhs, rhs) => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(entries) = base.entries() else {
+                    return Ok(Val::Null);
+                };
+                self.budget.spend(base.len() as u64)?;
+                self.project(entries.map(|(_, v)| v), *rhs, base.len())
+            }
+            Node::Filter { lhs, cond, rhs } => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(Val::Null);
+                };
+                self.budget.spend(base.len() as u64)?;
+                let identity = matches!(ast.node(*rhs), Node::Identity);
+                let mut out = Vec::new();
+                for item in items {
+                    if !self.test(*cond, &item)? {
+                        continue;
+                    }
+                    let value = if identity {
+                        item
+                    } else {
+                        self.eval(*rhs, &item)?
+                    };
+                    if !value.is_null() {
+                        out.push(value);
+                    }
+                }
+                Ok(Val::array(out))
+            }
+            Node::Flatten(inner) => {
+                let base = self.eval(*inner, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(Val::Null);
+                };
+                let mut out = Vec::with_capacity(base.len());
+                for item in items {
+                    match item.items() {
+                        Some(inner_items) => {
+                            self.budget.spend(item.len() as u64 + 1)?;
+                            out.extend(inner_items);
+                        }
+                        None => {
+                            self.budget.spend(1)?;
+                            out.push(item);
+                        }
+                    }
+                }
+                Ok(Val::array(out))
+            }
+            Node::Or(lhs, rhs) => {
+                let left = self.eval(*lhs, cur)?;
+                if left.is_truthy() {
+                    Ok(left)
+                } else {
+                    self.eval(*rhs, cur)
+                }
+            }
+            Node::And(lhs, rhs) => {
+                let left = self.eval(*lhs, cur)?;
+                if left.is_truthy() {
+                    self.eval(*rhs, cur)
+                } else {
+                    Ok(left)
+                }
+            }
+            Node::Not(inner) => Ok(Val::Bool(!self.eval(*inner, cur)?.is_truthy())),
+            Node::Compare(op, lhs, rhs) => self.compare(*op, *lhs, *rhs, cur),
+            Node::List(items) => {
+                if cur.is_null() {
+                    return Ok(Val::Null);
+                }
+                self.budget.spend(items.len() as u64)?;
+                let mut out = Vec::with_capacity(items.len());
+                for &item in items {
+                    out.push(self.eval(item, cur)?);
+                }
+                Ok(Val::array(out))
+            }
+            Node::Hash { pairs, .. } => {
+                if cur.is_null() {
+                    return Ok(Val::Null);
+                }
+                self.budget.spend(pairs.len() as u64)?;
+                let mut out = Vec::with_capacity(pairs.len());
+                for (key, value) in pairs {
+                    out.push((&**key, self.eval(*value, cur)?));
+                }
+                Ok(Val::Object(Rc::new(out)))
+            }
+            Node::Call(func, args) => self.call(*func, args, cur),
+            Node::ExpRef(inner) => Ok(Val::ExpRef(*inner)),
+        }
+    }
+
+    /// Evaluates `id` straight into the output. Projections, filters and multi-selects build
+    /// their `serde_json` containers directly instead of an intermediate value that is converted
+    /// afterwards: the usual shape of a transform. `None` is JMESPath's `null` (which projections
+    /// drop); `Some(Value::Null)` is a value that has no JSON form other than `null`.
+    pub(crate) fn eval_out(
+        &self,
+        id: NodeId,
+        cur: &Val<'a, V>,
+    ) -> Result<Option<Value>, JmespathError> {
+        let ast: &'a Ast = self.ast;
+        match ast.node(id) {
+            Node::Sub(lhs, rhs) | Node::Pipe(lhs, rhs) => {
+                let left = self.eval(*lhs, cur)?;
+                self.eval_out(*rhs, &left)
+            }
+            Node::Projection(lhs, rhs) => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(None);
+                };
+                self.budget.spend(base.len() as u64)?;
+                let mut out = Vec::with_capacity(base.len());
+                for item in items {
+                    out.extend(self.eval_out(*rhs, &item)?);
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::ValueProjection(lhs, rhs) => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(entries) = base.entries() else {
+                    return Ok(None);
+                };
+                self.budget.spend(base.len() as u64)?;
+                let mut out = Vec::with_capacity(base.len());
+                for (_, item) in entries {
+                    out.extend(self.eval_out(*rhs, &item)?);
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::Filter { lhs, cond, rhs } => {
+                let base = self.eval(*lhs, cur)?;
+                let Some(items) = base.items() else {
+                    return Ok(None);
+                };
+                self.budget.spend(base.len() as u64)?;
+                // Sized for every element to pass: one large allocation instead of a series of
+                // reallocations (each of which makes glibc consolidate its free lists).
+                let mut out = Vec::with_capacity(base.len());
+                for item in items {
+                    if self.test(*cond, &item)? {
+                        out.extend(self.eval_out(*rhs, &item)?);
+                    }
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::List(items) => {
+                if cur.is_null() {
+                    return Ok(None);
+                }
+                self.budget.spend(items.len() as u64)?;
+                let mut out = Vec::with_capacity(items.len());
+                for &item in items {
+                    out.push(self.eval_out(item, cur)?.unwrap_or(Value::Null));
+                }
+                Ok(Some(Value::Array(out)))
+            }
+            Node::Hash { pairs, template } => {
+                if cur.is_null() {
+                    return Ok(None);
+                }
+                self.budget.spend(pairs.len() as u64)?;
+                let mut out = template.clone();
+                for ((_, value), slot) in pairs.iter().zip(out.values_mut()) {
+                    *slot = self.eval_out(*value, cur)?.unwrap_or(Value::Null);
+                }
+                Ok(Some(Value::Object(out)))
+            }
+            _ => match self.eval(id, cur)? {
+                Val::Null => Ok(None),
+                other => to_value(other, &self.budget).map(Some),
+            },
+        }
+    }
+
+    /// `rhs` over each element, dropping `null` results.
+    fn project(
+        &self,
+        items: impl Iterator<Item = Val<'a, V>>,
+        rhs: NodeId,
+        len: usize,
+    ) -> Result<Val<'a, V>, JmespathError> {
+        let mut out = Vec::with_capacity(len);
+        if matches!(self.ast.node(rhs), Node::Identity) {
+            out.extend(items.filter(|v| !v.is_null()));
+        } else {
+            for item in items {
+                let value = self.eval(rhs, &item)?;
+                if !value.is_null() {
+                    out.push(value);
+                }
+            }
+        }
+        Ok(Val::array(out))
+    }
+
+    /// A filter condition, with the common `field == literal` decided without building values.
+    fn test(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
+        if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond)
+            && let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
+                (self.ast.node(*lhs), self.ast.node(*rhs))
+        {
+            let same = item
+                .member_at_hint(name, &self.hints[*lhs as usize])
+                .is_some_and(|v| v.as_str() == Some(lit));
+            return Ok(same == (*op == Cmp::Eq));
+        }
+        Ok(self.eval(cond, item)?.is_truthy())
+    }
+
+    fn compare(
+        &self,
+        op: Cmp,
+        lhs: NodeId,
+        rhs: NodeId,
+        cur: &Val<'a, V>,
+    ) -> Result<Val<'a, V>, JmespathError> {
+        let left = self.eval(lhs, cur)?;
+        let right = self.eval(rhs, cur)?;
+        Ok(match op {
+            Cmp::Eq => Val::Bool(equals(&left, &right, &self.budget)?),
+            Cmp::Ne => Val::Bool(!equals(&left, &right, &self.budget)?),
+            _ => {
+                // Ordering is defined for numbers only; anything else is null (specification).
+                let (Some(a), Some(b)) = (left.as_num(), right.as_num()) else {
+                    return Ok(Val::Null);
+                };
+                let Some(ord) = a.compare(b) else {
+                    return Ok(Val::Null);
+                };
+                Val::Bool(match op {
+                    Cmp::Lt => ord == Ordering::Less,
+                    Cmp::Le => ord != Ordering::Greater,
+                    Cmp::Gt => ord == Ordering::Greater,
+                    _ => ord != Ordering::Less,
+                })
+            }
+        })
+    }
+
+    fn slice(
+        &self,
+        cur: &Val<'a, V>,
+        start: Option<i64>,
+        stop: Option<i64>,
+        step: i64,
+    ) -> Result<Val<'a, V>, JmespathError> {
+        if !cur.is_array() {
+            return Ok(Val::Null);
+        }
+        let len = i64::try_from(cur.len()).unwrap_or(i64::MAX);
+        let backwards = step < 0;
+        let clamp = |i: i64| -> i64 {
+            if i < 0 {
+                let from_end = i.saturating_add(len);
+                if from_end < 0 {
+                    if backwards { -1 } else { 0 }
+                } else {
+                    from_end
+                }
+            } else if i >= len {
+                if backwards { len - 1 } else { len }
+            } else {
+                i
+            }
+        };
+        let start = start.map_or(if backwards { len - 1 } else { 0 }, clamp);
+        let stop = stop.map_or(if backwards { -1 } else { len }, clamp);
+        let items: Vec<Val<'a, V>> = match cur.items() {
+            Some(items) => items.collect(),
+            None => return Ok(Val::Null),
+        };
+        self.budget.spend(items.len() as u64)?;
+        let mut out = Vec::new();
+        let mut i = start;
+        while if backwards { i > stop } else { i < stop } {
+            if let Some(item) = usize::try_from(i).ok().and_then(|at| items.get(at)) {
+                out.push(item.clone());
+            }
+            i = match i.checked_add(step) {
+                Some(next) => next,
+                None => break,
+            };
+        }
+        Ok(Val::array(out))
+    }
+}

@@ -1,0 +1,353 @@
+//! Standard JMESPath (<https://jmespath.org/specification.html>) over `serde_json`, or over any
+//! JSON document through the [`JsonView`] trait.
+//!
+//! - Compiled once into a compact tree ([`Expression`]); function names and arities are checked
+//!   then. Extensions (`let`, `$`, the ternary `?:`, arithmetic) are syntax errors.
+//! - Evaluation reads the input in place: fields, projections and filters borrow from it, and
+//!   only the result is built as a `serde_json::Value`.
+//! - Results match the JavaScript library `jmespath` 0.16: object keys keep their order, integer
+//!   results stay integers (`sum([1, 2])` is `3`), `to_string` prints numbers as JavaScript
+//!   does, `avg([])` is `null`. Where that library departs from the specification, the
+//!   specification wins: ordering comparisons of non-numbers are `null`, `max_by`/`min_by` of
+//!   `[]` are `null`, `[:::]` is a syntax error, `length` counts code points, strings sort by
+//!   code point.
+//! - Bounded: expression length and nesting are limited ([`Limits`]), input of any depth is
+//!   walked without recursion, and an evaluation budget stops runaway work.
+//!
+//! ```
+//! use a2ui_catalog_mcp::jmespath::Expression;
+//! use serde_json::json;
+//!
+//! let expr = Expression::compile(
+//!     "issues[?state == 'open'].{number: to_string(number), title: title}",
+//! )?;
+//! let data = json!({"issues": [
+//!     {"number": 7, "title": "Crash", "state": "open"},
+//!     {"number": 8, "title": "Typo", "state": "closed"},
+//! ]});
+//! assert_eq!(expr.search(&data)?, json!([{"number": "7", "title": "Crash"}]));
+//! # Ok::<(), a2ui_catalog_mcp::jmespath::JmespathError>(())
+//! ```
+
+mod ast;
+mod cache;
+mod error;
+mod functions;
+mod interpreter;
+mod lexer;
+mod parser;
+mod value;
+mod view;
+
+pub use cache::{DEFAULT_CACHE_CAPACITY, ExpressionCache};
+pub use error::{JmespathError, JmespathErrorKind, Limits, MAX_DEPTH_CEILING};
+pub use view::{JsonKind, JsonView, ObjectMembers};
+
+use ast::Ast;
+use interpreter::Interp;
+use std::sync::Arc;
+use value::Val;
+
+/// A compiled JMESPath expression. Cheap to clone (shared), `Send` and `Sync`.
+#[derive(Debug, Clone)]
+pub struct Expression {
+    inner: Arc<Compiled>,
+}
+
+#[derive(Debug)]
+struct Compiled {
+    text: Box<str>,
+    ast: Ast,
+    max_steps: u64,
+}
+
+impl Expression {
+    /// Compiles `text` under the default [`Limits`].
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind};
+    /// assert!(Expression::compile("people[?age > `20`].name | sort(@)").is_ok());
+    /// let err = Expression::compile("a ? b : c").unwrap_err();
+    /// assert_eq!(err.kind(), JmespathErrorKind::Syntax);
+    /// assert_eq!(
+    ///     Expression::compile("abs()").unwrap_err().message(),
+    ///     "invalid arity for abs(): expected 1 argument, got 0"
+    /// );
+    /// ```
+    pub fn compile(text: &str) -> Result<Expression, JmespathError> {
+        Expression::compile_with(text, &Limits::default())
+    }
+
+    /// Compiles `text` under `limits`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, Limits};
+    /// let deep = format!("{}a{}", "[".repeat(10_000), "]".repeat(10_000));
+    /// let limits = Limits { max_length: 1 << 20, ..Limits::default() };
+    /// let err = Expression::compile_with(&deep, &limits).unwrap_err();
+    /// assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
+    /// ```
+    pub fn compile_with(text: &str, limits: &Limits) -> Result<Expression, JmespathError> {
+        let ast = parser::parse(text, limits)?;
+        Ok(Expression {
+            inner: Arc::new(Compiled {
+                text: text.into(),
+                ast,
+                max_steps: limits.max_steps,
+            }),
+        })
+    }
+
+    /// The source text.
+    pub fn as_str(&self) -> &str {
+        &self.inner.text
+    }
+
+    /// Evaluates the expression against `data`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::jmespath::Expression;
+    /// use serde_json::json;
+    /// let expr = Expression::compile("[sum(@), avg(@), to_string(avg(@))]").unwrap();
+    /// assert_eq!(expr.search(&json!([1, 2])).unwrap(), json!([3, 1.5, "1.5"]));
+    /// ```
+    pub fn search(&self, data: &serde_json::Value) -> Result<serde_json::Value, JmespathError> {
+        self.search_view(data)
+    }
+
+    /// Evaluates the expression against any [`JsonView`].
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::jmespath::Expression;
+    /// use serde_json::json;
+    /// let data = json!({"b": 1, "a": 2});
+    /// let expr = Expression::compile("keys(@)").unwrap();
+    /// assert_eq!(expr.search_view(&data).unwrap(), json!(["b", "a"]));
+    /// ```
+    pub fn search_view<V: JsonView + ?Sized>(
+        &self,
+        data: &V,
+    ) -> Result<serde_json::Value, JmespathError> {
+        let ast = &self.inner.ast;
+        let interp: Interp<'_, V> = Interp::new(ast, self.inner.max_steps);
+        let result = interp.eval_out(ast.root, &Val::from_view(data))?;
+        Ok(result.unwrap_or(serde_json::Value::Null))
+    }
+}
+
+impl std::fmt::Display for Expression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+
+    fn search(expr: &str, data: Value) -> Value {
+        Expression::compile(expr).unwrap().search(&data).unwrap()
+    }
+
+    fn error(expr: &str, data: Value) -> JmespathError {
+        match Expression::compile(expr) {
+            Ok(e) => e.search(&data).unwrap_err(),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn send_sync_clone() {
+        fn check<T: Send + Sync>() {}
+        fn cheap_clone<T: Clone>() {}
+        check::<Expression>();
+        cheap_clone::<Expression>();
+        check::<ExpressionCache>();
+    }
+
+    #[test]
+    fn reference_values() {
+        assert_eq!(search("entry.size", json!({"entry": {}})), Value::Null);
+        assert_eq!(search("anything", Value::Null), Value::Null);
+        assert_eq!(
+            search("[sum(@), to_string(sum(@))]", json!([1, 2])),
+            json!([3, "3"])
+        );
+        assert_eq!(
+            search(
+                "[to_string(`3`), to_string(`1.5`), to_string(`1.0`), to_string(`1e21`), to_string(`0.1`)]",
+                json!({})
+            ),
+            json!(["3", "1.5", "1", "1e+21", "0.1"])
+        );
+        assert_eq!(
+            search(
+                "[to_number('2048'), to_string(to_number('2048'))]",
+                json!({})
+            ),
+            json!([2048, "2048"])
+        );
+        assert_eq!(
+            search("keys({z: a, a: b, m: c})", json!({"a": 1, "b": 2, "c": 3})),
+            json!(["z", "a", "m"])
+        );
+        assert_eq!(
+            search("[rows[*], rows[]]", json!({"rows": [[1, 2], [3]]})),
+            json!([[[1, 2], [3]], [1, 2, 3]])
+        );
+        assert_eq!(
+            search(
+                "[(n > `3` && 'big') || 'small', (m > `3` && 'big') || 'small']",
+                json!({"n": 5, "m": 1})
+            ),
+            json!(["big", "small"])
+        );
+        assert_eq!(search("[?@ != null]", json!([1, null, 2])), json!([1, 2]));
+        assert_eq!(
+            search("keys(@)", json!({"b": 1, "a": 2, "c": 3})),
+            json!(["b", "a", "c"])
+        );
+        assert_eq!(search("values(@)", json!({"b": 1, "a": 2})), json!([1, 2]));
+        assert_eq!(search("{path: @}", json!("~")), json!({"path": "~"}));
+        assert_eq!(search("length(@)", json!("[1,2,3]")), json!(7));
+        assert_eq!(
+            search(
+                "{n: length(rows)} | {\"/count\": n}",
+                json!({"rows": [1, 2]})
+            ),
+            json!({"/count": 2})
+        );
+    }
+
+    #[test]
+    fn spec_over_javascript() {
+        assert_eq!(search("avg(@)", json!([])), Value::Null);
+        assert_eq!(search("max_by(@, &a)", json!([])), Value::Null);
+        assert_eq!(search("'a' < 'b'", json!({})), Value::Null);
+        assert_eq!(search("length('😀')", json!({})), json!(1));
+        assert_eq!(
+            search("sort(@)", json!(["b", "\u{ff61}", "😀", "a"])),
+            json!(["a", "b", "\u{ff61}", "😀"])
+        );
+        assert_eq!(error("[:::]", json!([])).kind(), JmespathErrorKind::Syntax);
+    }
+
+    #[test]
+    fn object_projections_keep_their_scope() {
+        let data = json!({"foo": {"x": {"bar": {"baz": 1}}, "y": {"bar": {"baz": 2}}}});
+        assert_eq!(search("foo.*.bar.baz", data.clone()), json!([1, 2]));
+        assert_eq!(search("foo.*.bar.*", data.clone()), json!([[1], [2]]));
+        assert_eq!(search("foo.*.bar | [0]", data), json!({"baz": 1}));
+    }
+
+    #[test]
+    fn functions_behave() {
+        let data = json!({"p": [{"n": "b", "a": 2}, {"n": "a", "a": 1}, {"n": "c", "a": 2}]});
+        assert_eq!(
+            search("sort_by(p, &a)[*].n", data.clone()),
+            json!(["a", "b", "c"])
+        );
+        assert_eq!(search("max_by(p, &a).n", data.clone()), json!("b"));
+        assert_eq!(search("min_by(p, &n).n", data.clone()), json!("a"));
+        assert_eq!(search("map(&a, p)", data.clone()), json!([2, 1, 2]));
+        assert_eq!(
+            search("merge(p[0], p[1], `{\"z\": 0}`)", data.clone()),
+            json!({"n": "a", "a": 1, "z": 0})
+        );
+        assert_eq!(search("join('-', p[*].n)", data.clone()), json!("b-a-c"));
+        assert_eq!(search("reverse('héllo')", json!({})), json!("olléh"));
+        assert_eq!(search("abs(`-5`)", json!({})), json!(5));
+        assert_eq!(
+            search("[ceil(`1.2`), floor(`-1.2`)]", json!({})),
+            json!([2, -2])
+        );
+        assert_eq!(search("avg(`[2, 4]`)", json!({})), json!(3));
+        assert_eq!(
+            search("to_string(@)", json!({"b": [1, "x"], "a": null})),
+            json!("{\"b\":[1,\"x\"],\"a\":null}")
+        );
+        assert_eq!(
+            search("not_null(a, b, `3`)", json!({"b": false})),
+            json!(false)
+        );
+        assert_eq!(
+            search("contains(@, `{\"a\": 1.0}`)", json!([{"a": 1}])),
+            json!(true)
+        );
+        assert_eq!(
+            error("type(&a)", json!({})).kind(),
+            JmespathErrorKind::InvalidType
+        );
+    }
+
+    #[test]
+    fn type_errors_read_well() {
+        assert_eq!(
+            error("abs('x')", json!({})).message(),
+            "invalid type for argument 1 of abs(): expected number, got string"
+        );
+        assert_eq!(
+            error("sum(@)", json!([1, "2"])).message(),
+            "invalid type for argument 1 of sum(): expected array[number], got array containing string"
+        );
+        assert_eq!(
+            error("sort_by(@, &a)", json!([{"a": 1}, {"a": "x"}])).kind(),
+            JmespathErrorKind::InvalidType
+        );
+    }
+
+    #[test]
+    fn deepest_allowed_expressions_fit_a_thread_stack() {
+        // The deepest trees `Limits` can allow, evaluated on a default-sized (2 MiB) thread.
+        let limits = Limits {
+            max_depth: MAX_DEPTH_CEILING,
+            max_length: 1 << 20,
+            ..Limits::default()
+        };
+        let n = MAX_DEPTH_CEILING / 2 - 2;
+        let shapes = [
+            format!("{}@{}", "[".repeat(n), "]".repeat(n)),
+            format!("{}@{}", "sort_by([@], &".repeat(n / 2), ")".repeat(n / 2)),
+            format!("{}a{}", "{a: ".repeat(n), "}".repeat(n)),
+            format!("{}@{}", "not_null(".repeat(n), ")".repeat(n)),
+            vec!["a"; MAX_DEPTH_CEILING].join("."),
+            format!("{}`1`{}", "!(".repeat(n), ")".repeat(n)),
+        ];
+        let handle = std::thread::spawn(move || {
+            for text in &shapes {
+                let expr = Expression::compile_with(text, &limits).unwrap();
+                let _ = expr.search(&json!({"a": [1, {"a": 2}]}));
+            }
+            let too_deep = vec!["a"; MAX_DEPTH_CEILING + 1].join(".");
+            assert_eq!(
+                Expression::compile_with(&too_deep, &limits)
+                    .unwrap_err()
+                    .kind(),
+                JmespathErrorKind::LimitExceeded
+            );
+        });
+        handle.join().unwrap();
+    }
+
+    #[test]
+    fn deep_data_and_exponential_work_are_bounded() {
+        let mut deep = json!(null);
+        for _ in 0..200_000 {
+            deep = Value::Array(vec![deep]);
+        }
+        let expr =
+            Expression::compile("[to_string(@) == to_string(@), @ == @, length(to_string(@))]")
+                .unwrap();
+        let out = expr.search(&deep).unwrap();
+        assert_eq!(out, json!([true, true, 400_004]));
+        crate::json::drop_deep(expr.search(&deep).map(|_| Value::Null).unwrap());
+        let copy = Expression::compile("@").unwrap().search(&deep).unwrap();
+        crate::json::drop_deep(copy);
+        crate::json::drop_deep(deep);
+
+        let doubling = vec!["[@, @][]"; 40].join(" | ");
+        let err = error(&doubling, json!([1]));
+        assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
+    }
+}

@@ -1,0 +1,201 @@
+//! The read-only JSON view the interpreter walks, so input parsed by any JSON library can be
+//! searched without first being converted to `serde_json::Value`.
+
+use serde_json::{Number, Value};
+
+/// The six JSON types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum JsonKind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// A JSON document as the JMESPath interpreter reads it: the kind of a node, its scalar value,
+/// member lookup, and iteration of arrays and objects in document order.
+///
+/// Implemented for [`serde_json::Value`]; implement it for another parser's value type to search
+/// that type directly with [`Expression::search_view`](super::Expression::search_view).
+///
+/// ```
+/// use a2ui_catalog_mcp::jmespath::{JsonKind, JsonView};
+/// let doc = serde_json::json!({"b": [1, 2], "a": "x"});
+/// assert_eq!(doc.kind(), JsonKind::Object);
+/// assert_eq!(JsonView::get(&doc, "a").and_then(|v| JsonView::as_str(v)), Some("x"));
+/// let keys: Vec<&str> = doc.object_iter().unwrap().map(|(k, _)| k).collect();
+/// assert_eq!(keys, ["b", "a"]);
+/// ```
+pub trait JsonView {
+    /// Iterator over the elements of an array, in order.
+    type ArrayIter<'a>: Iterator<Item = &'a Self>
+    where
+        Self: 'a;
+    /// Iterator over the members of an object, in document order.
+    type ObjectIter<'a>: Iterator<Item = (&'a str, &'a Self)>
+    where
+        Self: 'a;
+
+    /// The JSON type of this node.
+    fn kind(&self) -> JsonKind;
+    /// The boolean, if this is one.
+    fn as_bool(&self) -> Option<bool>;
+    /// The number, if this is one.
+    fn as_number(&self) -> Option<Number>;
+    /// The string, if this is one.
+    fn as_str(&self) -> Option<&str>;
+    /// The member named `key`, if this is an object that has it.
+    fn get(&self, key: &str) -> Option<&Self>;
+    /// The member named `key`, like [`JsonView::get`], with a hint: `slot` holds the position
+    /// where the key was found in the previous object searched by the same expression node.
+    /// Records of one array usually share their layout, so checking that position first avoids
+    /// touching the other keys. Implementations update `slot`; the default ignores it.
+    #[inline]
+    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&Self> {
+        let _ = slot;
+        self.get(key)
+    }
+    /// The element at `index`, if this is an array that long.
+    fn index(&self, index: usize) -> Option<&Self>;
+    /// The number of elements of an array or members of an object (0 for anything else).
+    fn len(&self) -> usize;
+    /// Whether [`JsonView::len`] is 0.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The elements, if this is an array.
+    fn array_iter(&self) -> Option<Self::ArrayIter<'_>>;
+    /// The members, if this is an object.
+    fn object_iter(&self) -> Option<Self::ObjectIter<'_>>;
+}
+
+impl JsonView for Value {
+    type ArrayIter<'a> = std::slice::Iter<'a, Value>;
+    type ObjectIter<'a> = ObjectMembers<'a>;
+
+    #[inline]
+    fn kind(&self) -> JsonKind {
+        match self {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Bool,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
+        }
+    }
+
+    #[inline]
+    fn as_bool(&self) -> Option<bool> {
+        Value::as_bool(self)
+    }
+
+    #[inline]
+    fn as_number(&self) -> Option<Number> {
+        match self {
+            Value::Number(n) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn as_str(&self) -> Option<&str> {
+        Value::as_str(self)
+    }
+
+    #[inline]
+    fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            // Scanning a few members beats hashing the key (SipHash) for the small records
+            // tool results are made of.
+            Value::Object(map) if map.len() <= 8 => {
+                map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+            }
+            Value::Object(map) => map.get(key),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&Value> {
+        let Value::Object(map) = self else {
+            return None;
+        };
+        let hint = slot.get();
+        // Skipping entries of the iterator reads no memory: only the candidate key is compared.
+        if let Some((k, v)) = map.iter().nth(hint)
+            && k == key
+        {
+            return Some(v);
+        }
+        if map.len() <= 16 {
+            let (at, (_, v)) = map
+                .iter()
+                .enumerate()
+                .find(|(_, (k, _))| k.as_str() == key)?;
+            slot.set(at);
+            Some(v)
+        } else {
+            map.get(key)
+        }
+    }
+
+    #[inline]
+    fn index(&self, index: usize) -> Option<&Value> {
+        match self {
+            Value::Array(items) => items.get(index),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            Value::Array(items) => items.len(),
+            Value::Object(map) => map.len(),
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn array_iter(&self) -> Option<std::slice::Iter<'_, Value>> {
+        match self {
+            Value::Array(items) => Some(items.iter()),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn object_iter(&self) -> Option<ObjectMembers<'_>> {
+        match self {
+            Value::Object(map) => Some(ObjectMembers(map.iter())),
+            _ => None,
+        }
+    }
+}
+
+/// The members of a `serde_json` object as `(&str, &Value)` pairs.
+#[derive(Debug, Clone)]
+pub struct ObjectMembers<'a>(serde_json::map::Iter<'a>);
+
+impl<'a> Iterator for ObjectMembers<'a> {
+    type Item = (&'a str, &'a Value);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (k.as_str(), v))
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}

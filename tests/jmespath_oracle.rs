@@ -1,0 +1,207 @@
+//! Differential test: the crate's JMESPath engine against the `jmespath` crate (0.5) on random
+//! expressions and data.
+//!
+//! Known, intended differences, kept out of the comparison:
+//! - Numbers: the `jmespath` crate holds every number as `f64` (`sum([1, 2])` is `3.0`, and
+//!   `to_string` prints `3.0`); ours keeps integers (`3`, `"3"`). Results are compared by
+//!   numeric value, and `to_string` of non-strings is not generated (its JavaScript printing is
+//!   covered by unit tests).
+//! - Key order: the `jmespath` crate sorts object keys; ours keeps the data's and the
+//!   expression's order. Generated objects and multi-select hashes use sorted keys, objects
+//!   compare without regard to order, and `merge` (whose result order is first-seen) is not
+//!   generated.
+//! - `avg([])`: the `jmespath` crate fails; ours (like the JavaScript library) gives `null`.
+//! - `to_number` follows JavaScript's `+text` (`''` is `0`, `'0x1A'` is `26`), so it is not
+//!   generated; unit tests cover it.
+//! - `&expr` is only generated as a function argument (ours rejects it elsewhere).
+//!
+//! When both engines fail, the test only requires that both failed.
+
+use a2ui_catalog_mcp::jmespath::Expression;
+use proptest::prelude::*;
+use serde_json::{Map, Value};
+
+const KEYS: [&str; 4] = ["a", "b", "c", "foo"];
+
+fn data() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-20i64..20).prop_map(|n| Value::Number(n.into())),
+        (-40i32..40).prop_map(|n| serde_json::json!(f64::from(n) / 4.0)),
+        prop::sample::select(vec!["", "a", "b", "ab", "foo", "é😀"])
+            .prop_map(|s| Value::String(s.to_string())),
+    ];
+    leaf.prop_recursive(4, 48, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map(prop::sample::select(KEYS.to_vec()), inner, 0..4).prop_map(
+                |m| {
+                    // Sorted keys, so that the oracle's key sorting changes nothing.
+                    Value::Object(
+                        m.into_iter()
+                            .map(|(k, v)| (k.to_string(), v))
+                            .collect::<Map<_, _>>(),
+                    )
+                }
+            ),
+        ]
+    })
+}
+
+fn literal() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("`null`".to_string()),
+        Just("`true`".to_string()),
+        (-3i64..5).prop_map(|n| format!("`{n}`")),
+        Just("`1.5`".to_string()),
+        Just("`[1, 2, 3]`".to_string()),
+        Just("`[]`".to_string()),
+        Just("`{\"a\": 1}`".to_string()),
+        prop::sample::select(vec!["'a'", "'foo'", "''", "`\"b\"`"]).prop_map(str::to_string),
+    ]
+}
+
+fn expression() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        prop::sample::select(KEYS.to_vec()).prop_map(str::to_string),
+        Just("@".to_string()),
+        literal(),
+    ];
+    leaf.prop_recursive(4, 32, 4, |e| {
+        let field = prop::sample::select(KEYS.to_vec());
+        prop_oneof![
+            (e.clone(), field.clone()).prop_map(|(a, f)| format!("{a}.{f}")),
+            (e.clone(), -3i64..4).prop_map(|(a, i)| format!("{a}[{i}]")),
+            (
+                e.clone(),
+                prop::option::of(-3i64..4),
+                prop::option::of(-3i64..4),
+                prop::sample::select(vec![None, Some(1i64), Some(2), Some(-1)])
+            )
+                .prop_map(|(a, s, t, st)| {
+                    let part = |x: Option<i64>| x.map(|v| v.to_string()).unwrap_or_default();
+                    match st {
+                        Some(step) => format!("{a}[{}:{}:{step}]", part(s), part(t)),
+                        None => format!("{a}[{}:{}]", part(s), part(t)),
+                    }
+                }),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("{a}[*].{b}")),
+            (e.clone(), field.clone()).prop_map(|(a, f)| format!("{a}[*].{f}")),
+            (e.clone()).prop_map(|a| format!("{a}[]")),
+            (e.clone(), field.clone()).prop_map(|(a, f)| format!("{a}.*.{f}")),
+            (e.clone(), e.clone()).prop_map(|(a, c)| format!("{a}[?{c}]")),
+            (
+                e.clone(),
+                field.clone(),
+                prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]),
+                literal()
+            )
+                .prop_map(|(a, f, op, l)| format!("{a}[?{f} {op} {l}]")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("{a} | {b}")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("({a} || {b})")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("({a} && {b})")),
+            e.clone().prop_map(|a| format!("!({a})")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("[{a}, {b}]")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("{{a: {a}, b: {b}}}")),
+            (
+                e.clone(),
+                e.clone(),
+                prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="])
+            )
+                .prop_map(|(a, b, op)| format!("({a} {op} {b})")),
+            (
+                prop::sample::select(vec![
+                    "abs", "avg", "ceil", "floor", "keys", "length", "max", "min", "not_null",
+                    "reverse", "sort", "sum", "to_array", "type", "values",
+                ]),
+                e.clone()
+            )
+                .prop_map(|(f, a)| format!("{f}({a})")),
+            (
+                prop::sample::select(vec![
+                    "contains",
+                    "ends_with",
+                    "starts_with",
+                    "join",
+                    "not_null"
+                ]),
+                e.clone(),
+                e.clone()
+            )
+                .prop_map(|(f, a, b)| format!("{f}({a}, {b})")),
+            (
+                prop::sample::select(vec!["sort_by", "max_by", "min_by"]),
+                e.clone(),
+                e.clone()
+            )
+                .prop_map(|(f, a, b)| format!("{f}({a}, &{b})")),
+            (e.clone(), e.clone()).prop_map(|(a, b)| format!("map(&{a}, {b})")),
+            e.clone().prop_map(|a| format!("to_string({a})[0]")),
+        ]
+    })
+}
+
+/// Equal as JSON values: numbers by value, objects without regard to order.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn oracle(expr: &str, data: &Value) -> Result<Value, String> {
+    let compiled = jmespath::compile(expr).map_err(|e| e.to_string())?;
+    let result = compiled.search(data).map_err(|e| e.to_string())?;
+    serde_json::to_value(&*result).map_err(|e| e.to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn agrees_with_the_jmespath_crate(expr in expression(), data in data()) {
+        let ours = Expression::compile(&expr).and_then(|e| e.search(&data));
+        let theirs = oracle(&expr, &data);
+        match (&ours, &theirs) {
+            (Ok(a), Ok(b)) => prop_assert!(same(a, b), "{expr} on {data}: ours {a}, jmespath crate {b}"),
+            (Err(_), Err(_)) => {}
+            // Known: the jmespath crate fails on avg([]), ours gives null.
+            (Ok(_), Err(e)) if expr.contains("avg(") && e.contains("f64") => {}
+            _ => prop_assert!(false, "{expr} on {data}: ours {ours:?}, jmespath crate {theirs:?}"),
+        }
+    }
+}
+
+/// Guards the generator: most generated cases must evaluate without error on both engines, so
+/// the comparison above exercises results, not just matching failures.
+#[test]
+fn generated_cases_mostly_evaluate() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut both_ok, mut total, mut non_null) = (0, 0, 0);
+    for _ in 0..2000 {
+        let expr = expression().new_tree(&mut runner).expect("tree").current();
+        let data = data().new_tree(&mut runner).expect("tree").current();
+        total += 1;
+        if let (Ok(ours), Ok(_)) = (
+            Expression::compile(&expr).and_then(|e| e.search(&data)),
+            oracle(&expr, &data),
+        ) {
+            both_ok += 1;
+            if !ours.is_null() {
+                non_null += 1;
+            }
+        }
+    }
+    eprintln!("{both_ok} of {total} cases evaluate on both engines, {non_null} non-null");
+    assert!(both_ok * 2 > total, "{both_ok} of {total}");
+    assert!(non_null * 5 > total, "{non_null} of {total}");
+}
