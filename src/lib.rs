@@ -3,5 +3,6 @@
 pub mod error;
 pub mod functions;
 pub mod json;
+pub mod regex;
 
 pub use error::{Error, ErrorCode, Phase, Result};
