@@ -63,6 +63,26 @@ impl std::fmt::Debug for Pattern {
     }
 }
 
+/// The code points `\p{name}` matches in the dialect, as inclusive ranges; `name` is what goes
+/// between the braces (`Lu`, `Script=Greek`). `None` when the dialect does not accept the name.
+///
+/// ```
+/// use a2ui_catalog_mcp::regex::property_code_points;
+///
+/// assert_eq!(property_code_points("ASCII"), Some(vec![(0, 0x7F)]));
+/// assert_eq!(property_code_points("Foo"), None);
+/// ```
+pub fn property_code_points(name: &str) -> Option<Vec<(u32, u32)>> {
+    let class = properties::class(properties::resolve(name)?)?;
+    Some(
+        class
+            .ranges()
+            .iter()
+            .map(|r| (u32::from(r.start()), u32::from(r.end())))
+            .collect(),
+    )
+}
+
 /// Parses and checks `pattern` without compiling it: syntax, lookaround, backreferences,
 /// properties, lone surrogates, then the safety check.
 ///
@@ -107,11 +127,10 @@ impl Pattern {
     pub fn with_size_limit(pattern: &str, size_limit: usize) -> Result<Pattern, RegexError> {
         let tree = validate(pattern)?;
         let translation = translate::translate(&tree, pattern)?;
-        let printed = translation.hir.to_string();
-        let regex = ::regex::RegexBuilder::new(&printed)
+        let regex = ::regex::RegexBuilder::new(&translation.pattern)
             .size_limit(size_limit)
             .dfa_size_limit(size_limit)
-            // Our tree nests at most 128 groups; the printed form may add a few levels per group.
+            // Our tree nests at most 128 groups; the generated form adds a few levels per group.
             .nest_limit(1024)
             .build()
             .map_err(|e| match e {
@@ -163,7 +182,7 @@ impl Pattern {
         let mut locs = inner.regex.capture_locations();
         inner.regex.captures_read(&mut locs, haystack)?;
         let groups = inner.groups.iter().map(|g| {
-            let Some((start, end)) = locs.get(g.slot as usize) else {
+            let Some((start, end)) = g.slot.and_then(|slot| locs.get(slot as usize)) else {
                 return "";
             };
             let current = !inner.guarded

@@ -97,6 +97,9 @@ const GENERAL_CATEGORIES: &[(&str, &str)] = &[
 /// The binary properties of the dialect (a subset of ECMA-262's table of binary Unicode
 /// properties, each checked code point by code point against Node.js in `tests/regex_vs_v8.rs`),
 /// with their aliases; sorted by name.
+///
+/// `Extended_Pictographic` is left out: Unicode 17.0 moved hundreds of code points out of it, so
+/// engines on Unicode 16.0 and 17.0 disagree on it.
 const BINARY: &[(&str, &str)] = &[
     ("AHex", "ASCII_Hex_Digit"),
     ("ASCII", "ASCII"),
@@ -115,8 +118,6 @@ const BINARY: &[(&str, &str)] = &[
     ("Emoji_Modifier", "Emoji_Modifier"),
     ("Emoji_Modifier_Base", "Emoji_Modifier_Base"),
     ("Emoji_Presentation", "Emoji_Presentation"),
-    ("ExtPict", "Extended_Pictographic"),
-    ("Extended_Pictographic", "Extended_Pictographic"),
     ("Hex", "Hex_Digit"),
     ("Hex_Digit", "Hex_Digit"),
     ("IDC", "ID_Continue"),

@@ -1,7 +1,11 @@
-//! From our syntax tree to a `regex-syntax` HIR with JavaScript's meaning for every construct.
+//! From our syntax tree to a `regex` crate pattern with JavaScript's meaning for every construct.
 //!
-//! The user's text never reaches the `regex` crate: the HIR is built node by node here, then
-//! printed by `regex-syntax` (its printer round-trips) for `::regex::RegexBuilder`.
+//! The user's text never reaches the `regex` crate: the pattern is generated here, node by node,
+//! in a fully explicit form: every literal and class is written as `\x{…}` code points and ranges
+//! (classes are computed with `regex-syntax`'s `ClassUnicode`, so `[^…]`, `\D`, `\p{…}` have their
+//! JavaScript sets), every repeated atom and every alternation sits in its own `(?:…)`, and
+//! assertions are spelled unambiguously (`\A`, `\z`, `(?-u:\b)`). Printing a `regex-syntax` HIR
+//! instead is not safe: its printer writes `(?:a{3,5})?` as `a{3,5}?`, a lazy repetition.
 //!
 //! Captures inside repetitions: JavaScript clears a repeated group's captures at the start of each
 //! iteration, the `regex` crate keeps the last value it saw. For every repetition whose body holds
@@ -14,7 +18,8 @@ use super::ast::{
 };
 use super::error::{RegexError, RegexErrorKind};
 use super::properties;
-use regex_syntax::hir::{self, ClassUnicode, ClassUnicodeRange, Hir, Look};
+use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+use std::fmt::Write;
 
 /// Largest count a counted repetition may have (`(?:ab){100000}`); beyond it the compiled
 /// program is too big anyway, and refusing early keeps compilation fast.
@@ -23,8 +28,9 @@ pub(crate) const MAX_COUNT: u32 = 100_000;
 /// How to read one user capture group out of the compiled regex.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct GroupPlan {
-    /// Capture index of the group in the compiled regex.
-    pub slot: u32,
+    /// Capture index of the group in the compiled regex; `None` when the group sits under `{0}`
+    /// and can never take part.
+    pub slot: Option<u32>,
     /// Hidden or enclosing captures holding the last iteration of each repetition in which this
     /// group may not take part; the group counts only if it starts inside all of them.
     pub guards: Vec<u32>,
@@ -33,7 +39,8 @@ pub(crate) struct GroupPlan {
 /// A translated pattern.
 #[derive(Debug)]
 pub(crate) struct Translation {
-    pub hir: Hir,
+    /// The pattern for `::regex::RegexBuilder`.
+    pub pattern: String,
     /// Plans for groups 1..n, in order.
     pub groups: Vec<GroupPlan>,
 }
@@ -41,16 +48,17 @@ pub(crate) struct Translation {
 pub(crate) fn translate(ast: &Ast, pattern: &str) -> Result<Translation, RegexError> {
     let mut t = Translator {
         pattern,
+        out: String::new(),
         next_slot: 1,
         groups: vec![None; ast.group_count as usize],
         frames: Vec::new(),
     };
-    let hir = t.walk(&ast.root, Ctx { optional_upto: 0 })?;
+    t.walk(&ast.root, Ctx { optional_upto: 0 })?;
     let groups = t
         .groups
         .into_iter()
         .map(|g| {
-            // A group the walk never reached cannot exist: the parser numbers only what it builds.
+            // The parser numbers only groups it builds, and the walk visits every node.
             g.ok_or_else(|| {
                 RegexError::at(
                     RegexErrorKind::Syntax,
@@ -61,13 +69,17 @@ pub(crate) fn translate(ast: &Ast, pattern: &str) -> Result<Translation, RegexEr
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Translation { hir, groups })
+    Ok(Translation {
+        pattern: t.out,
+        groups,
+    })
 }
 
 struct Translator<'p> {
     pattern: &'p str,
+    out: String,
     /// Next capture index in the compiled regex (0 is the whole match). Allocated in the order
-    /// the printed pattern opens its groups, which is how the `regex` crate numbers them again.
+    /// the generated pattern opens its groups, which is how the `regex` crate numbers them.
     next_slot: u32,
     groups: Vec<Option<GroupPlan>>,
     /// Guards of the enclosing repetitions (max above 1), outermost first.
@@ -83,13 +95,16 @@ struct Ctx {
 }
 
 impl Translator<'_> {
-    fn walk(&mut self, node: &Node, ctx: Ctx) -> Result<Hir, RegexError> {
-        Ok(match &node.kind {
-            NodeKind::Empty => Hir::empty(),
-            NodeKind::Literal(c) => Hir::literal(c.to_string().into_bytes()),
-            NodeKind::Dot => class_hir(dot()),
-            NodeKind::Perl(p) => class_hir(perl(*p)),
-            NodeKind::Property(p) => class_hir(self.property(*p, node.span.start)?),
+    fn walk(&mut self, node: &Node, ctx: Ctx) -> Result<(), RegexError> {
+        match &node.kind {
+            NodeKind::Empty => self.out.push_str("(?:)"),
+            NodeKind::Literal(c) => push_char(&mut self.out, *c),
+            NodeKind::Dot => push_class(&mut self.out, &dot()),
+            NodeKind::Perl(p) => push_class(&mut self.out, &perl(*p)),
+            NodeKind::Property(p) => {
+                let class = self.property(*p, node.span.start)?;
+                push_class(&mut self.out, &class);
+            }
             NodeKind::Class(class) => {
                 let mut set = ClassUnicode::empty();
                 for item in &class.items {
@@ -104,41 +119,54 @@ impl Translator<'_> {
                 if class.negated {
                     set.negate();
                 }
-                class_hir(set)
+                push_class(&mut self.out, &set);
             }
-            NodeKind::Assertion(a) => Hir::look(match a {
-                Assertion::Start => Look::Start,
-                Assertion::End => Look::End,
-                Assertion::WordBoundary => Look::WordAscii,
-                Assertion::NotWordBoundary => Look::WordAsciiNegate,
+            NodeKind::Assertion(a) => self.out.push_str(match a {
+                Assertion::Start => r"\A",
+                Assertion::End => r"\z",
+                Assertion::WordBoundary => r"(?-u:\b)",
+                Assertion::NotWordBoundary => r"(?-u:\B)",
             }),
             NodeKind::Group(group) => match &group.capture {
-                None => self.walk(&group.node, ctx)?,
+                None => {
+                    self.out.push_str("(?:");
+                    self.walk(&group.node, ctx)?;
+                    self.out.push(')');
+                }
                 Some(cap) => {
                     let slot = self.capture_slot(cap.index, ctx);
-                    let sub = self.walk(&group.node, ctx)?;
-                    capture(slot, sub)
+                    self.open_capture(slot);
+                    self.walk(&group.node, ctx)?;
+                    self.out.push(')');
                 }
             },
             NodeKind::Concat(nodes) => {
-                let mut subs = Vec::with_capacity(nodes.len());
                 for n in nodes {
-                    subs.push(self.walk(n, ctx)?);
+                    self.walk(n, ctx)?;
                 }
-                Hir::concat(subs)
             }
             NodeKind::Alternation(nodes) => {
                 let inner = Ctx {
                     optional_upto: self.frames.len(),
                 };
-                let mut subs = Vec::with_capacity(nodes.len());
-                for n in nodes {
-                    subs.push(self.walk(n, inner)?);
+                self.out.push_str("(?:");
+                for (i, n) in nodes.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push('|');
+                    }
+                    self.walk(n, inner)?;
                 }
-                Hir::alternation(subs)
+                self.out.push(')');
             }
             NodeKind::Repeat(rep) => self.repeat(rep, node, ctx)?,
-        })
+        }
+        Ok(())
+    }
+
+    /// Writes `(` for capture `slot`; slots are handed out in writing order, so this is a check.
+    fn open_capture(&mut self, slot: u32) {
+        debug_assert_eq!(slot + 1, self.next_slot);
+        self.out.push('(');
     }
 
     fn capture_slot(&mut self, index: u32, ctx: Ctx) -> u32 {
@@ -146,14 +174,14 @@ impl Translator<'_> {
         self.next_slot += 1;
         if let Some(entry) = self.groups.get_mut(index as usize - 1) {
             *entry = Some(GroupPlan {
-                slot,
+                slot: Some(slot),
                 guards: self.frames[..ctx.optional_upto].to_vec(),
             });
         }
         slot
     }
 
-    fn repeat(&mut self, rep: &Repeat, node: &Node, ctx: Ctx) -> Result<Hir, RegexError> {
+    fn repeat(&mut self, rep: &Repeat, node: &Node, ctx: Ctx) -> Result<(), RegexError> {
         let too_big = |n: u32| n > MAX_COUNT;
         if too_big(rep.min) || rep.max.is_some_and(too_big) {
             return Err(RegexError::at(
@@ -163,6 +191,12 @@ impl Translator<'_> {
                 self.pattern,
             ));
         }
+        if rep.max == Some(0) {
+            // `x{0}` matches the empty string; its groups never take part.
+            self.never_participate(&rep.node);
+            self.out.push_str("(?:)");
+            return Ok(());
+        }
         let ctx = if rep.min == 0 {
             Ctx {
                 optional_upto: self.frames.len(),
@@ -171,40 +205,66 @@ impl Translator<'_> {
             ctx
         };
         let iterates = rep.max.is_none_or(|m| m > 1);
-        let sub = if iterates && optional_capture(body_of(&rep.node), false) {
+        self.out.push_str("(?:");
+        if iterates && optional_capture(body_of(&rep.node), false) {
             match &rep.node.kind {
                 // A repeated capture group already records the last iteration: it is the guard.
                 NodeKind::Group(group) if group.capture.is_some() => {
-                    let cap = group.capture.as_ref().map_or(0, |c| c.index);
-                    let slot = self.capture_slot(cap, ctx);
+                    let index = group.capture.as_ref().map_or(0, |c| c.index);
+                    let slot = self.capture_slot(index, ctx);
+                    self.open_capture(slot);
                     self.frames.push(slot);
-                    let inner = self.walk(
-                        &group.node,
-                        Ctx {
-                            optional_upto: ctx.optional_upto,
-                        },
-                    );
+                    let inner = self.walk(&group.node, ctx);
                     self.frames.pop();
-                    capture(slot, inner?)
+                    inner?;
+                    self.out.push(')');
                 }
                 _ => {
                     let slot = self.next_slot;
                     self.next_slot += 1;
+                    self.open_capture(slot);
                     self.frames.push(slot);
                     let inner = self.walk(&rep.node, ctx);
                     self.frames.pop();
-                    capture(slot, inner?)
+                    inner?;
+                    self.out.push(')');
                 }
             }
         } else {
-            self.walk(&rep.node, ctx)?
+            self.walk(&rep.node, ctx)?;
+        }
+        self.out.push(')');
+        let _ = match rep.max {
+            None => write!(self.out, "{{{},}}", rep.min),
+            Some(max) => write!(self.out, "{{{},{}}}", rep.min, max),
         };
-        Ok(Hir::repetition(hir::Repetition {
-            min: rep.min,
-            max: rep.max,
-            greedy: rep.greedy,
-            sub: Box::new(sub),
-        }))
+        if !rep.greedy {
+            self.out.push('?');
+        }
+        Ok(())
+    }
+
+    /// Records every capture group under `node` as never taking part. Bounded by the parser's
+    /// nesting limit.
+    fn never_participate(&mut self, node: &Node) {
+        match &node.kind {
+            NodeKind::Group(group) => {
+                if let Some(cap) = &group.capture
+                    && let Some(entry) = self.groups.get_mut(cap.index as usize - 1)
+                {
+                    *entry = Some(GroupPlan {
+                        slot: None,
+                        guards: Vec::new(),
+                    });
+                }
+                self.never_participate(&group.node);
+            }
+            NodeKind::Concat(nodes) | NodeKind::Alternation(nodes) => {
+                nodes.iter().for_each(|n| self.never_participate(n));
+            }
+            NodeKind::Repeat(rep) => self.never_participate(&rep.node),
+            _ => {}
+        }
     }
 
     fn property(&self, p: Property, at: usize) -> Result<ClassUnicode, RegexError> {
@@ -246,16 +306,29 @@ fn optional_capture(node: &Node, optional: bool) -> bool {
     }
 }
 
-fn capture(slot: u32, sub: Hir) -> Hir {
-    Hir::capture(hir::Capture {
-        index: slot,
-        name: None,
-        sub: Box::new(sub),
-    })
+fn push_char(out: &mut String, c: char) {
+    if c.is_ascii_alphanumeric() {
+        out.push(c);
+    } else {
+        let _ = write!(out, r"\x{{{:X}}}", u32::from(c));
+    }
 }
 
-fn class_hir(class: ClassUnicode) -> Hir {
-    Hir::class(hir::Class::Unicode(class))
+fn push_class(out: &mut String, class: &ClassUnicode) {
+    if class.ranges().is_empty() {
+        // An empty class never matches; `regex` spells it as an empty intersection.
+        out.push_str("[a&&b]");
+        return;
+    }
+    out.push('[');
+    for r in class.ranges() {
+        push_char(out, r.start());
+        if r.end() != r.start() {
+            out.push('-');
+            push_char(out, r.end());
+        }
+    }
+    out.push(']');
 }
 
 fn ranges(list: &[(char, char)]) -> ClassUnicode {
@@ -319,7 +392,22 @@ mod tests {
     }
 
     #[test]
-    fn printed_hir_round_trips_through_regex_syntax() {
+    fn generated_patterns_are_explicit() {
+        assert_eq!(translated("(?:a{3,5})?").pattern, "(?:(?:(?:a){3,5})){0,1}");
+        assert_eq!(
+            translated("^a|b.$").pattern,
+            r"(?:\Aa|b[\x{0}-\x{9}\x{B}-\x{C}\x{E}-\x{2027}\x{202A}-\x{10FFFF}]\z)"
+        );
+        assert_eq!(translated("x[]").pattern, "x[a&&b]");
+        assert_eq!(translated("[^]").pattern, r"[\x{0}-\x{10FFFF}]");
+        assert_eq!(
+            translated("\\b\\Ba+?").pattern,
+            r"(?-u:\b)(?-u:\B)(?:a){1,}?"
+        );
+    }
+
+    #[test]
+    fn every_generated_pattern_compiles() {
         for p in [
             "^Title: (.*)\nURL: (.*)",
             "[^]",
@@ -333,65 +421,44 @@ mod tests {
             "[^\\D\\s]",
             "$^",
             "\\u{10FFFF}[\\[\\]&&~~\\-]",
+            "(a){0}(b)",
         ] {
             let t = translated(p);
-            let printed = t.hir.to_string();
-            let reparsed = regex_syntax::ParserBuilder::new()
-                .nest_limit(1024)
-                .build()
-                .parse(&printed)
-                .unwrap();
-            assert_eq!(reparsed, t.hir, "{p} printed as {printed}");
+            assert!(
+                ::regex::Regex::new(&t.pattern).is_ok(),
+                "{p} as {}",
+                t.pattern
+            );
         }
     }
 
     #[test]
     fn guards_only_where_a_capture_can_skip_an_iteration() {
-        let t = translated("(a)+(?:(b)c)*");
+        let plan = |slot: u32, guards: &[u32]| GroupPlan {
+            slot: Some(slot),
+            guards: guards.to_vec(),
+        };
+        assert_eq!(
+            translated("(a)+(?:(b)c)*").groups,
+            vec![plan(1, &[]), plan(2, &[])]
+        );
+        assert_eq!(translated("(?:(a)|b)+").groups, vec![plan(2, &[1])]);
+        assert_eq!(translated("(x|(y))+").groups[1], plan(2, &[1]));
+        assert_eq!(
+            translated("(?:(?:(a)|b)*c)+").groups,
+            vec![plan(3, &[1, 2])]
+        );
+        assert_eq!(translated("(?:(a)|b)?").groups, vec![plan(1, &[])]);
+        let t = translated("(.|Z){0}(.)");
         assert_eq!(
             t.groups,
             vec![
                 GroupPlan {
-                    slot: 1,
+                    slot: None,
                     guards: vec![]
                 },
-                GroupPlan {
-                    slot: 2,
-                    guards: vec![]
-                }
+                plan(1, &[])
             ]
-        );
-        let t = translated("(?:(a)|b)+");
-        assert_eq!(
-            t.groups,
-            vec![GroupPlan {
-                slot: 2,
-                guards: vec![1]
-            }]
-        );
-        let t = translated("(x|(y))+");
-        assert_eq!(
-            t.groups[1],
-            GroupPlan {
-                slot: 2,
-                guards: vec![1]
-            }
-        );
-        let t = translated("(?:(?:(a)|b)*c)+");
-        assert_eq!(
-            t.groups,
-            vec![GroupPlan {
-                slot: 3,
-                guards: vec![1, 2]
-            }]
-        );
-        let t = translated("(?:(a)|b)?");
-        assert_eq!(
-            t.groups,
-            vec![GroupPlan {
-                slot: 1,
-                guards: vec![]
-            }]
         );
     }
 
@@ -413,8 +480,7 @@ mod tests {
                 .iter()
                 .any(|r| r.start() <= '\u{2028}' && '\u{2028}' <= r.end())
         );
-        let r = range(0xD000, 0xE001);
-        assert_eq!(r.ranges().len(), 2);
+        assert_eq!(range(0xD000, 0xE001).ranges().len(), 2);
         assert!(range(0xD800, 0xDFFF).ranges().is_empty());
     }
 
