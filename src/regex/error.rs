@@ -20,7 +20,12 @@ pub enum RegexErrorKind {
     /// A lone surrogate (`\uD800`): it can never match text, which is always well-formed here.
     LoneSurrogate,
     /// A capture group inside a repetition where JavaScript and this engine could disagree.
+    /// (Captures in repetitions are emulated, so the dialect currently never reports this.)
     CaptureInRepetition,
+    /// An optional repetition (`?`, `{n,m}`) of something that can match both the empty string
+    /// and non-empty text (`(a*)?`, `(a?){2,3}`): JavaScript skips empty optional iterations, the
+    /// `regex` crate takes them, so the two could capture different text.
+    EmptyIteration,
     /// The compiled program would exceed the size limit (`(?:abc){100000}`).
     TooBig,
 }

@@ -55,6 +55,8 @@ struct Inner {
     groups: Vec<GroupPlan>,
     /// Whether any group needs the iteration check (otherwise groups are read directly).
     guarded: bool,
+    /// See `Translation::matches_mid_pair`.
+    matches_mid_pair: bool,
 }
 
 impl std::fmt::Debug for Pattern {
@@ -149,6 +151,7 @@ impl Pattern {
                 regex,
                 groups: translation.groups,
                 guarded,
+                matches_mid_pair: translation.matches_mid_pair,
             }),
         })
     }
@@ -177,11 +180,38 @@ impl Pattern {
     pub fn captures<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
-            return inner.regex.is_match(haystack).then(Vec::new);
+            // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
+            // finds the match (found by tests/regex_vs_v8.rs).
+            let found = inner.regex.find(haystack).map(|m| m.start());
+            return self.first_match(haystack, found).map(|_| Vec::new());
         }
         let mut locs = inner.regex.capture_locations();
-        inner.regex.captures_read(&mut locs, haystack)?;
-        let groups = inner.groups.iter().map(|g| {
+        let found = inner
+            .regex
+            .captures_read(&mut locs, haystack)
+            .map(|m| m.start());
+        match self.first_match(haystack, found)? {
+            Found::MidPair => Some(vec![""; inner.groups.len()]),
+            Found::Here => Some(self.read_groups(&locs, haystack)),
+        }
+    }
+
+    /// Where JavaScript's first match is, given where ours starts: there, or earlier, between
+    /// the halves of an astral character (see `Translation::matches_mid_pair`).
+    fn first_match(&self, haystack: &str, found: Option<usize>) -> Option<Found> {
+        if self.inner.matches_mid_pair {
+            let end = found.unwrap_or(haystack.len());
+            // A 4-byte UTF-8 sequence (lead byte 0xF0 and up) is an astral character.
+            if haystack.as_bytes()[..end].iter().any(|&b| b >= 0xF0) {
+                return Some(Found::MidPair);
+            }
+        }
+        found.map(|_| Found::Here)
+    }
+
+    fn read_groups<'h>(&self, locs: &::regex::CaptureLocations, haystack: &'h str) -> Vec<&'h str> {
+        let inner = &*self.inner;
+        let read = |g: &GroupPlan| {
             let Some((start, end)) = g.slot.and_then(|slot| locs.get(slot as usize)) else {
                 return "";
             };
@@ -191,14 +221,23 @@ impl Pattern {
                         .is_some_and(|(iteration_start, _)| start >= iteration_start)
                 });
             if current { &haystack[start..end] } else { "" }
-        });
-        Some(groups.collect())
+        };
+        inner.groups.iter().map(read).collect()
     }
 
     /// Whether the pattern matches anywhere in `haystack`.
     pub fn is_match(&self, haystack: &str) -> bool {
-        self.inner.regex.is_match(haystack)
+        let found = self.inner.regex.find(haystack).map(|m| m.start());
+        self.first_match(haystack, found).is_some()
     }
+}
+
+/// Where the first JavaScript match is.
+enum Found {
+    /// Where the `regex` crate found it.
+    Here,
+    /// Earlier, between the halves of an astral character, and empty.
+    MidPair,
 }
 
 #[cfg(test)]
@@ -251,6 +290,14 @@ mod tests {
         assert_eq!(p.as_str(), "(a)");
         assert_eq!(p.group_count(), 1);
         assert!(p.is_match("a"));
+        let boundary = Pattern::new("1ж|\\B").unwrap();
+        assert!(boundary.is_match("1ж"));
+        assert_eq!(boundary.captures("1ж"), Some(vec![]));
+        // V8 tries `\B` between the halves of 😀.
+        let mid = Pattern::new("\\B|(b)").unwrap();
+        assert_eq!(mid.captures("x😀b"), Some(vec![""]));
+        assert_eq!(mid.captures("b😀"), Some(vec!["b"]));
+        assert_eq!(Pattern::new("\\B").unwrap().captures("a😀_"), Some(vec![]));
         assert_eq!(format!("{p:?}"), "Pattern(\"(a)\")");
     }
 

@@ -43,6 +43,10 @@ pub(crate) struct Translation {
     pub pattern: String,
     /// Plans for groups 1..n, in order.
     pub groups: Vec<GroupPlan>,
+    /// Whether the pattern can match the empty string through `\B` assertions alone. V8 also
+    /// tries such patterns between the two UTF-16 halves of an astral character, where `\B`
+    /// holds, so it finds an empty match there.
+    pub matches_mid_pair: bool,
 }
 
 pub(crate) fn translate(ast: &Ast, pattern: &str) -> Result<Translation, RegexError> {
@@ -72,6 +76,7 @@ pub(crate) fn translate(ast: &Ast, pattern: &str) -> Result<Translation, RegexEr
     Ok(Translation {
         pattern: t.out,
         groups,
+        matches_mid_pair: empty_by_not_boundary(&ast.root),
     })
 }
 
@@ -191,6 +196,17 @@ impl Translator<'_> {
                 self.pattern,
             ));
         }
+        if rep.max.is_none_or(|max| max > rep.min) && nullable(&rep.node) && can_consume(&rep.node)
+        {
+            return Err(RegexError::at(
+                RegexErrorKind::EmptyIteration,
+                node.span.start,
+                "an optional repetition of something that can match both empty and non-empty text (like (a*)?, (a?){2,3} \
+                 or (a*?)+) can match differently in JavaScript, which skips empty optional iterations; make the \
+                 repeated part non-empty (write (a+)? for (a*)?)",
+                self.pattern,
+            ));
+        }
         if rep.max == Some(0) {
             // `x{0}` matches the empty string; its groups never take part.
             self.never_participate(&rep.node);
@@ -288,6 +304,55 @@ fn body_of(node: &Node) -> &Node {
     match &node.kind {
         NodeKind::Group(group) => &group.node,
         _ => node,
+    }
+}
+
+/// Whether `node` can match the empty string between the halves of a surrogate pair: there `\B`
+/// holds and `^`, `$`, `\b` and every character fail. Bounded by the parser's nesting limit.
+fn empty_by_not_boundary(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Empty | NodeKind::Assertion(Assertion::NotWordBoundary) => true,
+        NodeKind::Assertion(_)
+        | NodeKind::Literal(_)
+        | NodeKind::Dot
+        | NodeKind::Perl(_)
+        | NodeKind::Property(_)
+        | NodeKind::Class(_) => false,
+        NodeKind::Group(group) => empty_by_not_boundary(&group.node),
+        NodeKind::Concat(nodes) => nodes.iter().all(empty_by_not_boundary),
+        NodeKind::Alternation(nodes) => nodes.iter().any(empty_by_not_boundary),
+        NodeKind::Repeat(rep) => rep.min == 0 || empty_by_not_boundary(&rep.node),
+    }
+}
+
+/// Whether `node` can match the empty string. Bounded by the parser's nesting limit.
+fn nullable(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Empty | NodeKind::Assertion(_) => true,
+        NodeKind::Literal(_)
+        | NodeKind::Dot
+        | NodeKind::Perl(_)
+        | NodeKind::Property(_)
+        | NodeKind::Class(_) => false,
+        NodeKind::Group(group) => nullable(&group.node),
+        NodeKind::Concat(nodes) => nodes.iter().all(nullable),
+        NodeKind::Alternation(nodes) => nodes.iter().any(nullable),
+        NodeKind::Repeat(rep) => rep.min == 0 || nullable(&rep.node),
+    }
+}
+
+/// Whether `node` may match non-empty text (over-approximated: `[]` counts as consuming).
+fn can_consume(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Empty | NodeKind::Assertion(_) => false,
+        NodeKind::Literal(_)
+        | NodeKind::Dot
+        | NodeKind::Perl(_)
+        | NodeKind::Property(_)
+        | NodeKind::Class(_) => true,
+        NodeKind::Group(group) => can_consume(&group.node),
+        NodeKind::Concat(nodes) | NodeKind::Alternation(nodes) => nodes.iter().any(can_consume),
+        NodeKind::Repeat(rep) => rep.max != Some(0) && can_consume(&rep.node),
     }
 }
 
