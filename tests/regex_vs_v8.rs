@@ -588,6 +588,40 @@ fn dialect_matches_v8() {
         ));
     }
 
+    // Captures inside repetitions (JavaScript clears them on each iteration): every template on
+    // every string of up to four letters over `abcx`.
+    let mut small = vec![String::new()];
+    let mut frontier = vec![String::new()];
+    for _ in 0..4 {
+        frontier = frontier
+            .iter()
+            .flat_map(|s| ['a', 'b', 'c', 'x'].map(|c| format!("{s}{c}")))
+            .collect();
+        small.extend(frontier.iter().cloned());
+    }
+    for p in [
+        "(?:(a)|b)+",
+        "(?:(a)|(b))*c",
+        "(x|(a))+",
+        "(?:(?:(a)|b)+c)+",
+        "(?:x(a)?)+",
+        "(?:(a)?x)*",
+        "(?:(a)|b|(c))+?x",
+        "((a)|(b))+",
+        "(?:(a)b|(b)a|c)+",
+        "(?:a(b)?|(c))+",
+        "(?:(a)|b){2,3}",
+        "(?:(a)|b){1,2}?c",
+        "^(?:(a)|(b)|(c))*$",
+        "(?:((a)|b)c)+",
+        "(?:x|(?:(a)|b)+c)+",
+        "(?:(a)(b)?|c)+x",
+        "((?:(a)|b)+)c",
+        "(?:(a)|b)+(?:(c)|x)+",
+    ] {
+        cases.push((p.to_string(), small.clone()));
+    }
+
     let ours: Vec<Result<Pattern, a2ui_catalog_mcp::regex::RegexError>> =
         cases.iter().map(|(p, _)| Pattern::new(p)).collect();
     // JavaScript runs inputs only for patterns we accept (the others may backtrack for ever).
