@@ -568,13 +568,13 @@ impl<'p> Parser<'p> {
             .hex4(self.pos)
             .ok_or_else(|| self.err(start, "invalid Unicode escape (\\u needs four hex digits)"))?;
         self.pos += 4;
-        if (0xD800..=0xDBFF).contains(&value) && self.rest().starts_with("\\u") {
-            if let Some(low) = self.hex4(self.pos + 2)
-                && (0xDC00..=0xDFFF).contains(&low)
-            {
-                self.pos += 6;
-                return Ok(0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00));
-            }
+        if (0xD800..=0xDBFF).contains(&value)
+            && self.rest().starts_with("\\u")
+            && let Some(low) = self.hex4(self.pos + 2)
+            && (0xDC00..=0xDFFF).contains(&low)
+        {
+            self.pos += 6;
+            return Ok(0x10000 + ((value - 0xD800) << 10) + (low - 0xDC00));
         }
         Ok(value)
     }
