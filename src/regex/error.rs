@@ -23,7 +23,7 @@ pub enum RegexErrorKind {
     /// (Captures in repetitions are emulated, so the dialect currently never reports this.)
     CaptureInRepetition,
     /// An optional repetition (`?`, `{n,m}`) of something that can match both the empty string
-    /// and non-empty text (`(a*)?`, `(a?){2,3}`): JavaScript skips empty optional iterations, the
+    /// and non-empty text (`(a*)?`, `(\p{L}?){2,3}`): JavaScript skips empty optional iterations, the
     /// `regex` crate takes them, so the two could capture different text.
     EmptyIteration,
     /// The compiled program would exceed the size limit (`(?:abc){100000}`).

@@ -302,6 +302,31 @@ mod tests {
     }
 
     #[test]
+    fn rejections_named_in_the_guide() {
+        let kind = |p: &str| Pattern::new(p).err().map(|e| e.kind());
+        assert_eq!(kind("\\p{L}{1000}"), Some(RegexErrorKind::TooBig));
+        assert_eq!(kind("(?:ab){100001}"), Some(RegexErrorKind::TooBig));
+        assert_eq!(kind("(a*)?"), Some(RegexErrorKind::EmptyIteration));
+        assert_eq!(kind("(\\p{L}?){2,3}"), Some(RegexErrorKind::EmptyIteration));
+        assert_eq!(kind("(a?){2,3}"), Some(RegexErrorKind::Unsafe));
+        assert_eq!(kind("(?:x{0}|y)+"), Some(RegexErrorKind::EmptyIteration));
+        assert_eq!(
+            kind("(\\b)?a"),
+            None,
+            "a body that only matches empty is fine"
+        );
+        assert_eq!(
+            kind("\\p{Extended_Pictographic}"),
+            Some(RegexErrorKind::UnsupportedProperty)
+        );
+        let e = Pattern::new("(a)(?=b)").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "Regex pattern not supported: lookahead '(?=' is not part of the A2UI regex dialect at offset 3: (a)(?=b)"
+        );
+    }
+
+    #[test]
     fn deepest_patterns_compile() {
         let deep = "(".repeat(128) + &")".repeat(128);
         assert_eq!(Pattern::new(&deep).unwrap().group_count(), 128);

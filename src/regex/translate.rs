@@ -201,8 +201,8 @@ impl Translator<'_> {
             return Err(RegexError::at(
                 RegexErrorKind::EmptyIteration,
                 node.span.start,
-                "an optional repetition of something that can match both empty and non-empty text (like (a*)?, (a?){2,3} \
-                 or (a*?)+) can match differently in JavaScript, which skips empty optional iterations; make the \
+                "an optional repetition of something that can match both empty and non-empty text (like (a*)?, (\\p{L}?){2,3} \
+                 or (?:x{0}|y)+) can match differently in JavaScript, which skips empty optional iterations; make the \
                  repeated part non-empty (write (a+)? for (a*)?)",
                 self.pattern,
             ));
