@@ -85,8 +85,9 @@ pub fn property_code_points(name: &str) -> Option<Vec<(u32, u32)>> {
     )
 }
 
-/// Parses and checks `pattern` without compiling it: syntax, lookaround, backreferences,
-/// properties, lone surrogates, then the safety check.
+/// Checks `pattern` without compiling it: syntax, lookaround, backreferences, properties, lone
+/// surrogates, the safety check, and the repetitions the dialect refuses. Only the compiled size
+/// ([`RegexErrorKind::TooBig`] from [`Pattern::with_size_limit`]) is left to compilation.
 ///
 /// ```
 /// use a2ui_catalog_mcp::regex::{validate, RegexErrorKind};
@@ -94,13 +95,19 @@ pub fn property_code_points(name: &str) -> Option<Vec<(u32, u32)>> {
 /// assert!(validate(r"^\d{4}-\d{2}-\d{2}$").is_ok());
 /// assert_eq!(validate("(a)\\1").unwrap_err().kind(), RegexErrorKind::Backreference);
 /// assert_eq!(validate("a{2").unwrap_err().kind(), RegexErrorKind::Syntax);
+/// assert_eq!(validate("(a*)?").unwrap_err().kind(), RegexErrorKind::EmptyIteration);
 /// ```
 pub fn validate(pattern: &str) -> Result<ast::Ast, RegexError> {
+    checked(pattern).map(|(tree, _)| tree)
+}
+
+fn checked(pattern: &str) -> Result<(ast::Ast, translate::Translation), RegexError> {
     let tree = parser::parse(pattern)?;
     if !safety::is_safe(pattern) {
         return Err(RegexError::unsafe_pattern(pattern));
     }
-    Ok(tree)
+    let translation = translate::translate(&tree, pattern)?;
+    Ok((tree, translation))
 }
 
 impl Pattern {
@@ -127,8 +134,7 @@ impl Pattern {
     /// assert_eq!(err.kind(), RegexErrorKind::TooBig);
     /// ```
     pub fn with_size_limit(pattern: &str, size_limit: usize) -> Result<Pattern, RegexError> {
-        let tree = validate(pattern)?;
-        let translation = translate::translate(&tree, pattern)?;
+        let (_, translation) = checked(pattern)?;
         let regex = ::regex::RegexBuilder::new(&translation.pattern)
             .size_limit(size_limit)
             .dfa_size_limit(size_limit)
