@@ -2,6 +2,7 @@
 
 mod call_mcp_tool;
 mod coerce;
+mod regex_capture;
 mod split;
 mod transform_data;
 mod update_data_model;
@@ -19,6 +20,7 @@ pub(crate) fn implement_mcp(catalog: &mut Catalog, limits: &Limits) {
     catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
     catalog.mark_tool("callMcpTool");
     catalog.implement("split", split::Split);
+    catalog.implement("regexCapture", regex_capture::RegexCapture::new(limits));
     catalog.implement("transformData", transform_data::TransformData::new(limits));
     catalog.implement("updateDataModel", update_data_model::UpdateDataModel);
 }
