@@ -2,7 +2,7 @@
 //! `data`. A literal expression is compiled with the payload; one read from the data model is
 //! compiled on first use and kept in a bounded cache.
 
-use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
+use crate::catalog::{ArgView, Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::jmespath::{Expression, ExpressionCache, JmespathError, JmespathErrorKind, Limits};
 use serde_json::Value;
@@ -58,7 +58,6 @@ impl Function for TransformData {
     }
 
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
-        let data = args.value_or_null("data");
         let compiled;
         let expression = match cx.prepared::<Expression>() {
             Some(expression) => expression,
@@ -74,9 +73,13 @@ impl Function for TransformData {
                 &compiled
             }
         };
-        expression
-            .search(data)
-            .map_err(|e| jmespath_error(e, expression.as_str()))
+        // A tool's response object is read in its fast form, without converting it.
+        let result = match args.view("data") {
+            Some(ArgView::Fast(data)) => expression.search_view(data),
+            Some(ArgView::Json(data)) => expression.search(data),
+            None => expression.search(&Value::Null),
+        };
+        result.map_err(|e| jmespath_error(e, expression.as_str()))
     }
 }
 

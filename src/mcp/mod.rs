@@ -15,9 +15,11 @@ mod base64;
 
 mod call;
 mod host;
+mod output;
 
 pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
 pub use host::{
     BoxFuture, ClientRouter, DEFAULT_RESOURCE_CACHE, HostError, McpAppCallback, McpAppResource,
     McpHost, MessageSink, ToolClient, ToolRouter,
 };
+pub(crate) use output::ToolResponse;
