@@ -233,7 +233,7 @@ pub(crate) enum ArgValue<'a> {
 /// A read-only view of an argument, for functions that can read either form (JMESPath).
 pub(crate) enum ArgView<'v> {
     Json(&'v Value),
-    Fast(&'v sonic_rs::Value),
+    Response(&'v ToolResponse),
 }
 
 static NULL: Value = Value::Null;
@@ -266,7 +266,7 @@ impl<'a> Args<'a> {
     pub(crate) fn view(&self, name: &str) -> Option<ArgView<'_>> {
         Some(match self.values[self.schema.slot(name)?].as_ref()? {
             ArgValue::Json(v) => ArgView::Json(v),
-            ArgValue::Response(r) => ArgView::Fast(r.fast()),
+            ArgValue::Response(r) => ArgView::Response(r),
         })
     }
 }

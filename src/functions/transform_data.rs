@@ -75,7 +75,7 @@ impl Function for TransformData {
         };
         // A tool's response object is read in its fast form, without converting it.
         let result = match args.view("data") {
-            Some(ArgView::Fast(data)) => expression.search_view(data),
+            Some(ArgView::Response(response)) => expression.search_members(&response.members()),
             Some(ArgView::Json(data)) => expression.search(data),
             None => expression.search(&Value::Null),
         };

@@ -133,6 +133,48 @@ impl Expression {
         let result = interp.eval_out(ast.root, &Val::from_view(data))?;
         Ok(result.unwrap_or(serde_json::Value::Null))
     }
+
+    /// Evaluates the expression against an object given member by member, each member a
+    /// `serde_json` value or a [`JsonView`]: a document assembled from parts of different
+    /// representations, read in place (a tool's response object whose `json` member is parsed
+    /// by a faster parser than the rest).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::jmespath::{Expression, Member};
+    /// use serde_json::{json, Value};
+    /// let (name, rows) = (json!("list"), json!([{"n": 1}, {"n": 2}]));
+    /// let members: [(&str, Member<'_, Value>); 2] = [("name", Member::Json(&name)), ("rows", Member::View(&rows))];
+    /// let expr = Expression::compile("{name: name, ns: rows[].n, keys: keys(@)}").unwrap();
+    /// assert_eq!(expr.search_members(&members).unwrap(), json!({"name": "list", "ns": [1, 2], "keys": ["name", "rows"]}));
+    /// ```
+    pub fn search_members<'d, V: JsonView + ?Sized>(
+        &'d self,
+        members: &[(&'d str, Member<'d, V>)],
+    ) -> Result<serde_json::Value, JmespathError> {
+        let ast = &self.inner.ast;
+        let interp: Interp<'_, V> = Interp::new(ast, self.inner.max_steps);
+        let root: Vec<(&str, Val<'_, V>)> = members
+            .iter()
+            .map(|&(key, ref member)| {
+                let value = match *member {
+                    Member::Json(v) => Val::<V>::from_json(v),
+                    Member::View(v) => Val::<V>::from_view(v),
+                };
+                (key, value)
+            })
+            .collect();
+        let result = interp.eval_out(ast.root, &Val::Object(std::rc::Rc::new(root)))?;
+        Ok(result.unwrap_or(serde_json::Value::Null))
+    }
+}
+
+/// A member of a document given to [`Expression::search_members`].
+#[derive(Debug)]
+pub enum Member<'d, V: ?Sized> {
+    /// A `serde_json` value.
+    Json(&'d serde_json::Value),
+    /// A value read through a [`JsonView`].
+    View(&'d V),
 }
 
 impl std::fmt::Display for Expression {

@@ -242,40 +242,25 @@ async fn respond(
         }
     }
 
-    let structured = raw.get("structuredContent").map(output::to_fast);
+    let structured = raw.get("structuredContent").cloned();
     let Collected { messages, apps, .. } = collected;
-    // The response object, in the order mcp.md lists its fields.
-    let mut response = sonic_rs::Object::new().into_value();
-    output::insert(&mut response, "toolName", sonic_rs::Value::from(name));
-    output::insert(&mut response, "toolInput", output::to_fast(&arguments));
-    output::insert(&mut response, "toolResult", output::to_fast(&result));
-    if let Some(structured) = structured {
-        output::insert(&mut response, "structuredContent", structured);
-    }
-    output::insert(&mut response, "text", sonic_rs::Value::from(text.as_str()));
-    if let Some(json) = json {
-        output::insert(&mut response, "json", json);
-    }
-    if let Some(app) = apps.last() {
-        output::insert(
-            &mut response,
-            "resourceUri",
-            sonic_rs::Value::from(app.uri.as_str()),
-        );
-        output::insert(
-            &mut response,
-            "html",
-            sonic_rs::Value::from(app.html.as_str()),
-        );
-        if let Some(csp) = &app.csp {
-            output::insert(&mut response, "csp", output::to_fast(csp));
-        }
-        if let Some(permissions) = &app.permissions {
-            output::insert(&mut response, "permissions", output::to_fast(permissions));
-        }
-    }
+    let app = apps.last().map(|app| output::AppMembers {
+        resource_uri: Value::String(app.uri.clone()),
+        html: Value::String(app.html.clone()),
+        csp: app.csp.clone(),
+        permissions: app.permissions.clone(),
+    });
+    let value = ToolResponse::new(
+        Value::String(name.to_owned()),
+        arguments,
+        result,
+        structured,
+        Value::String(text),
+        json,
+        app,
+    );
     Ok(Response {
-        value: ToolResponse::new(response),
+        value,
         messages,
         apps,
     })

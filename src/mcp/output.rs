@@ -1,50 +1,136 @@
 //! The representation of a tool's response object on its way through a payload.
 //!
 //! Tool results are large (a JSON list of issues, pages of search results) and most chains read
-//! a small part of them with `transformData`. Building the response object as a
-//! `serde_json::Value` would parse the tool's JSON text into maps with hashed keys: in the
-//! measurements behind mcp.md that alone is slower than the browser. So the response object is
-//! built as a `sonic_rs::Value` (parsed several times faster, object keys in order, no hashing),
-//! JMESPath reads it through its [`JsonView`](crate::jmespath::JsonView), and it becomes a
-//! `serde_json::Value` only when something needs one (a write to the data model, a literal that
-//! holds it, a host function) — once, then kept.
+//! a small part of them with `transformData`. Building the response object's `json` as a
+//! `serde_json::Value` would parse the tool's text into maps with hashed keys: in the
+//! measurements behind mcp.md that alone is slower than the browser. So `json` is parsed by
+//! `sonic-rs` (several times faster; object keys kept in order), the other members stay
+//! `serde_json` values, and JMESPath reads the object member by member
+//! ([`Expression::search_members`](crate::jmespath::Expression::search_members)). The whole
+//! object becomes one `serde_json::Value` only when something needs one (a write to the data
+//! model, a literal that holds it, a host function), once.
 
 use crate::error::{Error, ErrorCode};
-use crate::jmespath::{JsonKind, JsonView};
+use crate::jmespath::{JsonKind, JsonView, Member};
 use serde_json::{Map, Number, Value};
-use sonic_rs::{JsonContainerTrait, JsonType, JsonValueMutTrait, JsonValueTrait};
+use sonic_rs::{JsonContainerTrait, JsonType, JsonValueTrait};
 use std::sync::OnceLock;
 
-/// A tool's response object: the fast form, and the `serde_json` form once it was needed.
-pub(crate) struct ToolResponse {
-    fast: sonic_rs::Value,
-    json: OnceLock<Value>,
+/// The MCP App members of a response.
+pub(crate) struct AppMembers {
+    pub(crate) resource_uri: Value,
+    pub(crate) html: Value,
+    pub(crate) csp: Option<Value>,
+    pub(crate) permissions: Option<Value>,
 }
 
+/// A tool's response object (mcp.md §2 step 4), member by member.
+pub(crate) struct ToolResponse {
+    pub(crate) tool_name: Value,
+    pub(crate) tool_input: Value,
+    pub(crate) tool_result: Value,
+    pub(crate) structured_content: Option<Value>,
+    pub(crate) text: Value,
+    pub(crate) json: Option<sonic_rs::Value>,
+    pub(crate) app: Option<AppMembers>,
+    /// The whole object as one `serde_json::Value`, once it was needed.
+    whole: OnceLock<Value>,
+}
+
+/// The response's members in the documented order, as references.
+type Members<'a> = Vec<(&'static str, Member<'a, sonic_rs::Value>)>;
+
 impl ToolResponse {
-    pub(crate) fn new(fast: sonic_rs::Value) -> ToolResponse {
+    pub(crate) fn new(
+        tool_name: Value,
+        tool_input: Value,
+        tool_result: Value,
+        structured_content: Option<Value>,
+        text: Value,
+        json: Option<sonic_rs::Value>,
+        app: Option<AppMembers>,
+    ) -> ToolResponse {
         ToolResponse {
-            fast,
-            json: OnceLock::new(),
+            tool_name,
+            tool_input,
+            tool_result,
+            structured_content,
+            text,
+            json,
+            app,
+            whole: OnceLock::new(),
         }
     }
 
-    /// The fast form, for JMESPath.
-    pub(crate) fn fast(&self) -> &sonic_rs::Value {
-        &self.fast
+    /// The members, for JMESPath.
+    pub(crate) fn members(&self) -> Members<'_> {
+        let mut members: Members<'_> = vec![
+            ("toolName", Member::Json(&self.tool_name)),
+            ("toolInput", Member::Json(&self.tool_input)),
+            ("toolResult", Member::Json(&self.tool_result)),
+        ];
+        if let Some(structured) = &self.structured_content {
+            members.push(("structuredContent", Member::Json(structured)));
+        }
+        members.push(("text", Member::Json(&self.text)));
+        if let Some(json) = &self.json {
+            members.push(("json", Member::View(json)));
+        }
+        if let Some(app) = &self.app {
+            members.push(("resourceUri", Member::Json(&app.resource_uri)));
+            members.push(("html", Member::Json(&app.html)));
+            if let Some(csp) = &app.csp {
+                members.push(("csp", Member::Json(csp)));
+            }
+            if let Some(permissions) = &app.permissions {
+                members.push(("permissions", Member::Json(permissions)));
+            }
+        }
+        members
     }
 
-    /// The `serde_json` form (converted on first use).
+    /// The whole object as a `serde_json::Value` (built on first use).
     pub(crate) fn value(&self) -> &Value {
-        self.json.get_or_init(|| to_serde(&self.fast))
+        self.whole.get_or_init(|| {
+            let mut map = Map::new();
+            for (key, member) in self.members() {
+                let value = match member {
+                    Member::Json(v) => v.clone(),
+                    Member::View(v) => to_serde(v),
+                };
+                map.insert(key.to_owned(), value);
+            }
+            Value::Object(map)
+        })
     }
 
-    /// The `serde_json` form, owned.
+    /// The whole object, owned (moving the members when it was not built yet).
     pub(crate) fn into_value(self) -> Value {
-        match self.json.into_inner() {
-            Some(v) => v,
-            None => to_serde(&self.fast),
+        if let Some(whole) = self.whole.into_inner() {
+            return whole;
         }
+        let mut map = Map::new();
+        map.insert("toolName".into(), self.tool_name);
+        map.insert("toolInput".into(), self.tool_input);
+        map.insert("toolResult".into(), self.tool_result);
+        if let Some(structured) = self.structured_content {
+            map.insert("structuredContent".into(), structured);
+        }
+        map.insert("text".into(), self.text);
+        if let Some(json) = &self.json {
+            map.insert("json".into(), to_serde(json));
+        }
+        if let Some(app) = self.app {
+            map.insert("resourceUri".into(), app.resource_uri);
+            map.insert("html".into(), app.html);
+            if let Some(csp) = app.csp {
+                map.insert("csp".into(), csp);
+            }
+            if let Some(permissions) = app.permissions {
+                map.insert("permissions".into(), permissions);
+            }
+        }
+        Value::Object(map)
     }
 }
 
@@ -97,47 +183,6 @@ pub(crate) fn to_serde(v: &sonic_rs::Value) -> Value {
             }
             Value::Object(map)
         }
-    }
-}
-
-/// The fast form of a `serde_json` value (the caller has checked its depth).
-pub(crate) fn to_fast(v: &Value) -> sonic_rs::Value {
-    match v {
-        Value::Null => sonic_rs::Value::new(),
-        Value::Bool(b) => sonic_rs::Value::from(*b),
-        Value::Number(n) => {
-            if let Some(u) = n.as_u64() {
-                sonic_rs::Value::from(u)
-            } else if let Some(i) = n.as_i64() {
-                sonic_rs::Value::from(i)
-            } else {
-                n.as_f64()
-                    .and_then(sonic_rs::Value::new_f64)
-                    .unwrap_or_default()
-            }
-        }
-        Value::String(s) => sonic_rs::Value::from(s.as_str()),
-        Value::Array(items) => {
-            let mut array = sonic_rs::Array::with_capacity(items.len());
-            for item in items {
-                array.push(to_fast(item));
-            }
-            array.into_value()
-        }
-        Value::Object(map) => {
-            let mut object = sonic_rs::Object::with_capacity(map.len());
-            for (key, value) in map {
-                object.insert(key, to_fast(value));
-            }
-            object.into_value()
-        }
-    }
-}
-
-/// Inserts `value` under `key` in a fast object value.
-pub(crate) fn insert(object: &mut sonic_rs::Value, key: &str, value: sonic_rs::Value) {
-    if let Some(object) = object.as_object_mut() {
-        object.insert(key, value);
     }
 }
 
@@ -228,16 +273,14 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn conversions_round_trip_in_order() {
+    fn parsed_values_convert_in_order() {
         let v = json!({"z": 1, "a": [true, null, -3, 1.5, 18446744073709551615u64, "é😀"], "m": {"k": {}}});
-        let fast = to_fast(&v);
-        let back = to_serde(&fast);
+        let back = to_serde(&parse(&v.to_string(), 10).unwrap());
         assert_eq!(back, v);
         assert_eq!(
             back.as_object().unwrap().keys().collect::<Vec<_>>(),
             ["z", "a", "m"]
         );
-        assert_eq!(to_serde(&parse(&v.to_string(), 10).unwrap()), v);
     }
 
     #[test]
@@ -253,13 +296,59 @@ mod tests {
         );
     }
 
+    fn response() -> ToolResponse {
+        let json = parse(r#"{"issues": [{"number": 1, "state": "open", "title": "a"}, {"number": 2.5, "state": "closed", "title": "b"}]}"#, 10).unwrap();
+        ToolResponse::new(
+            json!("t"),
+            json!({"q": 1}),
+            json!({"content": []}),
+            None,
+            json!("{...}"),
+            Some(json),
+            None,
+        )
+    }
+
     #[test]
-    fn jmespath_reads_the_fast_form_like_serde() {
-        let data = json!({"issues": [{"number": 1, "state": "open", "title": "a"}, {"number": 2.5, "state": "closed", "title": "b"}]});
-        let expression = crate::jmespath::Expression::compile("{open: issues[?state == 'open'].{n: to_string(number), t: title}, all: keys(@), s: sum(issues[].number)}").unwrap();
+    fn jmespath_reads_the_members_like_the_whole_value() {
+        let r = response();
+        for expr in [
+            "{open: json.issues[?state == 'open'].{n: to_string(number), t: title}, s: sum(json.issues[].number)}",
+            "keys(@)",
+            "@",
+            "toolInput.q",
+            "length(@)",
+        ] {
+            let expression = crate::jmespath::Expression::compile(expr).unwrap();
+            assert_eq!(
+                expression.search_members(&r.members()).unwrap(),
+                expression.search(r.value()).unwrap(),
+                "{expr}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_whole_value_keeps_the_documented_order() {
+        let keys = ["toolName", "toolInput", "toolResult", "text", "json"];
         assert_eq!(
-            expression.search_view(&to_fast(&data)).unwrap(),
-            expression.search(&data).unwrap()
+            response()
+                .value()
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            keys
         );
+        assert_eq!(
+            response()
+                .into_value()
+                .as_object()
+                .unwrap()
+                .keys()
+                .collect::<Vec<_>>(),
+            keys
+        );
+        assert_eq!(response().into_value(), *response().value());
     }
 }
