@@ -1,0 +1,122 @@
+//! The guide's two chains end to end (mcp.md §2), from the tool result as a client hands it
+//! over to the writes in the data model, at 1 000 and 10 000 records — the figures to compare
+//! with the Node reference (`../shared/perf-reference`).
+//!
+//! `cargo bench --bench chains`
+
+use a2ui_catalog_mcp::model::SharedModel;
+use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
+use a2ui_catalog_mcp::{Environment, JsonPointer};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+
+/// A small deterministic generator (xorshift), so that runs compare.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+    fn words(&mut self, lo: u64, hi: u64) -> String {
+        const WORDS: &[&str] = &["render", "surface", "catalog", "button", "path", "token", "stream", "layout", "card", "é", "ж", "😀", "\"quoted\""];
+        let n = lo + self.next() % (hi - lo + 1);
+        (0..n).map(|_| self.pick(WORDS)).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn issues_text(n: usize) -> String {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let issues: Vec<Value> = (0..n)
+        .map(|k| {
+            let number = n - k + 100;
+            json!({
+                "number": number,
+                "title": format!("Fix {}", r.words(2, 4)),
+                "state": if r.next() % 100 < 55 { "open" } else { "closed" },
+                "user": {"login": format!("user{}", r.next() % 500), "id": 1000 + r.next() % 100_000, "type": "User"},
+                "labels": (0..r.next() % 4).map(|i| json!({"name": format!("label{i}")})).collect::<Vec<_>>(),
+                "comments": r.next() % 40,
+                "created_at": "2025-06-01T12:00:00Z",
+                "html_url": format!("https://github.com/a2ui/a2ui/issues/{number}"),
+                "body": r.words(10, 40),
+            })
+        })
+        .collect();
+    Value::Array(issues).to_string()
+}
+
+fn search_text(n: usize) -> String {
+    let mut r = Rng(0x2545_f491_4f6c_dd1d);
+    let mut blocks = vec![format!("Found {n} results for \"a2ui mcp\":")];
+    for k in 0..n {
+        let mut content = r.words(15, 45);
+        if r.next() % 10 < 3 {
+            content.push('\n');
+            content.push_str(&r.words(3, 10));
+        }
+        blocks.push(format!("Title: {}\nURL: https://example.com/{}/{k}\nContent: {content}", r.words(2, 5), r.words(1, 3).replace(' ', "-")));
+    }
+    blocks.join("\n\n")
+}
+
+fn server(tool: &str, text: String) -> ScriptedServer {
+    ScriptedServer::from_json(&json!({
+        "tools": [{"name": tool, "inputSchema": {"type": "object"}, "_meta": {}}],
+        "results": {tool: [{"content": [{"type": "text", "text": text}], "isError": false}]},
+    }))
+    .unwrap()
+}
+
+fn json_chain() -> Value {
+    json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
+        "jmespath": "{\"/issues\": json[?state == 'open'].{number: to_string(number), title: title}}",
+        "data": {"@call": "callMcpTool", "args": {"name": "list_issues", "arguments": {"repository": {"@path": "/repository"}}}}
+    }}}})
+}
+
+fn text_chain() -> Value {
+    json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
+        "jmespath": "{\"/results\": [?@ != null].{title: [0], url: [1]}}",
+        "data": {"@call": "regexCapture", "args": {"pattern": "^Title: (.*)\nURL: (.*)", "value": {"@call": "split", "args": {
+            "separator": "\n\n",
+            "value": {"@call": "transformData", "args": {"jmespath": "text", "data": {"@call": "callMcpTool", "args": {
+                "name": "tavily-search", "arguments": {"query": {"@path": "/query"}}}}}}
+        }}}}
+    }}}})
+}
+
+fn chains(c: &mut Criterion) {
+    let env = Environment::new();
+    let root = JsonPointer::root();
+    let mut g = c.benchmark_group("chains");
+    g.sample_size(30);
+    for n in [1_000, 10_000] {
+        let cases = [
+            ("json", env.compile(&json_chain()).unwrap(), server("list_issues", issues_text(n)), json!({"repository": "a2ui/a2ui"})),
+            ("text", env.compile(&text_chain()).unwrap(), server("tavily-search", search_text(n)), json!({"query": "a2ui mcp"})),
+        ];
+        for (name, payload, server, data) in cases {
+            let host = server.host();
+            g.bench_function(BenchmarkId::new(name, n), |b| {
+                b.iter_batched(
+                    || SharedModel::new(data.clone()),
+                    |model| {
+                        block_on(payload.eval_async(&model, &root, &host)).unwrap();
+                        model
+                    },
+                    criterion::BatchSize::LargeInput,
+                )
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, chains);
+criterion_main!(benches);
