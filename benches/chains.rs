@@ -24,9 +24,26 @@ impl Rng {
         items[(self.next() % items.len() as u64) as usize]
     }
     fn words(&mut self, lo: u64, hi: u64) -> String {
-        const WORDS: &[&str] = &["render", "surface", "catalog", "button", "path", "token", "stream", "layout", "card", "é", "ж", "😀", "\"quoted\""];
+        const WORDS: &[&str] = &[
+            "render",
+            "surface",
+            "catalog",
+            "button",
+            "path",
+            "token",
+            "stream",
+            "layout",
+            "card",
+            "é",
+            "ж",
+            "😀",
+            "\"quoted\"",
+        ];
         let n = lo + self.next() % (hi - lo + 1);
-        (0..n).map(|_| self.pick(WORDS)).collect::<Vec<_>>().join(" ")
+        (0..n)
+            .map(|_| self.pick(WORDS))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -60,7 +77,11 @@ fn search_text(n: usize) -> String {
             content.push('\n');
             content.push_str(&r.words(3, 10));
         }
-        blocks.push(format!("Title: {}\nURL: https://example.com/{}/{k}\nContent: {content}", r.words(2, 5), r.words(1, 3).replace(' ', "-")));
+        blocks.push(format!(
+            "Title: {}\nURL: https://example.com/{}/{k}\nContent: {content}",
+            r.words(2, 5),
+            r.words(1, 3).replace(' ', "-")
+        ));
     }
     blocks.join("\n\n")
 }
@@ -98,8 +119,18 @@ fn chains(c: &mut Criterion) {
     g.sample_size(30);
     for n in [1_000, 10_000] {
         let cases = [
-            ("json", env.compile(&json_chain()).unwrap(), server("list_issues", issues_text(n)), json!({"repository": "a2ui/a2ui"})),
-            ("text", env.compile(&text_chain()).unwrap(), server("tavily-search", search_text(n)), json!({"query": "a2ui mcp"})),
+            (
+                "json",
+                env.compile(&json_chain()).unwrap(),
+                server("list_issues", issues_text(n)),
+                json!({"repository": "a2ui/a2ui"}),
+            ),
+            (
+                "text",
+                env.compile(&text_chain()).unwrap(),
+                server("tavily-search", search_text(n)),
+                json!({"query": "a2ui mcp"}),
+            ),
         ];
         for (name, payload, server, data) in cases {
             let host = server.host();

@@ -23,6 +23,7 @@
 pub mod ast;
 mod cache;
 mod error;
+mod lines;
 mod parser;
 mod properties;
 mod safety;
@@ -57,6 +58,8 @@ struct Inner {
     guarded: bool,
     /// See `Translation::matches_mid_pair`.
     matches_mid_pair: bool,
+    /// A plan that answers without the engine, for patterns of its shape (see [`lines`]).
+    lines: Option<lines::LinePlan>,
 }
 
 impl std::fmt::Debug for Pattern {
@@ -134,7 +137,7 @@ impl Pattern {
     /// assert_eq!(err.kind(), RegexErrorKind::TooBig);
     /// ```
     pub fn with_size_limit(pattern: &str, size_limit: usize) -> Result<Pattern, RegexError> {
-        let (_, translation) = checked(pattern)?;
+        let (tree, translation) = checked(pattern)?;
         let regex = ::regex::RegexBuilder::new(&translation.pattern)
             .size_limit(size_limit)
             .dfa_size_limit(size_limit)
@@ -158,6 +161,8 @@ impl Pattern {
                 groups: translation.groups,
                 guarded,
                 matches_mid_pair: translation.matches_mid_pair,
+                lines: lines::LinePlan::new(&tree.root, tree.group_count)
+                    .filter(|_| !translation.matches_mid_pair),
             }),
         })
     }
@@ -184,6 +189,14 @@ impl Pattern {
     /// assert_eq!(Pattern::new("b").unwrap().captures("abc"), Some(vec![]));
     /// ```
     pub fn captures<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
+        match &self.inner.lines {
+            Some(plan) => plan.captures(haystack),
+            None => self.captures_with_engine(haystack),
+        }
+    }
+
+    /// [`captures`](Pattern::captures) by the regex engine, whatever the pattern's shape.
+    fn captures_with_engine<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
             // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`

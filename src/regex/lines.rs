@@ -1,0 +1,167 @@
+//! A matcher for one common shape of pattern, with the same answers as the regex engine and
+//! without running it: anchored at the start, literal text, and `(.*)` groups that each end at
+//! a line. The guide's `^Title: (.*)\nURL: (.*)` is one.
+//!
+//! Why it is exact: JavaScript's `.` matches every code point but the four line terminators
+//! (`\n`, `\r`, U+2028, U+2029). A greedy `(.*)` therefore first takes the whole rest of the
+//! line; the pattern only accepts a group that is followed by the end of the pattern or by a
+//! literal that *starts* with a line terminator, so no shorter choice of the group could let
+//! that literal match (the character there would not be a line terminator). With `^` and no
+//! flags only position 0 can start a match. So one forward pass decides, with no backtracking.
+
+use super::ast::{Assertion, Node, NodeKind};
+
+/// One step of the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    /// This text must come next.
+    Literal(String),
+    /// A capture group: the rest of the current line.
+    Line,
+}
+
+/// The plan of a pattern of the supported shape.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LinePlan {
+    steps: Vec<Step>,
+}
+
+fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `node` is `(.*)`: a capturing group of a greedy `.*`.
+fn is_line_group(node: &Node) -> bool {
+    let NodeKind::Group(group) = &node.kind else {
+        return false;
+    };
+    let NodeKind::Repeat(repeat) = &group.node.kind else {
+        return false;
+    };
+    group.capture.is_some()
+        && repeat.greedy
+        && repeat.min == 0
+        && repeat.max.is_none()
+        && matches!(repeat.node.kind, NodeKind::Dot)
+}
+
+impl LinePlan {
+    /// The plan for `root`, when the pattern has the supported shape (`group_count` groups, all
+    /// of them `(.*)`, in order).
+    pub(crate) fn new(root: &Node, group_count: u32) -> Option<LinePlan> {
+        let NodeKind::Concat(items) = &root.kind else {
+            return None;
+        };
+        let (first, rest) = items.split_first()?;
+        if !matches!(first.kind, NodeKind::Assertion(Assertion::Start)) {
+            return None;
+        }
+        let mut steps: Vec<Step> = Vec::new();
+        let mut groups = 0;
+        for item in rest {
+            match &item.kind {
+                NodeKind::Literal(c) => match steps.last_mut() {
+                    Some(Step::Literal(text)) => text.push(*c),
+                    _ => steps.push(Step::Literal(c.to_string())),
+                },
+                _ if is_line_group(item) => {
+                    groups += 1;
+                    steps.push(Step::Line);
+                }
+                _ => return None,
+            }
+        }
+        // Every group is followed by the end or by a literal starting with a line terminator.
+        for pair in steps.windows(2) {
+            if let [Step::Line, next] = pair {
+                match next {
+                    Step::Literal(text) if text.starts_with(is_line_terminator) => {}
+                    _ => return None,
+                }
+            }
+        }
+        (groups == group_count).then_some(LinePlan { steps })
+    }
+
+    /// Groups 1..n of the match at position 0, or `None`.
+    pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
+        let mut groups = Vec::new();
+        let mut rest = haystack;
+        for step in &self.steps {
+            match step {
+                Step::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
+                Step::Line => {
+                    let end = line_end(rest);
+                    groups.push(&rest[..end]);
+                    rest = &rest[end..];
+                }
+            }
+        }
+        Some(groups)
+    }
+}
+
+/// The byte length of `text` up to its first line terminator (all of it when there is none).
+fn line_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    // \n and \r are single bytes; U+2028 and U+2029 are E2 80 A8 / E2 80 A9.
+    while let Some(k) = memchr::memchr3(b'\n', b'\r', 0xE2, &bytes[from..]) {
+        let at = from + k;
+        if bytes[at] != 0xE2 || matches!(bytes.get(at + 1..at + 3), Some([0x80, 0xA8 | 0xA9])) {
+            return at;
+        }
+        from = at + 1;
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Pattern, parser};
+    use super::*;
+    use proptest::prelude::*;
+
+    fn plan(pattern: &str) -> Option<LinePlan> {
+        let ast = parser::parse(pattern).unwrap();
+        LinePlan::new(&ast.root, ast.group_count)
+    }
+
+    #[test]
+    fn which_patterns_have_a_plan() {
+        for yes in [
+            "^Title: (.*)\nURL: (.*)",
+            "^(.*)",
+            "^a(.*)\r\nb",
+            "^key=(.*)\u{2028}(.*)",
+            "^abc",
+        ] {
+            assert!(plan(yes).is_some(), "{yes}");
+        }
+        for no in [
+            "Title: (.*)",
+            "^(.*)x",
+            "^(.*)(.*)",
+            "^(.+)",
+            "^(.*?)\n",
+            "^(a*)",
+            "^(.*)$",
+            "^(?:.*)\n",
+            "^[a](.*)",
+        ] {
+            assert!(plan(no).is_none(), "{no}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_plan_answers_like_the_regex_engine(
+            pattern in prop::sample::select(vec!["^Title: (.*)\nURL: (.*)", "^(.*)", "^a(.*)\r\nb(.*)", "^x(.*)\u{2028}y", "^é(.*)\n"]),
+            haystack in "(Title: |URL: |a|b|x|y|é|\n|\r|\u{2028}|\u{2029}|\u{2027}|😀|z){0,12}",
+        ) {
+            let p = Pattern::new(pattern).unwrap();
+            prop_assert!(p.inner.lines.is_some());
+            prop_assert_eq!(p.captures(&haystack), p.captures_with_engine(&haystack));
+        }
+    }
+}
