@@ -56,12 +56,16 @@ impl DataModel for Value {
     }
 
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
+        // The paths are kept for the undo records, which name their slot by depth in the path.
+        let mut paths = Vec::with_capacity(writes.len());
         let mut undo = Vec::with_capacity(writes.len());
-        for w in writes {
-            match write(self, &w.path, w.value, max_index) {
+        for Write { path, value } in writes {
+            let result = write(self, &path, value, max_index);
+            paths.push(path);
+            match result {
                 Ok(record) => undo.push(record),
                 Err(err) => {
-                    rollback(self, undo);
+                    rollback(self, undo, &paths);
                     return Err(err);
                 }
             }
@@ -87,48 +91,46 @@ pub fn read_value<'v>(root: &'v Value, path: &JsonPointer) -> Option<&'v Value> 
 /// there. Everything below that slot was created by the write, so restoring the slot undoes it.
 enum Undo {
     Root(Value),
-    /// `old: None` means the key did not exist (the write appended it).
+    /// The member named by the path's token at `depth`, in the object its first `depth` tokens
+    /// name. `old: None` means the key did not exist (the write appended it).
     Key {
-        container: Vec<String>,
-        key: String,
+        depth: usize,
         old: Option<Value>,
     },
-    /// The array had `old_len` elements; `old` is the element the write replaced, if any.
+    /// Element `index` of the array the path's first `depth` tokens name, which had `old_len`
+    /// elements; `old` is the element the write replaced, if any.
     Index {
-        container: Vec<String>,
+        depth: usize,
         old_len: usize,
         index: usize,
         old: Option<Value>,
     },
 }
 
-fn rollback(root: &mut Value, undo: Vec<Undo>) {
-    for record in undo.into_iter().rev() {
+fn rollback(root: &mut Value, undo: Vec<Undo>, paths: &[JsonPointer]) {
+    for (record, path) in undo.into_iter().zip(paths).rev() {
+        let tokens = path.tokens();
         match record {
             Undo::Root(old) => *root = old,
-            Undo::Key {
-                container,
-                key,
-                old,
-            } => {
-                if let Some(Value::Object(map)) = read_mut(root, &container) {
+            Undo::Key { depth, old } => {
+                if let Some(Value::Object(map)) = read_mut(root, &tokens[..depth]) {
                     match old {
                         Some(v) => {
-                            map.insert(key, v);
+                            map.insert(tokens[depth].clone(), v);
                         }
                         None => {
-                            map.shift_remove(&key);
+                            map.shift_remove(&tokens[depth]);
                         }
                     }
                 }
             }
             Undo::Index {
-                container,
+                depth,
                 old_len,
                 index,
                 old,
             } => {
-                if let Some(Value::Array(items)) = read_mut(root, &container) {
+                if let Some(Value::Array(items)) = read_mut(root, &tokens[..depth]) {
                     if let Some(v) = old {
                         items[index] = v;
                     }
@@ -191,27 +193,18 @@ fn write(
     let mut cur: &mut Value = root;
     for (i, token) in tokens.iter().enumerate() {
         let rest = &tokens[i + 1..];
-        let container = || tokens[..i].to_vec();
         match cur {
             Value::Object(map) => {
                 if rest.is_empty() {
                     let old = map.insert(token.clone(), value);
-                    return Ok(Undo::Key {
-                        container: container(),
-                        key: token.clone(),
-                        old,
-                    });
+                    return Ok(Undo::Key { depth: i, old });
                 }
                 if map.get(token.as_str()).is_none_or(Value::is_null) {
                     check_new(rest, path, max_index)?;
                     let mut fresh = container_for(&rest[0]);
                     fill_new(&mut fresh, rest, value);
                     let old = map.insert(token.clone(), fresh);
-                    return Ok(Undo::Key {
-                        container: container(),
-                        key: token.clone(),
-                        old,
-                    });
+                    return Ok(Undo::Key { depth: i, old });
                 }
                 cur = map.get_mut(token.as_str()).expect("present: checked above");
             }
@@ -247,7 +240,7 @@ fn write(
                         None
                     };
                     return Ok(Undo::Index {
-                        container: container(),
+                        depth: i,
                         old_len,
                         index,
                         old,
