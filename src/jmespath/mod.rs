@@ -9,8 +9,10 @@
 //!   results stay integers (`sum([1, 2])` is `3`), `to_string` prints numbers as JavaScript
 //!   does, `avg([])` is `null`. Where that library departs from the specification, the
 //!   specification wins: ordering comparisons of non-numbers are `null`, `max_by`/`min_by` of
-//!   `[]` are `null`, `[:::]` is a syntax error, `length` counts code points, strings sort by
-//!   code point.
+//!   `[]` are `null`, `[:::]` is a syntax error, `length` counts code points, strings sort and
+//!   compare (`sort`, `max`, `min`) by code point, and an object projection keeps projecting
+//!   after the next `.` (`foo.*.bar.baz` projects `bar.baz`, as `foo[*].bar.baz` does; the
+//!   JavaScript parser ends it there and gives `null`).
 //! - Bounded: expression length and nesting are limited ([`Limits`]), input of any depth is
 //!   walked without recursion, and an evaluation budget stops runaway work.
 //!
