@@ -63,6 +63,13 @@ pub trait JsonView {
         let _ = slot;
         self.get(key)
     }
+    /// A hint that the member `key` (at the position in `slot`) will be read soon: an
+    /// implementation may load it now so that the wait overlaps other work. The default does
+    /// nothing.
+    #[inline]
+    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
+        let _ = (key, slot);
+    }
     /// The element at `index`, if this is an array that long.
     fn index(&self, index: usize) -> Option<&Self>;
     /// The number of elements of an array or members of an object (0 for anything else).
@@ -145,6 +152,19 @@ impl JsonView for Value {
             Some(v)
         } else {
             map.get(key)
+        }
+    }
+
+    #[inline]
+    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
+        if let Value::Object(map) = self
+            && let Some((k, v)) = map.iter().nth(slot.get())
+        {
+            // Loads whose results are unused; `black_box` keeps them.
+            std::hint::black_box((k.len() == key.len(), k.as_bytes().first()));
+            if let Value::String(s) = v {
+                std::hint::black_box(s.as_bytes().first());
+            }
         }
     }
 
