@@ -242,6 +242,14 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 }
                 Ok(Some(Value::Object(out)))
             }
+            Node::Field(name) => match cur.member_at_hint(name, &self.hints[id as usize]) {
+                None | Some(Val::Null) => Ok(None),
+                Some(Val::Str(s)) => {
+                    self.budget.spend_text(s.len())?;
+                    Ok(Some(Value::String(s.to_owned())))
+                }
+                Some(other) => to_value(other, &self.budget).map(Some),
+            },
             _ => match self.eval(id, cur)? {
                 Val::Null => Ok(None),
                 other => to_value(other, &self.budget).map(Some),
