@@ -28,6 +28,7 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
+use crate::mcp::ToolResponse;
 use serde_json::Value;
 use std::any::Any;
 use std::borrow::Cow;
@@ -219,7 +220,20 @@ impl<'a> StaticArgs<'a> {
 /// Values read through a binding are lent by the data model, not copied.
 pub struct Args<'a> {
     pub(crate) schema: &'a ArgSchema,
-    pub(crate) values: Vec<Option<Cow<'a, Value>>>,
+    pub(crate) values: Vec<Option<ArgValue<'a>>>,
+}
+
+/// One evaluated argument: JSON (lent by the model or the payload, or owned), or a tool's
+/// response object in its fast form, converted to JSON only if the function asks for JSON.
+pub(crate) enum ArgValue<'a> {
+    Json(Cow<'a, Value>),
+    Response(Arc<ToolResponse>),
+}
+
+/// A read-only view of an argument, for functions that can read either form (JMESPath).
+pub(crate) enum ArgView<'v> {
+    Json(&'v Value),
+    Fast(&'v sonic_rs::Value),
 }
 
 static NULL: Value = Value::Null;
@@ -227,9 +241,10 @@ static NULL: Value = Value::Null;
 impl<'a> Args<'a> {
     /// The argument's value, `None` when it was not passed.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.schema
-            .slot(name)
-            .and_then(|slot| self.values[slot].as_deref())
+        match self.values[self.schema.slot(name)?].as_ref()? {
+            ArgValue::Json(v) => Some(v),
+            ArgValue::Response(r) => Some(r.value()),
+        }
     }
 
     /// The argument's value, `null` when it was not passed.
@@ -239,9 +254,20 @@ impl<'a> Args<'a> {
 
     /// Takes the argument out: owned values move, lent ones stay borrowed.
     pub fn take(&mut self, name: &str) -> Option<Cow<'a, Value>> {
-        self.schema
-            .slot(name)
-            .and_then(|slot| self.values[slot].take())
+        Some(match self.values[self.schema.slot(name)?].take()? {
+            ArgValue::Json(v) => v,
+            ArgValue::Response(r) => Cow::Owned(
+                Arc::try_unwrap(r).map_or_else(|r| r.value().clone(), ToolResponse::into_value),
+            ),
+        })
+    }
+
+    /// The argument in whichever form it has (`None` when it was not passed).
+    pub(crate) fn view(&self, name: &str) -> Option<ArgView<'_>> {
+        Some(match self.values[self.schema.slot(name)?].as_ref()? {
+            ArgValue::Json(v) => ArgView::Json(v),
+            ArgValue::Response(r) => ArgView::Fast(r.fast()),
+        })
     }
 }
 

@@ -102,14 +102,69 @@ pub fn run_file(file: &Value) -> Result<Vec<Outcome>, Error> {
             format!("not a fixture file: {why}"),
         )
     };
+    if let Some(cases) = file.get("regexCases").and_then(Value::as_array) {
+        return Ok(cases
+            .iter()
+            .enumerate()
+            .map(|(i, case)| run_regex_case(case, i))
+            .collect());
+    }
     let Some(cases) = file.get("cases").and_then(Value::as_array) else {
-        return Err(bad("no 'cases' array"));
+        return Err(bad("no 'cases' (or 'regexCases') array"));
     };
     Ok(cases
         .iter()
         .enumerate()
         .map(|(i, case)| run_case(case, i))
         .collect())
+}
+
+/// A case of the short regex form: `pattern`, `accept`, `inputs` (input → groups or `null`),
+/// `messageContains`.
+fn run_regex_case(case: &Value, index: usize) -> Outcome {
+    let pattern = case.get("pattern").and_then(Value::as_str);
+    let id = format!("regex/{index}: {}", pattern.unwrap_or("?"));
+    let mut failures = Vec::new();
+    let Some(pattern) = pattern else {
+        return Outcome {
+            id,
+            failures: vec!["the case has no string 'pattern'".into()],
+        };
+    };
+    let compiled = crate::regex::Pattern::new(pattern);
+    match (&compiled, case.get("accept").and_then(Value::as_bool)) {
+        (Ok(_), Some(false)) => {
+            failures.push("expected the pattern to be rejected, it was accepted".into())
+        }
+        (Err(e), Some(true)) => failures.push(format!(
+            "expected the pattern to be accepted, got: {}",
+            e.message()
+        )),
+        _ => {}
+    }
+    if let (Err(e), Some(part)) = (
+        &compiled,
+        case.get("messageContains").and_then(Value::as_str),
+    ) && !e.message().contains(part)
+    {
+        failures.push(format!(
+            "error message: expected it to contain '{part}', got '{}'",
+            e.message()
+        ));
+    }
+    if let (Ok(p), Some(Value::Object(inputs))) = (&compiled, case.get("inputs")) {
+        for (input, expected) in inputs {
+            let got = p.captures(input).map_or(Value::Null, |groups| {
+                groups.into_iter().map(Value::from).collect()
+            });
+            if !json_eq(expected, &got) {
+                failures.push(format!(
+                    "captures of {input:?}: expected {expected}, got {got}"
+                ));
+            }
+        }
+    }
+    Outcome { id, failures }
 }
 
 fn run_case(case: &Value, index: usize) -> Outcome {

@@ -19,31 +19,46 @@ pub const DEFAULT_MAX_DEPTH: usize = 128;
 pub fn nesting_depth(text: &str, limit: usize) -> usize {
     let bytes = text.as_bytes();
     let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                i += 1;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
-                    }
+    // Jump from one structural byte to the next: most of a JSON text is inside strings, which
+    // memchr skips many bytes at a time.
+    while let Some(at) = bytes
+        .get(i..)
+        .and_then(|rest| memchr::memchr3(b'"', b'[', b'{', rest))
+        .map(|k| k + i)
+    {
+        // Closing brackets between the last stop and this one.
+        depth = depth.saturating_sub(
+            bytes[i..at]
+                .iter()
+                .filter(|&&b| b == b']' || b == b'}')
+                .count(),
+        );
+        i = at + 1;
+        if bytes[at] == b'"' {
+            // The end of the string: the next quote not escaped by an odd run of backslashes.
+            loop {
+                let Some(k) = bytes
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                else {
+                    return deepest;
+                };
+                if bytes[i + k] == b'\\' {
+                    i += k + 2;
+                } else {
+                    i += k + 1;
+                    break;
                 }
             }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > deepest {
-                    deepest = depth;
-                    if deepest > limit {
-                        return deepest;
-                    }
+        } else {
+            depth += 1;
+            if depth > deepest {
+                deepest = depth;
+                if deepest > limit {
+                    return deepest;
                 }
             }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
         }
-        i += 1;
     }
     deepest
 }
@@ -121,6 +136,40 @@ pub fn kind_name(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The byte-at-a-time definition the fast scan must agree with.
+    fn naive_depth(text: &str) -> usize {
+        let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+        for b in text.bytes() {
+            if in_string {
+                match (escaped, b) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        deepest
+    }
+
+    proptest! {
+        #[test]
+        fn fast_depth_scan_agrees_with_the_definition(text in r#"[\[\]{}"\\a ,:]{0,64}"#) {
+            prop_assert_eq!(nesting_depth(&text, usize::MAX), naive_depth(&text));
+        }
+    }
 
     #[test]
     fn depth_ignores_brackets_in_strings() {

@@ -47,6 +47,7 @@ pub mod mcp;
 pub mod model;
 pub mod path;
 pub mod payload;
+pub mod regex;
 pub mod testing;
 
 pub use catalog::{Catalog, MCP_CATALOG_ID};

@@ -2,7 +2,10 @@
 //! command line (fixtures.md, "The command-line tool").
 
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
-use a2ui_catalog_mcp::{Environment, Error, JsonPointer, Payload, Phase};
+use a2ui_catalog_mcp::model::SharedModel;
+use a2ui_catalog_mcp::regex::Pattern;
+use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
+use a2ui_catalog_mcp::{Environment, Error, ErrorCode, JsonPointer, Payload, Phase};
 use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -40,9 +43,19 @@ enum Command {
         /// The data context, a JSON Pointer; default the root.
         #[arg(long)]
         context: Option<String>,
+        /// A scripted MCP server (the fixtures' `server` object) for `callMcpTool`.
+        #[arg(long)]
+        server: Option<PathBuf>,
         /// Compile once, evaluate N times on fresh copies of the data, and report timings.
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
+    },
+    /// Check patterns against the A2UI regex dialect and match them: JSON lines
+    /// `{"pattern", "inputs"}` on standard input, one JSON line out per line in.
+    Regex {
+        /// Read JSON lines from standard input (the only mode).
+        #[arg(long, required = true)]
+        batch: bool,
     },
     /// Run fixture files or folders; end with "N passed, M failed" (exit 1 if any failed).
     Fixtures {
@@ -60,8 +73,16 @@ fn main() -> ExitCode {
             payload,
             data,
             context,
+            server,
             repeat,
-        } => eval(&payload, data.as_deref(), context.as_deref(), repeat),
+        } => eval(
+            &payload,
+            data.as_deref(),
+            context.as_deref(),
+            server.as_deref(),
+            repeat,
+        ),
+        Command::Regex { batch: _ } => regex_batch(),
         Command::Fixtures { paths } => run_fixtures(&paths),
     };
     match result {
@@ -76,7 +97,7 @@ fn main() -> ExitCode {
 fn read_json(path: &Path, max_depth: usize) -> Result<Value, Error> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Error::new(
-            a2ui_catalog_mcp::ErrorCode::ValidationFailed,
+            ErrorCode::ValidationFailed,
             format!("cannot read {}: {e}", path.display()),
         )
     })?;
@@ -128,6 +149,7 @@ fn eval(
     path: &Path,
     data: Option<&Path>,
     context: Option<&str>,
+    server: Option<&Path>,
     repeat: Option<usize>,
 ) -> Result<ExitCode, Error> {
     let env = Environment::new();
@@ -136,19 +158,44 @@ fn eval(
         Some(p) => read_json(p, FIXTURE_MAX_DEPTH)?,
         None => json!({}),
     };
+    let server = match server {
+        Some(p) => Some(ScriptedServer::from_json(&read_json(
+            p,
+            FIXTURE_MAX_DEPTH,
+        )?)?),
+        None => None,
+    };
+    // One host for every repetition, as a renderer keeps one (its resource cache included).
+    let host = server.as_ref().map(ScriptedServer::host);
     let started = Instant::now();
     let payload = compile(&env, path)?;
     let compile_micros = started.elapsed().as_secs_f64() * 1e6;
 
-    let mut model = data.clone();
-    let value = payload.eval_in(&mut model, &context)?;
-    let mut out = json!({"value": value, "dataModel": model, "messages": []});
+    let run = |model: Value| -> Result<(Value, Value), Error> {
+        match &host {
+            None => {
+                let mut model = model;
+                let value = payload.eval_in(&mut model, &context)?;
+                Ok((value, model))
+            }
+            Some(host) => {
+                let shared = SharedModel::new(model);
+                let value = block_on(payload.eval_async(&shared, &context, host))?;
+                Ok((value, shared.into_inner()))
+            }
+        }
+    };
+    let (value, model) = run(data.clone())?;
+    let messages = server
+        .as_ref()
+        .map_or_else(Vec::new, ScriptedServer::messages);
+    let mut out = json!({"value": value, "dataModel": model, "messages": messages});
     if let Some(n) = repeat {
         let mut times = Vec::with_capacity(n);
         for _ in 0..n {
-            let mut fresh = data.clone();
+            let fresh = data.clone();
             let started = Instant::now();
-            let result = payload.eval_in(&mut fresh, &context);
+            let result = run(fresh);
             times.push(started.elapsed().as_secs_f64() * 1e6);
             result?;
         }
@@ -158,6 +205,54 @@ fn eval(
         out["timing"] = json!({"compileMicros": compile_micros, "evalMicrosMedian": median, "evalMicrosMin": min, "runs": n});
     }
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `regex --batch`: one line in, one line out, until the end of standard input.
+fn regex_batch() -> Result<ExitCode, Error> {
+    use std::io::{BufRead, Write};
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| {
+            Error::new(
+                ErrorCode::ValidationFailed,
+                format!("cannot read standard input: {e}"),
+            )
+        })?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let out = match a2ui_catalog_mcp::json::from_str_limited(&line, FIXTURE_MAX_DEPTH) {
+            Err(e) => json!({"ok": false, "error": e.message()}),
+            Ok(request) => match (
+                request.get("pattern").and_then(Value::as_str),
+                request.get("inputs"),
+            ) {
+                (Some(pattern), inputs) => match Pattern::new(pattern) {
+                    Err(e) => json!({"ok": false, "error": e.message()}),
+                    Ok(p) => {
+                        let captures: Vec<Value> = inputs
+                            .and_then(Value::as_array)
+                            .map(Vec::as_slice)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(|input| {
+                                let text = a2ui_catalog_mcp::functions::to_js_string(input);
+                                p.captures(&text).map_or(Value::Null, |groups| {
+                                    groups.into_iter().map(Value::from).collect()
+                                })
+                            })
+                            .collect();
+                        json!({"ok": true, "captures": captures})
+                    }
+                },
+                (None, _) => json!({"ok": false, "error": "each line needs a string \"pattern\""}),
+            },
+        };
+        writeln!(stdout, "{out}")
+            .map_err(|e| Error::new(ErrorCode::ValidationFailed, format!("cannot write: {e}")))?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,7 +2,9 @@
 
 mod call_mcp_tool;
 mod coerce;
+mod regex_capture;
 mod split;
+mod transform_data;
 mod update_data_model;
 
 use crate::catalog::Catalog;
@@ -15,9 +17,10 @@ pub(crate) use coerce::{push_js_number, push_js_string};
 /// Gives the MCP catalog's declared functions the crate's implementations. Functions the crate
 /// does not implement yet stay declared: calling them is a compile-time error that says so.
 pub(crate) fn implement_mcp(catalog: &mut Catalog, limits: &Limits) {
-    let _ = limits;
     catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
     catalog.mark_tool("callMcpTool");
     catalog.implement("split", split::Split);
+    catalog.implement("regexCapture", regex_capture::RegexCapture::new(limits));
+    catalog.implement("transformData", transform_data::TransformData::new(limits));
     catalog.implement("updateDataModel", update_data_model::UpdateDataModel);
 }

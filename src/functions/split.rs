@@ -10,15 +10,24 @@ pub(crate) struct Split;
 
 /// Splits one text, counting what it produces against the output limits.
 fn split_text(text: &str, separator: &str, budget: &mut Budget<'_, '_>) -> Result<Value, Error> {
-    let pieces: Vec<Value> = if separator.is_empty() {
+    if separator.is_empty() {
         budget.take(text.chars().count(), text.len())?;
-        text.chars().map(|c| Value::String(c.to_string())).collect()
-    } else {
-        budget.take(text.matches(separator).count() + 1, text.len())?;
-        text.split(separator)
-            .map(|piece| Value::String(piece.to_owned()))
-            .collect()
-    };
+        return Ok(Value::Array(
+            text.chars().map(|c| Value::String(c.to_string())).collect(),
+        ));
+    }
+    // One SIMD search for the separators (str::split's two-way search is several times
+    // slower on long texts); the limits are checked before the pieces are built.
+    let ends: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), separator).collect();
+    budget.take(ends.len() + 1, text.len())?;
+    let mut pieces = Vec::with_capacity(ends.len() + 1);
+    let mut start = 0;
+    for end in ends {
+        // The separator is valid UTF-8 and matched whole, so both cuts are on char boundaries.
+        pieces.push(Value::String(text[start..end].to_owned()));
+        start = end + separator.len();
+    }
+    pieces.push(Value::String(text[start..].to_owned()));
     Ok(Value::Array(pieces))
 }
 

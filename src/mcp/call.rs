@@ -3,9 +3,10 @@
 //! `targetDataPath` unless a newer call to that path has started.
 
 use super::host::{McpAppResource, McpHost, ToolClient};
+use super::output::{self, ToolResponse};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use crate::error::{Error, ErrorCode};
-use crate::json::{from_str_limited, kind_name};
+use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
 use crate::path::{DataPath, JsonPointer};
@@ -46,7 +47,7 @@ pub(crate) async fn call_tool<M: DataModel + Send>(
     limits: &Limits,
     state: &mut EvalState,
     args: CallArgs,
-) -> Result<Value, Error> {
+) -> Result<Arc<ToolResponse>, Error> {
     let name = match args.name {
         Some(Value::String(name)) if !name.is_empty() => name,
         Some(Value::String(_)) => {
@@ -119,7 +120,7 @@ pub(crate) async fn call_tool<M: DataModel + Send>(
     if let (Some(path), Some(true)) = (target, latest) {
         let write = Write {
             path,
-            value: value.clone(),
+            value: value.value().clone(),
         };
         model.lock().apply(vec![write], limits.max_index)?;
     }
@@ -134,12 +135,12 @@ pub(crate) async fn call_tool<M: DataModel + Send>(
             on_app(app);
         }
     }
-    Ok(value)
+    Ok(Arc::new(value))
 }
 
 /// What a successful call produced.
 struct Response {
-    value: Value,
+    value: ToolResponse,
     messages: Vec<Value>,
     apps: Vec<McpAppResource>,
 }
@@ -153,6 +154,17 @@ async fn respond(
     limits: &Limits,
     state: &mut EvalState,
 ) -> Result<Response, Error> {
+    if crate::json::depth_exceeds(&result, limits.max_depth)
+        || crate::json::depth_exceeds(&arguments, limits.max_depth)
+    {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "the result of MCP tool '{name}' nests deeper than the limit of {} levels",
+                limits.max_depth
+            ),
+        ));
+    }
     let Value::Object(raw) = &result else {
         return Err(expression_error(format!(
             "Failed to execute MCP tool '{name}': the result is {}, not a CallToolResult object",
@@ -230,31 +242,40 @@ async fn respond(
         }
     }
 
-    let structured = raw.get("structuredContent").cloned();
+    let structured = raw.get("structuredContent").map(output::to_fast);
     let Collected { messages, apps, .. } = collected;
-    let mut response = Map::new();
-    response.insert("toolName".into(), Value::String(name.to_owned()));
-    response.insert("toolInput".into(), arguments);
-    response.insert("toolResult".into(), result);
+    // The response object, in the order mcp.md lists its fields.
+    let mut response = sonic_rs::Object::new().into_value();
+    output::insert(&mut response, "toolName", sonic_rs::Value::from(name));
+    output::insert(&mut response, "toolInput", output::to_fast(&arguments));
+    output::insert(&mut response, "toolResult", output::to_fast(&result));
     if let Some(structured) = structured {
-        response.insert("structuredContent".into(), structured);
+        output::insert(&mut response, "structuredContent", structured);
     }
-    response.insert("text".into(), Value::String(text));
+    output::insert(&mut response, "text", sonic_rs::Value::from(text.as_str()));
     if let Some(json) = json {
-        response.insert("json".into(), json);
+        output::insert(&mut response, "json", json);
     }
     if let Some(app) = apps.last() {
-        response.insert("resourceUri".into(), Value::String(app.uri.clone()));
-        response.insert("html".into(), Value::String(app.html.clone()));
+        output::insert(
+            &mut response,
+            "resourceUri",
+            sonic_rs::Value::from(app.uri.as_str()),
+        );
+        output::insert(
+            &mut response,
+            "html",
+            sonic_rs::Value::from(app.html.as_str()),
+        );
         if let Some(csp) = &app.csp {
-            response.insert("csp".into(), csp.clone());
+            output::insert(&mut response, "csp", output::to_fast(csp));
         }
         if let Some(permissions) = &app.permissions {
-            response.insert("permissions".into(), permissions.clone());
+            output::insert(&mut response, "permissions", output::to_fast(permissions));
         }
     }
     Ok(Response {
-        value: Value::Object(response),
+        value: ToolResponse::new(response),
         messages,
         apps,
     })
@@ -262,14 +283,14 @@ async fn respond(
 
 /// `json`: the joined text when it is a JSON object or array; otherwise, for several text
 /// blocks, the array of those that are; absent when none is.
-fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<Value>, Error> {
+fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
     if let Some(v) = parse_container(text, limits)? {
         return Ok(Some(v));
     }
     if texts.len() < 2 {
         return Ok(None);
     }
-    let mut found = Vec::new();
+    let mut found = sonic_rs::Array::new();
     for block in texts {
         if let Some(v) = parse_container(block, limits)? {
             found.push(v);
@@ -278,18 +299,18 @@ fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<Value>,
     Ok(if found.is_empty() {
         None
     } else {
-        Some(Value::Array(found))
+        Some(found.into_value())
     })
 }
 
 /// The text as JSON when it is an object or an array. Text that is not JSON is prose (no
 /// error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
-fn parse_container(text: &str, limits: &Limits) -> Result<Option<Value>, Error> {
+fn parse_container(text: &str, limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(None);
     }
-    match from_str_limited(text, limits.max_depth) {
+    match output::parse(text, limits.max_depth) {
         Ok(v) => Ok(Some(v)),
         Err(e) if e.code() == ErrorCode::LimitExceeded => Err(Error::new(
             ErrorCode::LimitExceeded,

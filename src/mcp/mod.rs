@@ -4,19 +4,22 @@
 //! - [`protocol`]: A2UI over MCP in both directions (the `A2UIAgent.MCP` helpers): the tool and
 //!   resource definitions a server lists, the results it returns, and the readers a client (or a
 //!   server receiving `a2ui_action` / `a2ui_error` calls) uses on them.
-//! - `app`: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
+//! - [`app`]: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
 //!   `url_encoded:` HTML decoded, and the policy (allowed tools, allowed functions, data paths) a
 //!   host applies to the app's requests.
 
+pub mod app;
 pub mod protocol;
 
 mod base64;
 
 mod call;
 mod host;
+mod output;
 
 pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
 pub use host::{
     BoxFuture, ClientRouter, DEFAULT_RESOURCE_CACHE, HostError, McpAppCallback, McpAppResource,
     McpHost, MessageSink, ToolClient, ToolRouter,
 };
+pub(crate) use output::ToolResponse;

@@ -11,13 +11,15 @@
 //! stack are read, so they see the model as it was when they were evaluated.
 
 use super::program::{CallNode, Node, NodeId, Program};
-use crate::catalog::{Args, CallContext};
+use crate::catalog::{ArgValue, Args, CallContext};
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
+use crate::mcp::ToolResponse;
 use crate::model::{DataModel, Write};
 use crate::path::{DataPath, JsonPointer};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 static NULL: Value = Value::Null;
 
@@ -28,6 +30,8 @@ enum Val<'p> {
     Const(&'p Value),
     /// The value at a data model path, not read yet.
     Bound(Cow<'p, JsonPointer>),
+    /// A tool's response object, in its fast form.
+    Response(Arc<ToolResponse>),
 }
 
 /// What the machine does next.
@@ -154,8 +158,8 @@ impl<'p> Machine<'p> {
     }
 
     /// Continues after a tool call, with the call's value.
-    pub(crate) fn resume(&mut self, value: Value) {
-        self.next = Some(Next::Deliver(Val::Owned(value)));
+    pub(crate) fn resume(&mut self, response: Arc<ToolResponse>) {
+        self.next = Some(Next::Deliver(Val::Response(response)));
     }
 
     /// Reads every binding still waiting on the stack, so that it keeps the value it has now
@@ -184,6 +188,9 @@ impl<'p> Machine<'p> {
             Val::Owned(v) => v,
             Val::Const(v) => v.clone(),
             Val::Bound(p) => read(model, &p),
+            Val::Response(r) => {
+                Arc::try_unwrap(r).map_or_else(|r| r.value().clone(), ToolResponse::into_value)
+            }
         }
     }
 
@@ -241,13 +248,17 @@ impl<'p> Machine<'p> {
         };
         let result = {
             let shared: &M = model;
-            let mut values: Vec<Option<Cow<'_, Value>>> = vec![None; call.schema.len()];
+            let mut values: Vec<Option<ArgValue<'_>>> =
+                (0..call.schema.len()).map(|_| None).collect();
             for ((slot, _), val) in call.args.iter().zip(vals) {
                 if let Some(slot) = slot {
                     values[*slot] = Some(match val {
-                        Val::Owned(v) => Cow::Owned(v),
-                        Val::Const(v) => Cow::Borrowed(v),
-                        Val::Bound(p) => shared.read(&p).unwrap_or(Cow::Borrowed(&NULL)),
+                        Val::Owned(v) => ArgValue::Json(Cow::Owned(v)),
+                        Val::Const(v) => ArgValue::Json(Cow::Borrowed(v)),
+                        Val::Bound(p) => {
+                            ArgValue::Json(shared.read(&p).unwrap_or(Cow::Borrowed(&NULL)))
+                        }
+                        Val::Response(r) => ArgValue::Response(r),
                     });
                 }
             }

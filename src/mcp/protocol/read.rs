@@ -4,9 +4,10 @@
 use super::mime::is_a2ui_mime_type;
 use super::write::{ACTION_TOOL_NAME, ERROR_TOOL_NAME};
 use crate::error::{Error, ErrorCode};
-use crate::json::{DEFAULT_MAX_DEPTH, from_str_limited, kind_name};
+use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, from_str_limited, kind_name};
 use crate::mcp::base64;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Whether two A2UI version strings name the same version, `"v1.0"` and `"1.0"` being two
 /// spellings of one version.
@@ -19,8 +20,8 @@ use serde_json::{Map, Value};
 /// assert!(!same_version("v", ""));
 /// ```
 pub fn same_version(a: &str, b: &str) -> bool {
-    let bare = |v: &'_ str| -> String { v.strip_prefix('v').unwrap_or(v).to_owned() };
-    let (a, b) = (bare(a), bare(b));
+    let a = a.strip_prefix('v').unwrap_or(a);
+    let b = b.strip_prefix('v').unwrap_or(b);
     !a.is_empty() && a == b
 }
 
@@ -35,27 +36,28 @@ pub(crate) fn read_messages(
     at: &str,
     out: &mut Vec<Value>,
 ) -> Result<(), Error> {
-    let (text, at) = if let Some(text) = item.get("text").and_then(Value::as_str) {
-        (text.to_owned(), format!("{at}/text"))
-    } else if let Some(blob) = item.get("blob").and_then(Value::as_str) {
-        let at = format!("{at}/blob");
-        let bytes = base64::decode(blob).map_err(|e| {
-            invalid(format!("the A2UI resource's blob is not base64: {e}"))
-                .with_location(at.as_str())
-                .with_source(e)
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            invalid("the A2UI resource's blob is not UTF-8 text".to_owned())
-                .with_location(at.as_str())
-                .with_source(e)
-        })?;
-        (text, at)
-    } else {
-        return Err(invalid(
-            "the A2UI resource has neither a `text` nor a `blob` string".to_owned(),
-        )
-        .with_location(at));
-    };
+    let (text, at): (Cow<'_, str>, String) =
+        if let Some(text) = item.get("text").and_then(Value::as_str) {
+            (Cow::Borrowed(text), format!("{at}/text"))
+        } else if let Some(blob) = item.get("blob").and_then(Value::as_str) {
+            let at = format!("{at}/blob");
+            let bytes = base64::decode(blob).map_err(|e| {
+                invalid(format!("the A2UI resource's blob is not base64: {e}"))
+                    .with_location(at.as_str())
+                    .with_source(e)
+            })?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                invalid("the A2UI resource's blob is not UTF-8 text".to_owned())
+                    .with_location(at.as_str())
+                    .with_source(e)
+            })?;
+            (Cow::Owned(text), at)
+        } else {
+            return Err(invalid(
+                "the A2UI resource has neither a `text` nor a `blob` string".to_owned(),
+            )
+            .with_location(at));
+        };
     let value = from_str_limited(&text, DEFAULT_MAX_DEPTH).map_err(|e| {
         let message = format!("the A2UI resource's JSON is invalid: {}", e.message());
         Error::new(e.code(), message)
@@ -217,7 +219,8 @@ const ACTION_FIELDS: [&str; 4] = ["name", "surfaceId", "sourceComponentId", "tim
 ///
 /// `name`, `surfaceId`, `sourceComponentId` and `timestamp` must be strings and `context` an
 /// object. Otherwise the error (`VALIDATION_FAILED`, function `a2ui_action`) names every missing
-/// or mistyped field. Other arguments are left out of the message.
+/// or mistyped field. Other arguments are left out of the message. Arguments nested deeper than
+/// 128 levels are `LIMIT_EXCEEDED`.
 ///
 /// ```
 /// use a2ui_catalog_mcp::mcp::protocol::action;
@@ -242,6 +245,16 @@ const ACTION_FIELDS: [&str; 4] = ["name", "surfaceId", "sourceComponentId", "tim
 pub fn action(arguments: &Value, version: &str) -> Result<Value, Error> {
     let mut problems = Problems::new(ACTION_TOOL_NAME);
     let args = problems.arguments(arguments)?;
+    if depth_exceeds(arguments, DEFAULT_MAX_DEPTH) {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "the arguments of {ACTION_TOOL_NAME} nest deeper than the limit of \
+                 {DEFAULT_MAX_DEPTH} levels"
+            ),
+        )
+        .with_function(ACTION_TOOL_NAME));
+    }
     for field in ACTION_FIELDS {
         problems.require(args, field, "a string", Value::is_string);
     }
@@ -311,16 +324,16 @@ pub fn error(arguments: &Value) -> Result<Value, Error> {
 }
 
 /// The renderer capabilities a client declared, keyed by A2UI version (see
-/// [`renderer_capabilities`]).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RendererCapabilities {
-    by_version: Map<String, Value>,
+/// [`renderer_capabilities`]). It borrows from the params it was read from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RendererCapabilities<'a> {
+    by_version: &'a Map<String, Value>,
 }
 
-impl RendererCapabilities {
+impl<'a> RendererCapabilities<'a> {
     /// The capabilities for `version`, whichever spelling (`"v1.0"` or `"1.0"`) the client used
     /// and the caller asks with. An exact key wins over another spelling.
-    pub fn get(&self, version: &str) -> Option<&Value> {
+    pub fn get(&self, version: &str) -> Option<&'a Value> {
         self.by_version.get(version).or_else(|| {
             self.by_version
                 .iter()
@@ -330,18 +343,13 @@ impl RendererCapabilities {
     }
 
     /// The versions, as the client spelled them, in the client's order.
-    pub fn versions(&self) -> impl Iterator<Item = &str> {
+    pub fn versions(&self) -> impl Iterator<Item = &'a str> + use<'a> {
         self.by_version.keys().map(String::as_str)
     }
 
     /// The whole object, keyed by version.
-    pub fn as_map(&self) -> &Map<String, Value> {
-        &self.by_version
-    }
-
-    /// The whole object as a JSON value.
-    pub fn into_value(self) -> Value {
-        Value::Object(self.by_version)
+    pub fn as_map(&self) -> &'a Map<String, Value> {
+        self.by_version
     }
 }
 
@@ -375,10 +383,10 @@ fn client_capabilities(holder: Option<&Value>) -> Option<&Map<String, Value>> {
 ///
 /// let call = json!({"name": "report", "arguments": {},
 ///                   "_meta": {"a2ui": {"clientCapabilities": {"1.0": {}}}}});
-/// assert_eq!(renderer_capabilities(&call).unwrap().into_value(), json!({"1.0": {}}));
+/// assert_eq!(renderer_capabilities(&call).unwrap().as_map(), json!({"1.0": {}}).as_object().unwrap());
 /// assert!(renderer_capabilities(&json!({"name": "report"})).is_none());
 /// ```
-pub fn renderer_capabilities(params: &Value) -> Option<RendererCapabilities> {
+pub fn renderer_capabilities(params: &Value) -> Option<RendererCapabilities<'_>> {
     let params = match params.get("params") {
         Some(inner) if params.get("jsonrpc").is_some() => inner,
         _ => params,
@@ -387,9 +395,7 @@ pub fn renderer_capabilities(params: &Value) -> Option<RendererCapabilities> {
     let found = client_capabilities(params.get("_meta"))
         .or_else(|| client_capabilities(capabilities))
         .or_else(|| client_capabilities(capabilities.and_then(|c| c.get("experimental"))))?;
-    Some(RendererCapabilities {
-        by_version: found.clone(),
-    })
+    Some(RendererCapabilities { by_version: found })
 }
 
 #[cfg(test)]
@@ -407,9 +413,9 @@ mod tests {
 
     #[test]
     fn capabilities_prefer_exact_key_then_other_spelling() {
-        let caps = renderer_capabilities(&json!({"capabilities": {"a2ui": {"clientCapabilities":
-            {"1.0": {"a": 1}, "v1.0": {"b": 2}, "v0.10": {}}}}}))
-        .unwrap();
+        let params = json!({"capabilities": {"a2ui": {"clientCapabilities":
+            {"1.0": {"a": 1}, "v1.0": {"b": 2}, "v0.10": {}}}}});
+        let caps = renderer_capabilities(&params).unwrap();
         assert_eq!(caps.get("v1.0"), Some(&json!({"b": 2})));
         assert_eq!(caps.get("1.0"), Some(&json!({"a": 1})));
         assert_eq!(caps.get("0.10"), Some(&json!({})));

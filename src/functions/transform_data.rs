@@ -1,0 +1,153 @@
+//! `transformData` — `{jmespath, data}` (functions.md): a standard JMESPath expression over
+//! `data`. A literal expression is compiled with the payload; one read from the data model is
+//! compiled on first use and kept in a bounded cache.
+
+use crate::catalog::{ArgView, Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
+use crate::error::{Error, ErrorCode};
+use crate::jmespath::{Expression, ExpressionCache, JmespathError, JmespathErrorKind, Limits};
+use serde_json::Value;
+
+pub(crate) struct TransformData {
+    limits: Limits,
+    cache: ExpressionCache,
+}
+
+impl TransformData {
+    pub(crate) fn new(limits: &crate::Limits) -> TransformData {
+        TransformData {
+            limits: Limits::new(limits.max_jmespath_length, limits.max_jmespath_depth),
+            cache: ExpressionCache::new(limits.cache_capacity),
+        }
+    }
+}
+
+/// The crate error for a JMESPath failure: its message, then the expression.
+fn jmespath_error(e: JmespathError, expression: &str) -> Error {
+    let code = match e.kind() {
+        JmespathErrorKind::LimitExceeded => ErrorCode::LimitExceeded,
+        _ => ErrorCode::ExpressionError,
+    };
+    Error::new(
+        code,
+        format!("{} in JMESPath expression: {expression}", e.message()),
+    )
+    .with_source(e)
+}
+
+fn not_a_string(value: &Value) -> Error {
+    Error::new(
+        ErrorCode::ExpressionError,
+        format!(
+            "transformData expects a string expression, got {}.",
+            crate::json::kind_name(value)
+        ),
+    )
+}
+
+impl Function for TransformData {
+    fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
+        match args.get("jmespath") {
+            StaticArg::Literal(Value::String(text)) => {
+                let expression = Expression::compile_with(text, &self.limits)
+                    .map_err(|e| jmespath_error(e, text))?;
+                Ok(Some(Box::new(expression)))
+            }
+            StaticArg::Literal(other) => Err(not_a_string(other)),
+            StaticArg::Absent | StaticArg::Dynamic => Ok(None),
+        }
+    }
+
+    fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        let compiled;
+        let expression = match cx.prepared::<Expression>() {
+            Some(expression) => expression,
+            None => {
+                let text = match args.value_or_null("jmespath") {
+                    Value::String(text) => text,
+                    other => return Err(not_a_string(other)),
+                };
+                compiled = self
+                    .cache
+                    .get_or_compile(text, &self.limits)
+                    .map_err(|e| jmespath_error(e, text))?;
+                &compiled
+            }
+        };
+        // A tool's response object is read in its fast form, without converting it.
+        let result = match args.view("data") {
+            Some(ArgView::Fast(data)) => expression.search_view(data),
+            Some(ArgView::Json(data)) => expression.search(data),
+            None => expression.search(&Value::Null),
+        };
+        result.map_err(|e| jmespath_error(e, expression.as_str()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Environment, ErrorCode, Phase};
+    use serde_json::json;
+
+    #[test]
+    fn literal_expressions_are_checked_at_compile_time() {
+        let env = Environment::new();
+        let err = env
+            .compile(&json!({"@call": "transformData", "args": {"jmespath": "a[", "data": {}}}))
+            .unwrap_err();
+        assert_eq!(
+            (err.code(), err.phase(), err.function()),
+            (
+                ErrorCode::ExpressionError,
+                Phase::Compile,
+                Some("transformData")
+            )
+        );
+        assert!(
+            err.message().ends_with(" in JMESPath expression: a["),
+            "{}",
+            err.message()
+        );
+        let err = env
+            .compile(&json!({"@call": "transformData", "args": {"jmespath": 5, "data": {}}}))
+            .unwrap_err();
+        assert_eq!(
+            err.message(),
+            "transformData expects a string expression, got a number."
+        );
+    }
+
+    #[test]
+    fn dynamic_expressions_are_compiled_on_use_and_cached() {
+        let env = Environment::new();
+        let p = env.compile(&json!({"@call": "transformData", "args": {"jmespath": {"@path": "/q"}, "data": {"@path": "/d"}}})).unwrap();
+        let mut model =
+            json!({"q": "items[?n > `1`].n", "d": {"items": [{"n": 1}, {"n": 2}, {"n": 3}]}});
+        assert_eq!(p.eval(&mut model).unwrap(), json!([2, 3]));
+        assert_eq!(p.eval(&mut model).unwrap(), json!([2, 3]));
+        model["q"] = json!(["not", "a", "string"]);
+        let err = p.eval(&mut model).unwrap_err();
+        assert_eq!(
+            (err.phase(), err.message()),
+            (
+                Phase::Eval,
+                "transformData expects a string expression, got an array."
+            )
+        );
+        model["q"] = json!("foo(@)");
+        assert!(
+            p.eval(&mut model)
+                .unwrap_err()
+                .message()
+                .ends_with("in JMESPath expression: foo(@)")
+        );
+    }
+
+    #[test]
+    fn absent_data_is_null() {
+        let env = Environment::new();
+        let p = env
+            .compile(&json!({"@call": "transformData", "args": {"jmespath": "@", "data": null}}))
+            .unwrap();
+        assert_eq!(p.eval(&mut json!({})).unwrap(), json!(null));
+    }
+}

@@ -1,0 +1,233 @@
+//! What an `McpApp` may ask its host for: tool calls (`allowedTools`) and catalog function calls
+//! (`allowedFunctions`, each with the JSON Schema of its arguments).
+
+use crate::error::{Error, ErrorCode};
+use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, kind_name};
+use serde_json::{Map, Value};
+
+/// At most this many schema violations are reported for one function call.
+const MAX_REPORTED_VIOLATIONS: usize = 16;
+
+/// An entry of `allowedFunctions`: a function name and the JSON Schema of its arguments,
+/// compiled once when the component is parsed.
+///
+/// Schemas are JSON Schema 2020-12 unless they say otherwise with `$schema`. They cannot reach
+/// outside themselves (no network or file `$ref`), their `pattern`s run on the linear-time
+/// `regex` engine (no lookaround or backreferences, no catastrophic backtracking), `format` is
+/// an annotation only. Their depth is bounded by the component's (128 levels, checked by
+/// [`McpAppProps::parse`](super::McpAppProps::parse)).
+#[derive(Debug, Clone)]
+pub struct AllowedFunction {
+    name: String,
+    schema: Value,
+    validator: jsonschema::Validator,
+}
+
+impl AllowedFunction {
+    /// Compiles `schema`, or says why it is not a usable JSON Schema.
+    pub(super) fn compile(name: &str, schema: &Value) -> Result<AllowedFunction, String> {
+        if !schema.is_object() {
+            return Err(format!(
+                "the schema of '{name}' must be an object, got {}",
+                kind_name(schema)
+            ));
+        }
+        let validator = jsonschema::options()
+            .with_pattern_options(jsonschema::PatternOptions::regex())
+            .build(schema)
+            .map_err(|e| format!("the schema of '{name}' is not a valid JSON Schema: {e}"))?;
+        Ok(AllowedFunction {
+            name: name.to_owned(),
+            schema: schema.clone(),
+            validator,
+        })
+    }
+
+    /// The function's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The JSON Schema of its arguments, as the component gave it.
+    pub fn schema(&self) -> &Value {
+        &self.schema
+    }
+
+    /// The ways `args` breaks the schema (at most 16), each with its location; empty when the
+    /// arguments are valid.
+    fn violations(&self, args: &Value) -> Vec<String> {
+        self.validator
+            .iter_errors(args)
+            .take(MAX_REPORTED_VIOLATIONS)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                format!("{} at {}", e, if at.is_empty() { "/" } else { &at })
+            })
+            .collect()
+    }
+}
+
+/// Why a request of the app is refused. The host answers the request with a JSON-RPC error
+/// carrying [`Denial::message`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Denial {
+    /// The tool is not in `allowedTools`.
+    ToolNotAllowed {
+        /// The tool the app asked for.
+        tool: String,
+    },
+    /// The function is not in `allowedFunctions`.
+    FunctionNotAllowed {
+        /// The function the app asked for.
+        function: String,
+    },
+    /// The arguments do not match the function's schema.
+    InvalidArguments {
+        /// The function the app asked for.
+        function: String,
+        /// Each violation, with its location in the arguments (at most 16).
+        violations: Vec<String>,
+    },
+}
+
+impl Denial {
+    /// A message for the app.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::mcp::app::Denial;
+    /// let denial = Denial::ToolNotAllowed { tool: "delete_all".into() };
+    /// assert_eq!(denial.message(), "Tool 'delete_all' is not allowed by allowedTools");
+    /// ```
+    pub fn message(&self) -> String {
+        match self {
+            Denial::ToolNotAllowed { tool } => {
+                format!("Tool '{tool}' is not allowed by allowedTools")
+            }
+            Denial::FunctionNotAllowed { function } => {
+                format!("Function '{function}' is not allowed by allowedFunctions")
+            }
+            Denial::InvalidArguments {
+                function,
+                violations,
+            } => format!(
+                "Arguments of function '{function}' do not match its schema: {}",
+                violations.join("; ")
+            ),
+        }
+    }
+}
+
+/// The outcome of checking an app's `tools/call` request against `allowedTools`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolCallDecision {
+    /// Allowed: the host dispatches the A2UI action named after the tool, with the tool's
+    /// arguments as its context (or, with a tool client, runs the tool).
+    Allowed {
+        /// The tool's name, which is the action's name.
+        tool: String,
+        /// The tool's arguments (`{}` when the request had none), the action's context.
+        arguments: Map<String, Value>,
+    },
+    /// Refused.
+    Denied(Denial),
+}
+
+/// The outcome of checking an app's `ui/requests/function-call` request against
+/// `allowedFunctions`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FunctionCallDecision {
+    /// Allowed: the host evaluates the function with these arguments.
+    Allowed {
+        /// The function's name (`call`).
+        function: String,
+        /// Its arguments (`args`; `{}` when the request had none).
+        args: Map<String, Value>,
+    },
+    /// Refused.
+    Denied(Denial),
+}
+
+fn malformed(message: String) -> Error {
+    Error::new(ErrorCode::ValidationFailed, message)
+}
+
+/// The name member of a request's params: a non-empty string.
+pub(super) fn request_name<'a>(
+    params: &'a Value,
+    member: &str,
+    method: &str,
+) -> Result<&'a str, Error> {
+    let Some(params) = params.as_object() else {
+        return Err(malformed(format!(
+            "the params of a {method} request must be an object, got {}",
+            kind_name(params)
+        )));
+    };
+    match params.get(member) {
+        Some(Value::String(name)) if !name.is_empty() => Ok(name),
+        Some(Value::String(_)) => Err(malformed(format!(
+            "the `{member}` of a {method} request must not be empty"
+        ))
+        .with_location(format!("/{member}"))),
+        Some(other) => Err(malformed(format!(
+            "the `{member}` of a {method} request must be a string, got {}",
+            kind_name(other)
+        ))
+        .with_location(format!("/{member}"))),
+        None => Err(malformed(format!("a {method} request needs a `{member}`"))),
+    }
+}
+
+/// The arguments member of a request's params: an object, absent or `null` meaning `{}`.
+pub(super) fn request_arguments(
+    params: &Value,
+    member: &str,
+    method: &str,
+) -> Result<Map<String, Value>, Error> {
+    match params.get(member) {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(value @ Value::Object(args)) => {
+            if depth_exceeds(value, DEFAULT_MAX_DEPTH) {
+                return Err(Error::new(
+                    ErrorCode::LimitExceeded,
+                    format!(
+                        "the `{member}` of a {method} request nest deeper than the limit of \
+                         {DEFAULT_MAX_DEPTH} levels"
+                    ),
+                )
+                .with_location(format!("/{member}")));
+            }
+            Ok(args.clone())
+        }
+        Some(other) => Err(malformed(format!(
+            "the `{member}` of a {method} request must be an object, got {}",
+            kind_name(other)
+        ))
+        .with_location(format!("/{member}"))),
+    }
+}
+
+/// Checks a function call's `args` against the allowed functions.
+pub(super) fn decide_function_call(
+    allowed: &[AllowedFunction],
+    function: &str,
+    args: Map<String, Value>,
+) -> FunctionCallDecision {
+    let Some(entry) = allowed.iter().find(|f| f.name == function) else {
+        return FunctionCallDecision::Denied(Denial::FunctionNotAllowed {
+            function: function.to_owned(),
+        });
+    };
+    // The arguments are depth-checked and small; one copy keeps the decision's map owned.
+    let violations = entry.violations(&Value::Object(args.clone()));
+    if !violations.is_empty() {
+        return FunctionCallDecision::Denied(Denial::InvalidArguments {
+            function: function.to_owned(),
+            violations,
+        });
+    }
+    FunctionCallDecision::Allowed {
+        function: function.to_owned(),
+        args,
+    }
+}

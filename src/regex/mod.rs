@@ -1,0 +1,342 @@
+//! The A2UI regex dialect: JavaScript `u`-mode pattern meaning on the linear-time `regex` crate.
+//!
+//! A pattern is in the dialect when JavaScript accepts it with the `u` flag (and no other flag),
+//! it uses no lookaround and no backreference, and the basic catalog's safety check does not call
+//! it vulnerable to catastrophic backtracking. [`Pattern::new`] checks all that, then builds the
+//! regex from its own syntax tree so that every construct means what JavaScript means (`.`, `\d`,
+//! `\w`, `\s`, `\b`, `^`, `$`, `[^]`, `\p{…}`, captures in repetitions): one payload gives the
+//! same answer here as `new RegExp(pattern, 'u').exec(text)` in a browser. `docs/regex-dialect.md`
+//! is the user's guide.
+//!
+//! ```
+//! use a2ui_catalog_mcp::regex::Pattern;
+//!
+//! let p = Pattern::new(r"^Title: (.*)\nURL: (.*)").unwrap();
+//! let text = "Title: A2UI\nURL: https://a2ui.org/\nContent: Agent to UI";
+//! assert_eq!(p.captures(text), Some(vec!["A2UI", "https://a2ui.org/"]));
+//!
+//! // JavaScript clears a repeated group's captures on each iteration.
+//! let p = Pattern::new("(?:(a)|b)+").unwrap();
+//! assert_eq!(p.captures("ab"), Some(vec![""]));
+//! ```
+
+pub mod ast;
+mod cache;
+mod error;
+mod parser;
+mod properties;
+mod safety;
+mod scripts;
+mod translate;
+
+pub use cache::{DEFAULT_CACHE_CAPACITY, PatternCache};
+pub use error::{RegexError, RegexErrorKind};
+pub use properties::accepted_names as accepted_property_names;
+
+use std::sync::Arc;
+use translate::GroupPlan;
+
+/// Default bound on a compiled pattern's size, in bytes (the `regex` crate's `size_limit`; its
+/// lazy DFA cache gets the same bound).
+pub const DEFAULT_SIZE_LIMIT: usize = 1 << 20;
+
+/// Longest pattern, in UTF-16 code units, the dialect accepts (longer is unsafe).
+pub const MAX_PATTERN_LEN: usize = safety::MAX_LEN;
+
+/// A validated, compiled dialect pattern. Cheap to clone; `Send + Sync`.
+#[derive(Clone)]
+pub struct Pattern {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    source: String,
+    regex: ::regex::Regex,
+    groups: Vec<GroupPlan>,
+    /// Whether any group needs the iteration check (otherwise groups are read directly).
+    guarded: bool,
+    /// See `Translation::matches_mid_pair`.
+    matches_mid_pair: bool,
+}
+
+impl std::fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Pattern").field(&self.inner.source).finish()
+    }
+}
+
+/// The code points `\p{name}` matches in the dialect, as inclusive ranges; `name` is what goes
+/// between the braces (`Lu`, `Script=Greek`). `None` when the dialect does not accept the name.
+///
+/// ```
+/// use a2ui_catalog_mcp::regex::property_code_points;
+///
+/// assert_eq!(property_code_points("ASCII"), Some(vec![(0, 0x7F)]));
+/// assert_eq!(property_code_points("Foo"), None);
+/// ```
+pub fn property_code_points(name: &str) -> Option<Vec<(u32, u32)>> {
+    let class = properties::class(properties::resolve(name)?)?;
+    Some(
+        class
+            .ranges()
+            .iter()
+            .map(|r| (u32::from(r.start()), u32::from(r.end())))
+            .collect(),
+    )
+}
+
+/// Checks `pattern` without compiling it: syntax, lookaround, backreferences, properties, lone
+/// surrogates, the safety check, and the repetitions the dialect refuses. Only the compiled size
+/// ([`RegexErrorKind::TooBig`] from [`Pattern::with_size_limit`]) is left to compilation.
+///
+/// ```
+/// use a2ui_catalog_mcp::regex::{validate, RegexErrorKind};
+///
+/// assert!(validate(r"^\d{4}-\d{2}-\d{2}$").is_ok());
+/// assert_eq!(validate("(a)\\1").unwrap_err().kind(), RegexErrorKind::Backreference);
+/// assert_eq!(validate("a{2").unwrap_err().kind(), RegexErrorKind::Syntax);
+/// assert_eq!(validate("(a*)?").unwrap_err().kind(), RegexErrorKind::EmptyIteration);
+/// ```
+pub fn validate(pattern: &str) -> Result<ast::Ast, RegexError> {
+    checked(pattern).map(|(tree, _)| tree)
+}
+
+fn checked(pattern: &str) -> Result<(ast::Ast, translate::Translation), RegexError> {
+    let tree = parser::parse(pattern)?;
+    if !safety::is_safe(pattern) {
+        return Err(RegexError::unsafe_pattern(pattern));
+    }
+    let translation = translate::translate(&tree, pattern)?;
+    Ok((tree, translation))
+}
+
+impl Pattern {
+    /// Validates and compiles `pattern` with [`DEFAULT_SIZE_LIMIT`].
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::regex::{Pattern, RegexErrorKind};
+    ///
+    /// let p = Pattern::new(r"(\w)=(\d)").unwrap();
+    /// assert_eq!(p.captures("x=1 y=2"), Some(vec!["x", "1"]));
+    /// assert_eq!(Pattern::new("(a+)+b").unwrap_err().kind(), RegexErrorKind::Unsafe);
+    /// ```
+    pub fn new(pattern: &str) -> Result<Pattern, RegexError> {
+        Pattern::with_size_limit(pattern, DEFAULT_SIZE_LIMIT)
+    }
+
+    /// Validates and compiles `pattern`; a compiled program above `size_limit` bytes is
+    /// [`RegexErrorKind::TooBig`].
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::regex::{Pattern, RegexErrorKind};
+    ///
+    /// let err = Pattern::with_size_limit("(?:abc){1000}", 1000).unwrap_err();
+    /// assert_eq!(err.kind(), RegexErrorKind::TooBig);
+    /// ```
+    pub fn with_size_limit(pattern: &str, size_limit: usize) -> Result<Pattern, RegexError> {
+        let (_, translation) = checked(pattern)?;
+        let regex = ::regex::RegexBuilder::new(&translation.pattern)
+            .size_limit(size_limit)
+            .dfa_size_limit(size_limit)
+            // Our tree nests at most 128 groups; the generated form adds a few levels per group.
+            .nest_limit(1024)
+            .build()
+            .map_err(|e| match e {
+                ::regex::Error::CompiledTooBig(_) => RegexError::too_big(pattern, size_limit),
+                other => RegexError::at(
+                    RegexErrorKind::TooBig,
+                    0,
+                    &format!("the pattern could not be compiled ({other})"),
+                    pattern,
+                ),
+            })?;
+        let guarded = translation.groups.iter().any(|g| !g.guards.is_empty());
+        Ok(Pattern {
+            inner: Arc::new(Inner {
+                source: pattern.to_owned(),
+                regex,
+                groups: translation.groups,
+                guarded,
+                matches_mid_pair: translation.matches_mid_pair,
+            }),
+        })
+    }
+
+    /// The pattern text as given.
+    pub fn as_str(&self) -> &str {
+        &self.inner.source
+    }
+
+    /// Number of capture groups (they are numbered 1..=n).
+    pub fn group_count(&self) -> usize {
+        self.inner.groups.len()
+    }
+
+    /// The first match anywhere in `haystack` (not anchored): `None` when there is none, else
+    /// groups 1..n, `""` for a group that did not take part (JavaScript's `undefined`).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::regex::Pattern;
+    ///
+    /// let p = Pattern::new("(a)(b)?").unwrap();
+    /// assert_eq!(p.captures("xa"), Some(vec!["a", ""]));
+    /// assert_eq!(p.captures("x"), None);
+    /// assert_eq!(Pattern::new("b").unwrap().captures("abc"), Some(vec![]));
+    /// ```
+    pub fn captures<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
+        let inner = &*self.inner;
+        if inner.groups.is_empty() {
+            // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
+            // finds the match (found by tests/regex_vs_v8.rs).
+            let found = inner.regex.find(haystack).map(|m| m.start());
+            return self.first_match(haystack, found).map(|_| Vec::new());
+        }
+        let mut locs = inner.regex.capture_locations();
+        let found = inner
+            .regex
+            .captures_read(&mut locs, haystack)
+            .map(|m| m.start());
+        match self.first_match(haystack, found)? {
+            Found::MidPair => Some(vec![""; inner.groups.len()]),
+            Found::Here => Some(self.read_groups(&locs, haystack)),
+        }
+    }
+
+    /// Where JavaScript's first match is, given where ours starts: there, or earlier, between
+    /// the halves of an astral character (see `Translation::matches_mid_pair`).
+    fn first_match(&self, haystack: &str, found: Option<usize>) -> Option<Found> {
+        if self.inner.matches_mid_pair {
+            let end = found.unwrap_or(haystack.len());
+            // A 4-byte UTF-8 sequence (lead byte 0xF0 and up) is an astral character.
+            if haystack.as_bytes()[..end].iter().any(|&b| b >= 0xF0) {
+                return Some(Found::MidPair);
+            }
+        }
+        found.map(|_| Found::Here)
+    }
+
+    fn read_groups<'h>(&self, locs: &::regex::CaptureLocations, haystack: &'h str) -> Vec<&'h str> {
+        let inner = &*self.inner;
+        let read = |g: &GroupPlan| {
+            let Some((start, end)) = g.slot.and_then(|slot| locs.get(slot as usize)) else {
+                return "";
+            };
+            let current = !inner.guarded
+                || g.guards.iter().all(|&guard| {
+                    locs.get(guard as usize)
+                        .is_some_and(|(iteration_start, _)| start >= iteration_start)
+                });
+            if current { &haystack[start..end] } else { "" }
+        };
+        inner.groups.iter().map(read).collect()
+    }
+
+    /// Whether the pattern matches anywhere in `haystack`.
+    pub fn is_match(&self, haystack: &str) -> bool {
+        let found = self.inner.regex.find(haystack).map(|m| m.start());
+        self.first_match(haystack, found).is_some()
+    }
+}
+
+/// Where the first JavaScript match is.
+enum Found {
+    /// Where the `regex` crate found it.
+    Here,
+    /// Earlier, between the halves of an astral character, and empty.
+    MidPair,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn caps(p: &str, h: &str) -> Option<Vec<String>> {
+        Pattern::new(p)
+            .unwrap_or_else(|e| panic!("{p}: {e}"))
+            .captures(h)
+            .map(|v| v.into_iter().map(str::to_owned).collect())
+    }
+
+    fn v(items: &[&str]) -> Option<Vec<String>> {
+        Some(items.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn javascript_meaning() {
+        assert_eq!(caps("^(.)$", "\u{2028}"), None);
+        assert_eq!(caps("^(.)$", "😀"), v(&["😀"]));
+        assert_eq!(caps("^(\\d+)$", "٢٠٢٤"), None);
+        assert_eq!(caps("^a\\sb$", "a\u{FEFF}b"), v(&[]));
+        assert_eq!(caps("^a\\sb$", "a\u{85}b"), None);
+        assert_eq!(caps("\\b(caf)\\b", "café"), v(&["caf"]));
+        assert_eq!(caps("caf\\B", "café"), None);
+        assert_eq!(caps("^([^]+)$", "a\nb"), v(&["a\nb"]));
+        assert_eq!(caps("x[]", "x[]"), None);
+        assert_eq!(caps("(a)$", "a\n"), None);
+        assert_eq!(caps("^([a&&b]+)$", "&&"), v(&["&&"]));
+        assert_eq!(caps("^([[]+)$", "[["), v(&["[["]));
+        assert_eq!(caps("^(\\uD83D\\uDE00+)$", "😀😀"), v(&["😀😀"]));
+        assert_eq!(caps("^\\cJ\\x41\\u{1F600}$", "\nA😀"), v(&[]));
+    }
+
+    #[test]
+    fn captures_in_repetitions_follow_javascript() {
+        assert_eq!(caps("(?:(a)|b)+", "ab"), v(&[""]));
+        assert_eq!(caps("(?:(a)|b)+", "ba"), v(&["a"]));
+        assert_eq!(caps("(x|(y))+", "yx"), v(&["x", ""]));
+        assert_eq!(caps("^(?:(a)|(b))+$", "ab"), v(&["", "b"]));
+        assert_eq!(caps("([a-z]+-)*[a-z]+", "foo-bar-baz"), v(&["bar-"]));
+    }
+
+    #[test]
+    fn pattern_is_cheap_to_share() {
+        fn assert_send_sync<T: Send + Sync + Clone>() {}
+        assert_send_sync::<Pattern>();
+        let p = Pattern::new("(a)").unwrap();
+        assert_eq!(p.as_str(), "(a)");
+        assert_eq!(p.group_count(), 1);
+        assert!(p.is_match("a"));
+        let boundary = Pattern::new("1ж|\\B").unwrap();
+        assert!(boundary.is_match("1ж"));
+        assert_eq!(boundary.captures("1ж"), Some(vec![]));
+        // V8 tries `\B` between the halves of 😀.
+        let mid = Pattern::new("\\B|(b)").unwrap();
+        assert_eq!(mid.captures("x😀b"), Some(vec![""]));
+        assert_eq!(mid.captures("b😀"), Some(vec!["b"]));
+        assert_eq!(Pattern::new("\\B").unwrap().captures("a😀_"), Some(vec![]));
+        assert_eq!(format!("{p:?}"), "Pattern(\"(a)\")");
+    }
+
+    #[test]
+    fn rejections_named_in_the_guide() {
+        let kind = |p: &str| Pattern::new(p).err().map(|e| e.kind());
+        assert_eq!(kind("\\p{L}{1000}"), Some(RegexErrorKind::TooBig));
+        assert_eq!(kind("(?:ab){100001}"), Some(RegexErrorKind::TooBig));
+        assert_eq!(kind("(a*)?"), Some(RegexErrorKind::EmptyIteration));
+        assert_eq!(kind("(\\p{L}?){2,3}"), Some(RegexErrorKind::EmptyIteration));
+        assert_eq!(kind("(a?){2,3}"), Some(RegexErrorKind::Unsafe));
+        assert_eq!(kind("(?:x{0}|y)+"), Some(RegexErrorKind::EmptyIteration));
+        assert_eq!(
+            kind("(\\b)?a"),
+            None,
+            "a body that only matches empty is fine"
+        );
+        assert_eq!(
+            kind("\\p{Extended_Pictographic}"),
+            Some(RegexErrorKind::UnsupportedProperty)
+        );
+        let e = Pattern::new("(a)(?=b)").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "Regex pattern not supported: lookahead '(?=' is not part of the A2UI regex dialect at offset 3: (a)(?=b)"
+        );
+    }
+
+    #[test]
+    fn deepest_patterns_compile() {
+        let deep = "(".repeat(128) + &")".repeat(128);
+        assert_eq!(Pattern::new(&deep).unwrap().group_count(), 128);
+        let alts = "(a|".repeat(63) + &")".repeat(63);
+        assert!(Pattern::new(&alts).is_ok());
+    }
+}
