@@ -635,6 +635,9 @@ mod tests {
         assert_eq!(n("-.5e1"), Some(Num::Int(-5)));
         assert_eq!(n("1e21"), Some(Num::Float(1e21)));
         assert_eq!(n("0x1A"), Some(Num::Int(26)));
+        assert_eq!(n("5."), Some(Num::Int(5)));
+        assert_eq!(n("+.5"), Some(Num::Float(0.5)));
+        assert_eq!(n("1E+2"), Some(Num::Int(100)));
         assert_eq!(n(""), Some(Num::Int(0)));
         assert_eq!(n("-Infinity"), Some(Num::Float(f64::NEG_INFINITY)));
         for bad in [

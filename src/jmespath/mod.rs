@@ -9,8 +9,11 @@
 //!   results stay integers (`sum([1, 2])` is `3`), `to_string` prints numbers as JavaScript
 //!   does, `avg([])` is `null`. Where that library departs from the specification, the
 //!   specification wins: ordering comparisons of non-numbers are `null`, `max_by`/`min_by` of
-//!   `[]` are `null`, `[:::]` is a syntax error, `length` counts code points, strings sort by
-//!   code point.
+//!   `[]` are `null`, `[:::]` is a syntax error, `length` counts code points, strings sort and
+//!   compare (`sort`, `max`, `min`) by code point, and a projection goes on after an object
+//!   wildcard or a multi-select (`foo.*.bar.baz` projects `bar.baz` and `foo[*].{a: a}.a`
+//!   projects `.a`, as `foo[*].bar.baz` does; the JavaScript parser ends the projection there
+//!   and applies the rest to the whole list, which usually gives `null`).
 //! - Bounded: expression length and nesting are limited ([`Limits`]), input of any depth is
 //!   walked without recursion, and an evaluation budget stops runaway work.
 //!
@@ -281,6 +284,11 @@ mod tests {
         assert_eq!(search("foo.*.bar.baz", data.clone()), json!([1, 2]));
         assert_eq!(search("foo.*.bar.*", data.clone()), json!([[1], [2]]));
         assert_eq!(search("foo.*.bar | [0]", data), json!({"baz": 1}));
+        let rows = json!({"rows": [{"a": 1, "b": 2}, {"a": 3, "b": 4}]});
+        assert_eq!(search("rows[*].{x: a}.x", rows.clone()), json!([1, 3]));
+        assert_eq!(search("rows[*].[a, b][0]", rows.clone()), json!([1, 3]));
+        assert_eq!(search("rows[*].[a, b] | [0]", rows.clone()), json!([1, 2]));
+        assert_eq!(search("rows[0].[a, b][1]", rows), json!(2));
     }
 
     #[test]

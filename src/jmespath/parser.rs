@@ -407,16 +407,30 @@ impl Parser {
     fn dot_rhs(&mut self, rbp: u8) -> Result<NodeId, JmespathError> {
         match self.current() {
             Tok::Ident(_) | Tok::Quoted(_) | Tok::Star => self.expression(rbp),
+            // The JavaScript and Python libraries return the multi-select here, so whatever
+            // follows it is applied to the whole projection (`foo[*].{a: a}.a` is null). The
+            // specification projects the rest, as it does after an identifier (`foo[*].a.b`):
+            // so do we, by going on at the same binding power.
             Tok::LBracket => {
                 self.advance();
-                self.list()
+                let list = self.list()?;
+                self.continue_from(list, rbp)
             }
             Tok::LBrace => {
                 self.advance();
-                self.hash()
+                let hash = self.hash()?;
+                self.continue_from(hash, rbp)
             }
             _ => Err(self.unexpected("an identifier, '*', '[' or '{' after '.'")),
         }
+    }
+
+    /// The operators that bind tighter than `rbp` after an already parsed `left`.
+    fn continue_from(&mut self, mut left: NodeId, rbp: u8) -> Result<NodeId, JmespathError> {
+        while rbp < lbp(self.current()) {
+            left = self.led(left)?;
+        }
+        Ok(left)
     }
 
     /// `[a, b]`, the `[` already consumed.

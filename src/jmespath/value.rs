@@ -83,6 +83,8 @@ impl Num {
     pub(crate) fn push_json(self, out: &mut String) {
         match self {
             Num::Float(f) if !f.is_finite() => out.push_str("null"),
+            // Safe integers print the same in JavaScript; the common case skips `fmt`.
+            Num::Int(i) if i.unsigned_abs() <= MAX_SAFE as u64 => push_integer(out, i),
             Num::Int(i) => push_js_number(out, &Number::from(i)),
             Num::UInt(u) => push_js_number(out, &Number::from(u)),
             Num::Float(f) => {
@@ -91,6 +93,28 @@ impl Num {
                 }
             }
         }
+    }
+}
+
+/// Appends a decimal integer.
+fn push_integer(out: &mut String, i: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = i.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    // Always ASCII digits.
+    if let Ok(text) = std::str::from_utf8(&digits[at..]) {
+        out.push_str(text);
     }
 }
 
@@ -651,6 +675,28 @@ mod tests {
     use serde_json::json;
 
     type V<'a> = Val<'a, Value>;
+
+    #[test]
+    fn integers_print_in_decimal() {
+        for i in [
+            0i64,
+            7,
+            -7,
+            10,
+            1_234_567,
+            -9_007_199_254_740_991,
+            9_007_199_254_740_993,
+        ] {
+            let mut out = String::new();
+            Num::Int(i).push_json(&mut out);
+            let expected = if i == 9_007_199_254_740_993 {
+                "9007199254740992".to_string()
+            } else {
+                i.to_string()
+            };
+            assert_eq!(out, expected);
+        }
+    }
 
     #[test]
     fn computed_numbers_stay_integers() {

@@ -63,6 +63,13 @@ pub trait JsonView {
         let _ = slot;
         self.get(key)
     }
+    /// A hint that the member `key` (at the position in `slot`) will be read soon: an
+    /// implementation may load it now so that the wait overlaps other work. The default does
+    /// nothing.
+    #[inline]
+    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
+        let _ = (key, slot);
+    }
     /// The element at `index`, if this is an array that long.
     fn index(&self, index: usize) -> Option<&Self>;
     /// The number of elements of an array or members of an object (0 for anything else).
@@ -149,6 +156,19 @@ impl JsonView for Value {
     }
 
     #[inline]
+    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
+        if let Value::Object(map) = self
+            && let Some((k, v)) = map.iter().nth(slot.get())
+        {
+            // Loads whose results are unused; `black_box` keeps them.
+            std::hint::black_box((k.len() == key.len(), k.as_bytes().first()));
+            if let Value::String(s) = v {
+                std::hint::black_box(s.as_bytes().first());
+            }
+        }
+    }
+
+    #[inline]
     fn index(&self, index: usize) -> Option<&Value> {
         match self {
             Value::Array(items) => items.get(index),
@@ -197,5 +217,135 @@ impl<'a> Iterator for ObjectMembers<'a> {
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         self.0.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::jmespath::Expression;
+    use serde_json::json;
+
+    /// A document type of another shape (members in a vector, numbers as `f64`), to check the
+    /// interpreter needs nothing but the trait.
+    enum Doc {
+        Null,
+        Num(f64),
+        Text(String),
+        List(Vec<Doc>),
+        Record(Vec<(String, Doc)>),
+    }
+
+    impl JsonView for Doc {
+        type ArrayIter<'a> = std::slice::Iter<'a, Doc>;
+        type ObjectIter<'a> = std::iter::Map<
+            std::slice::Iter<'a, (String, Doc)>,
+            fn(&'a (String, Doc)) -> (&'a str, &'a Doc),
+        >;
+
+        fn kind(&self) -> JsonKind {
+            match self {
+                Doc::Null => JsonKind::Null,
+                Doc::Num(_) => JsonKind::Number,
+                Doc::Text(_) => JsonKind::String,
+                Doc::List(_) => JsonKind::Array,
+                Doc::Record(_) => JsonKind::Object,
+            }
+        }
+        fn as_bool(&self) -> Option<bool> {
+            None
+        }
+        fn as_number(&self) -> Option<Number> {
+            match self {
+                Doc::Num(f) => Number::from_f64(*f),
+                _ => None,
+            }
+        }
+        fn as_str(&self) -> Option<&str> {
+            match self {
+                Doc::Text(s) => Some(s),
+                _ => None,
+            }
+        }
+        fn get(&self, key: &str) -> Option<&Doc> {
+            match self {
+                Doc::Record(members) => members.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+                _ => None,
+            }
+        }
+        fn index(&self, index: usize) -> Option<&Doc> {
+            match self {
+                Doc::List(items) => items.get(index),
+                _ => None,
+            }
+        }
+        fn len(&self) -> usize {
+            match self {
+                Doc::List(items) => items.len(),
+                Doc::Record(members) => members.len(),
+                _ => 0,
+            }
+        }
+        fn array_iter(&self) -> Option<Self::ArrayIter<'_>> {
+            match self {
+                Doc::List(items) => Some(items.iter()),
+                _ => None,
+            }
+        }
+        fn object_iter(&self) -> Option<Self::ObjectIter<'_>> {
+            fn pair(member: &(String, Doc)) -> (&str, &Doc) {
+                (&member.0, &member.1)
+            }
+            match self {
+                Doc::Record(members) => Some(members.iter().map(pair)),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn searches_any_view() {
+        let issue = |n: f64, state: &str| {
+            Doc::Record(vec![
+                ("number".into(), Doc::Num(n)),
+                ("state".into(), Doc::Text(state.into())),
+                ("extra".into(), Doc::Null),
+            ])
+        };
+        let doc = Doc::Record(vec![(
+            "json".into(),
+            Doc::List(vec![
+                issue(1.0, "open"),
+                issue(2.5, "closed"),
+                issue(3.0, "open"),
+            ]),
+        )]);
+        let expr =
+            Expression::compile("{open: json[?state == 'open'].to_string(number), all: json[*]}")
+                .unwrap();
+        assert_eq!(
+            expr.search_view(&doc).unwrap(),
+            json!({
+                "open": ["1", "3"],
+                "all": [
+                    {"number": 1.0, "state": "open", "extra": null},
+                    {"number": 2.5, "state": "closed", "extra": null},
+                    {"number": 3.0, "state": "open", "extra": null}
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn position_hints_find_members_anywhere() {
+        let records = json!([{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5}, {"c": 6}]);
+        let slot = std::cell::Cell::new(0);
+        let found: Vec<Option<&Value>> = records
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.get_at_hint("b", &slot))
+            .collect();
+        assert_eq!(found, [Some(&json!(2)), Some(&json!(3)), None, None]);
     }
 }
