@@ -120,7 +120,7 @@ impl Payload {
     }
 
     /// Whether the payload calls tools (`callMcpTool`): such a payload needs
-    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::mcp::McpHost); evaluated
+    /// [`eval_async`](Payload::eval_async) with an [`McpHost`]; evaluated
     /// synchronously, a tool call fails with "callMcpTool is not configured".
     pub fn calls_tools(&self) -> bool {
         self.program.calls_tools
