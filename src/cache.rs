@@ -9,13 +9,11 @@ use std::hash::Hash;
 use std::sync::{Mutex, PoisonError};
 
 /// A bounded map from keys to cheaply cloned values (`Arc`s, compiled handles).
-#[derive(Debug)]
 pub(crate) struct LruCache<K, V> {
     capacity: usize,
     inner: Mutex<Inner<K, V>>,
 }
 
-#[derive(Debug)]
 struct Inner<K, V> {
     clock: u64,
     entries: HashMap<K, (V, u64)>,
@@ -70,8 +68,26 @@ impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
         inner.entries.insert(key, (value, now));
     }
 
-    /// How many entries it holds.
+    /// The most entries it keeps.
+    pub(crate) fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Whether `key` is held (without marking it used).
     #[cfg(test)]
+    pub(crate) fn contains<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .entries
+            .contains_key(key)
+    }
+
+    /// How many entries it holds.
     pub(crate) fn len(&self) -> usize {
         self.inner
             .lock()

@@ -2,94 +2,63 @@
 
 use super::Expression;
 use super::error::{JmespathError, Limits};
-use std::collections::HashMap;
-use std::sync::Mutex;
+use crate::cache::LruCache;
 
-/// Capacity of [`ExpressionCache::default`].
+/// How many compiled expressions an [`ExpressionCache`] keeps by default.
 pub const DEFAULT_CACHE_CAPACITY: usize = 256;
 
-/// Expressions compiled from strings that arrive at run time (a data-model value, a tool
-/// result), kept so each distinct text is compiled once. Least recently used entries are
-/// evicted beyond the capacity. Safe to share between threads through `&self`.
+/// Expressions compiled from dynamic strings (JMESPath read from the data model), kept by text
+/// and limits; the least recently used is evicted. Shared through `&self` by several threads.
 ///
 /// ```
 /// use a2ui_catalog_mcp::jmespath::{ExpressionCache, Limits};
 /// let cache = ExpressionCache::new(2);
-/// let limits = Limits::default();
-/// let first = cache.get_or_compile("length(items)", &limits).unwrap();
-/// let again = cache.get_or_compile("length(items)", &limits).unwrap();
-/// assert_eq!(first.as_str(), again.as_str());
+/// let expr = cache.get_or_compile("a.b", &Limits::default()).unwrap();
+/// assert_eq!(expr.as_str(), "a.b");
 /// assert_eq!(cache.len(), 1);
-/// assert!(cache.get_or_compile("items[", &limits).is_err());
 /// ```
-#[derive(Debug)]
 pub struct ExpressionCache {
-    capacity: usize,
-    state: Mutex<State>,
+    entries: LruCache<(Box<str>, Limits), Expression>,
 }
 
-#[derive(Debug, Default)]
-struct State {
-    entries: HashMap<(Box<str>, Limits), (Expression, u64)>,
-    clock: u64,
+impl std::fmt::Debug for ExpressionCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpressionCache")
+            .field("capacity", &self.entries.capacity())
+            .field("len", &self.len())
+            .finish()
+    }
 }
 
 impl ExpressionCache {
-    /// A cache holding at most `capacity` expressions (at least one).
+    /// A cache of at most `capacity` expressions (at least 1).
     pub fn new(capacity: usize) -> Self {
         ExpressionCache {
-            capacity: capacity.max(1),
-            state: Mutex::new(State::default()),
+            entries: LruCache::new(capacity.max(1)),
         }
     }
 
-    /// The compiled expression for `text` under `limits`, compiled now if it is not cached.
-    /// Errors are returned, not cached.
+    /// The compiled expression for `text` under `limits`, compiled on first use. Compile errors
+    /// are not kept.
     pub fn get_or_compile(&self, text: &str, limits: &Limits) -> Result<Expression, JmespathError> {
         let key = (Box::<str>::from(text), *limits);
-        {
-            let mut state = self.lock();
-            state.clock += 1;
-            let now = state.clock;
-            if let Some((expr, used)) = state.entries.get_mut(&key) {
-                *used = now;
-                return Ok(expr.clone());
-            }
+        if let Some(expr) = self.entries.get(&key) {
+            return Ok(expr);
         }
-        // Compiled outside the lock so other threads are not held up.
+        // Compiled outside the cache's lock so other threads are not held up.
         let expr = Expression::compile_with(text, limits)?;
-        let mut state = self.lock();
-        if state.entries.len() >= self.capacity && !state.entries.contains_key(&key) {
-            let oldest = state
-                .entries
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k.clone());
-            if let Some(oldest) = oldest {
-                state.entries.remove(&oldest);
-            }
-        }
-        state.clock += 1;
-        let now = state.clock;
-        state.entries.insert(key, (expr.clone(), now));
+        self.entries.insert(key, expr.clone());
         Ok(expr)
     }
 
-    /// Number of cached expressions.
+    /// How many expressions it holds.
     pub fn len(&self) -> usize {
-        self.lock().entries.len()
+        self.entries.len()
     }
 
-    /// Whether nothing is cached.
+    /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        // The state is consistent between statements, so a panic elsewhere cannot corrupt it.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -111,10 +80,9 @@ mod tests {
         cache.get_or_compile("b", &limits).unwrap();
         cache.get_or_compile("a", &limits).unwrap();
         cache.get_or_compile("c", &limits).unwrap();
-        let state = cache.lock();
-        let keys: Vec<&str> = state.entries.keys().map(|(k, _)| &**k).collect();
-        assert_eq!(state.entries.len(), 2);
-        assert!(keys.contains(&"a") && keys.contains(&"c"), "{keys:?}");
+        assert_eq!(cache.len(), 2);
+        let held = |text: &str| cache.entries.contains(&(Box::<str>::from(text), limits));
+        assert!(held("a") && held("c") && !held("b"));
     }
 
     #[test]

@@ -1,39 +1,24 @@
 //! A bounded, thread-safe cache of compiled patterns, for patterns that come from data.
 
 use super::{Pattern, RegexError};
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use crate::cache::LruCache;
+use std::sync::Arc;
 
-/// Default number of patterns a [`PatternCache`] keeps.
+/// How many patterns a [`PatternCache`] keeps by default.
 pub const DEFAULT_CACHE_CAPACITY: usize = 256;
 
-/// Compiled patterns by their text, least recently used evicted first.
-///
-/// Rejections are cached too, so a bad pattern read from the data model is not re-parsed on
-/// every evaluation. The lock is not held while compiling.
+/// Patterns compiled from dynamic strings, kept by text with their verdict (a rejected pattern
+/// is not checked again); the least recently used is evicted. Shared through `&self`.
 ///
 /// ```
 /// use a2ui_catalog_mcp::regex::PatternCache;
-///
-/// let cache = PatternCache::new(2);
-/// let p = cache.get_or_compile(r"(\d+)").unwrap();
-/// assert_eq!(p.captures("a42"), Some(vec!["42"]));
-/// assert!(cache.get_or_compile("(a+)+").is_err());
+/// let cache = PatternCache::new(8);
+/// assert!(cache.get_or_compile("^(\\d+)$").is_ok());
+/// assert!(cache.get_or_compile("(a+)+b").is_err());
 /// assert_eq!(cache.len(), 2);
 /// ```
 pub struct PatternCache {
-    capacity: usize,
-    state: Mutex<State>,
-}
-
-struct State {
-    entries: HashMap<Arc<str>, Entry>,
-    clock: u64,
-}
-
-struct Entry {
-    result: Result<Pattern, RegexError>,
-    last_used: u64,
+    entries: LruCache<Arc<str>, Result<Pattern, RegexError>>,
 }
 
 impl Default for PatternCache {
@@ -45,77 +30,44 @@ impl Default for PatternCache {
 impl std::fmt::Debug for PatternCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PatternCache")
-            .field("capacity", &self.capacity)
+            .field("capacity", &self.capacity())
             .field("len", &self.len())
             .finish()
     }
 }
 
 impl PatternCache {
-    /// A cache that keeps at most `capacity` patterns (at least one).
+    /// A cache of at most `capacity` patterns (at least 1).
     pub fn new(capacity: usize) -> Self {
         PatternCache {
-            capacity: capacity.max(1),
-            state: Mutex::new(State {
-                entries: HashMap::new(),
-                clock: 0,
-            }),
+            entries: LruCache::new(capacity.max(1)),
         }
     }
 
-    /// The compiled pattern for `pattern`, compiling it on first use (see [`Pattern::new`]).
+    /// The compiled pattern (or its rejection) for `pattern`, compiled on first use, outside the
+    /// cache's lock.
     pub fn get_or_compile(&self, pattern: &str) -> Result<Pattern, RegexError> {
-        {
-            let mut state = self.lock();
-            state.clock += 1;
-            let now = state.clock;
-            if let Some(entry) = state.entries.get_mut(pattern) {
-                entry.last_used = now;
-                return entry.result.clone();
-            }
+        if let Some(result) = self.entries.get(pattern) {
+            return result;
         }
         let result = Pattern::new(pattern);
-        let mut state = self.lock();
-        state.clock += 1;
-        let now = state.clock;
-        if !state.entries.contains_key(pattern) && state.entries.len() >= self.capacity {
-            let oldest = state
-                .entries
-                .iter()
-                .min_by_key(|(_, e)| e.last_used)
-                .map(|(k, _)| Arc::clone(k));
-            if let Some(key) = oldest {
-                state.entries.remove(&key);
-            }
-        }
-        state.entries.insert(
-            Arc::from(pattern),
-            Entry {
-                result: result.clone(),
-                last_used: now,
-            },
-        );
+        self.entries.insert(Arc::from(pattern), result.clone());
         result
     }
 
-    /// Number of patterns held.
+    /// How many patterns it holds.
     pub fn len(&self) -> usize {
-        self.lock().entries.len()
+        self.entries.len()
     }
 
-    /// Whether the cache holds nothing.
+    /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The most patterns the cache keeps.
+    /// The most patterns it keeps.
     pub fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
-        // The state stays consistent even if a holder panicked: every update is one insert/remove.
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+        self.entries.capacity()
     }
 }
 
@@ -130,11 +82,11 @@ mod tests {
         cache.get_or_compile("b").unwrap();
         cache.get_or_compile("a").unwrap();
         cache.get_or_compile("c").unwrap();
-        let keys: Vec<String> = cache.lock().entries.keys().map(|k| k.to_string()).collect();
         assert_eq!(cache.len(), 2);
         assert!(
-            keys.contains(&"a".to_string()) && keys.contains(&"c".to_string()),
-            "{keys:?}"
+            cache.entries.contains("a")
+                && cache.entries.contains("c")
+                && !cache.entries.contains("b")
         );
     }
 
