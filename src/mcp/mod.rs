@@ -7,6 +7,10 @@
 //! - [`app`]: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
 //!   `url_encoded:` HTML decoded, and the policy (allowed tools, allowed functions, data paths) a
 //!   host applies to the app's requests.
+//!
+//! With the feature `rmcp`, [`ToolClient`] is implemented for the official Rust MCP SDK's client
+//! (`rmcp::service::RunningService<RoleClient, _>` and `rmcp::Peer<RoleClient>`): errors
+//! become an `RmcpError`.
 
 pub mod app;
 pub mod protocol;
@@ -15,9 +19,13 @@ mod base64;
 
 mod call;
 mod host;
+#[cfg(feature = "rmcp")]
+mod rmcp_client;
 
 pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
 pub use host::{
     BoxFuture, ClientRouter, DEFAULT_RESOURCE_CACHE, HostError, McpAppCallback, McpAppResource,
     McpHost, MessageSink, ToolClient, ToolRouter,
 };
+#[cfg(feature = "rmcp")]
+pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
