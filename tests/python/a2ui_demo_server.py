@@ -59,7 +59,7 @@ DASHBOARD_HTML = (
     '<body><h1>Issue dashboard</h1><div id="chart"></div></body></html>\n'
 )
 
-mcp = MCPServer("demo-python")
+mcp = MCPServer("demo-python", log_level="WARNING")
 
 
 def checked(repository: str) -> list[dict]:
@@ -68,13 +68,17 @@ def checked(repository: str) -> list[dict]:
     return [issue for issue in ISSUES if issue["state"] == "open"]
 
 
-@mcp.tool(name="list_issues", description="Lists a repository's issues as JSON text.")
+@mcp.tool(name="list_issues", description="Lists a repository's issues as JSON text.", structured_output=False)
 def list_issues(repository: str) -> str:
     checked(repository)
     return json.dumps(ISSUES)
 
 
-@mcp.tool(name="tavily-search", description="Searches the web; returns Title/URL/Content records as text.")
+@mcp.tool(
+    name="tavily-search",
+    description="Searches the web; returns Title/URL/Content records as text.",
+    structured_output=False,
+)
 def tavily_search(query: str) -> str:
     blocks = [f'Detailed Results for "{query}":']
     blocks += [f"Title: {title}\nURL: {url}\nContent: {content}" for title, url, content in PAGES]
@@ -149,6 +153,7 @@ def show_issue_board(repository: str, ctx: Context) -> CallToolResult:
     name="open_dashboard",
     description="Opens the issue dashboard (an MCP App).",
     meta={"ui": {"resourceUri": DASHBOARD_URI}},
+    structured_output=False,
 )
 def open_dashboard(repository: str) -> str:
     checked(repository)
