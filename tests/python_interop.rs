@@ -51,7 +51,11 @@ fn python() -> PathBuf {
         Ok(out) if !out.status.success() => panic!(
             "the Python interpreter {} has no MCP SDK ({}); {SETUP}",
             python.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .rfind(|l| !l.trim().is_empty())
+                .unwrap_or("no output")
+                .trim()
         ),
         Ok(_) => python,
     }
