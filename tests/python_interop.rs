@@ -93,9 +93,9 @@ fn run<F: Future<Output = ()>>(test: F) {
 
 /// Closes the session: the server sees its stdin end and exits (rmcp kills it otherwise).
 async fn close(client: Arc<Client>) {
-    let client = Arc::try_unwrap(client)
-        .ok()
-        .expect("nothing holds the client any more");
+    let Ok(client) = Arc::try_unwrap(client) else {
+        panic!("nothing holds the client any more");
+    };
     client.cancel().await.expect("a clean close");
 }
 

@@ -65,7 +65,9 @@ fn chains_through_the_router_for_two_servers() {
         let outcome = support::run_chains(router).await;
         support::check_outcome(&outcome);
         for client in [github, search] {
-            let client = Arc::try_unwrap(client).ok().expect("the host is gone");
+            let Ok(client) = Arc::try_unwrap(client) else {
+                panic!("the host is gone");
+            };
             client.cancel().await.expect("a clean close");
         }
     });

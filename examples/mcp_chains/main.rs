@@ -114,7 +114,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let messages = renderer
         .messages
         .lock()
-        .unwrap_or_else(PoisonError::into_inner);
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
     for (i, message) in messages.iter().enumerate() {
         outline(&format!("#{}", i + 1), message, 1);
     }

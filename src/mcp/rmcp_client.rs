@@ -49,9 +49,7 @@ pub enum RmcpError {
         code: i32,
         /// The server's message.
         message: String,
-        /// The server's `data`, when it sent one.
-        data: Option<Value>,
-        /// rmcp's error.
+        /// rmcp's error (with the server's `data`, when it sent one).
         #[source]
         source: ServiceError,
     },
@@ -89,7 +87,6 @@ impl RmcpError {
                 method,
                 code: data.code.0,
                 message: data.message.to_string(),
-                data: data.data.clone(),
                 source,
             },
             _ => RmcpError::Service { method, source },
@@ -114,11 +111,11 @@ fn to_json<T: Serialize>(method: &'static str, value: &T) -> Result<Value, HostE
     serde_json::to_value(value).map_err(|source| RmcpError::Json { method, source }.into())
 }
 
-fn request_meta(meta: Option<&Value>) -> Result<Option<RequestMetaObject>, RmcpError> {
+fn request_meta(meta: Option<&Value>) -> Result<Option<RequestMetaObject>, HostError> {
     match meta {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Object(map)) => Ok(Some(RequestMetaObject(MetaObject(map.clone())))),
-        Some(other) => Err(RmcpError::InvalidMeta(crate::json::kind_name(other))),
+        Some(other) => Err(RmcpError::InvalidMeta(crate::json::kind_name(other)).into()),
     }
 }
 
@@ -126,7 +123,7 @@ fn call_params(
     name: &str,
     arguments: &Value,
     meta: Option<&Value>,
-) -> Result<CallToolRequestParams, RmcpError> {
+) -> Result<CallToolRequestParams, HostError> {
     let mut params = CallToolRequestParams::new(name.to_owned());
     // The engine always passes an object; anything else is sent without arguments.
     if let Value::Object(arguments) = arguments {
@@ -292,9 +289,11 @@ mod tests {
             err.to_string(),
             "the server answered tools/call with error -32602: Unknown tool: nope"
         );
-        assert!(
-            matches!(&err, RmcpError::Server { code: -32602, data: Some(d), .. } if d["tool"] == "nope")
-        );
+        assert!(matches!(&err, RmcpError::Server { code: -32602, .. }));
+        let Some(ServiceError::McpError(data)) = err.service_error() else {
+            panic!("rmcp's error is kept")
+        };
+        assert_eq!(data.data, Some(json!({"tool": "nope"})));
         assert!(!err.is_transport_closed());
 
         let closed = RmcpError::from_service("resources/read", ServiceError::TransportClosed);
