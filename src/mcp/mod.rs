@@ -9,8 +9,11 @@
 //!   host applies to the app's requests.
 //!
 //! With the feature `rmcp`, [`ToolClient`] is implemented for the official Rust MCP SDK's client
-//! (`rmcp::service::RunningService<RoleClient, _>` and `rmcp::Peer<RoleClient>`): errors
-//! become an `RmcpError`.
+//! (`rmcp::service::RunningService<RoleClient, _>` and `rmcp::Peer<RoleClient>`): `tools/call`
+//! carries the host's `_meta`, `tools/list` is read page by page (at most
+//! `MAX_TOOL_LIST_PAGES`), and rmcp's errors become an `RmcpError`, the source of the crate's
+//! error. Timeouts are the host's (wrap the evaluation in its runtime's timeout); dropping an
+//! evaluation drops its pending request, which rmcp cancels on the server.
 
 pub mod app;
 pub mod protocol;

@@ -39,6 +39,7 @@ pub const MAX_TOOL_LIST_PAGES: usize = 100;
 /// }
 /// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RmcpError {
     /// The server answered the request with a JSON-RPC error.
     #[error("the server answered {method} with error {code}: {message}")]
