@@ -295,3 +295,95 @@ fn tool_lists_are_read_page_by_page_and_bounded() {
         assert!(router.client_for("tool-0").await.is_none());
     });
 }
+
+/// A server whose one tool, `echo`, answers `text` after `delayMs`, and counts the calls the
+/// client cancelled.
+#[derive(Clone, Default)]
+struct SlowServer {
+    cancelled: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl ServerHandler for SlowServer {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("slow", "1.0.0"))
+    }
+
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, ErrorData> {
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let delay = arguments["delayMs"].as_u64().unwrap_or(0);
+        tokio::select! {
+            _ = tokio::time::sleep(std::time::Duration::from_millis(delay)) => {}
+            _ = context.ct.cancelled() => {
+                self.cancelled.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                return Err(ErrorData::internal_error("cancelled", None));
+            }
+        }
+        let text = arguments["text"].as_str().unwrap_or("").to_owned();
+        let result: rmcp::model::CallToolResult =
+            serde_json::from_value(json!({"content": [{"type": "text", "text": text}]}))
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(result.into())
+    }
+}
+
+fn echo(text: &str, delay_ms: u64) -> Value {
+    json!({"@call": "callMcpTool", "args": {"name": "echo",
+        "arguments": {"text": text, "delayMs": delay_ms}, "targetDataPath": "/reply"}})
+}
+
+#[test]
+fn concurrent_calls_share_one_connection_and_the_latest_call_wins() {
+    run(async {
+        let client: Arc<dyn ToolClient> = Arc::new(connect(SlowServer::default()).await);
+        let host = McpHost::new(client);
+        let model = SharedModel::new(json!({}));
+        // Keystrokes: "a2" is sent first but answers last; "a2ui" started later, so it wins.
+        let (slow, fast) = (echo("a2", 300), echo("a2ui", 0));
+        let (first, second) = tokio::join!(support::eval(&host, &model, &slow), async {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            support::eval(&host, &model, &fast).await
+        });
+        assert_eq!(first.expect("the first call works")["text"], "a2");
+        assert_eq!(second.expect("the second call works")["text"], "a2ui");
+        assert_eq!(model.lock()["reply"]["text"], "a2ui");
+    });
+}
+
+#[test]
+fn dropping_an_evaluation_cancels_its_request_on_the_server() {
+    run(async {
+        let server = SlowServer::default();
+        let cancelled = server.cancelled.clone();
+        let client: Arc<dyn ToolClient> = Arc::new(connect(server).await);
+        let host = McpHost::new(client);
+        let model = SharedModel::new(json!({}));
+        let late = echo("late", 30_000);
+        let slow = support::eval(&host, &model, &late);
+        let timed_out = tokio::time::timeout(std::time::Duration::from_millis(100), slow).await;
+        assert!(timed_out.is_err(), "the call was still pending");
+        // notifications/cancelled reaches the server, which stops the call.
+        for _ in 0..200 {
+            if cancelled.load(std::sync::atomic::Ordering::SeqCst) == 1 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(cancelled.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(
+            model.into_inner(),
+            json!({}),
+            "a dropped call writes nothing"
+        );
+        // The connection still works.
+        let model = SharedModel::new(json!({}));
+        support::eval(&host, &model, &echo("again", 0))
+            .await
+            .expect("a new call");
+        assert_eq!(model.lock()["reply"]["text"], "again");
+    });
+}
