@@ -283,12 +283,8 @@ impl ServerHandler for DemoServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        // The request's _meta, wherever this rmcp version keeps it.
-        let meta = request
-            .meta
-            .map(|m| Value::Object(m.0.0))
-            .filter(|m| m.as_object().is_some_and(|m| !m.is_empty()))
-            .unwrap_or_else(|| Value::Object(context.meta.0.0.clone()));
+        // The request's _meta (rmcp hands it over in the context).
+        let meta = Value::Object(context.meta.0.0);
         let result = self
             .call(&request.name, &arguments, &meta)
             .map_err(|message| ErrorData::invalid_params(message, None))?;
