@@ -7,6 +7,13 @@
 //! - [`app`]: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
 //!   `url_encoded:` HTML decoded, and the policy (allowed tools, allowed functions, data paths) a
 //!   host applies to the app's requests.
+//!
+//! With the feature `rmcp`, [`ToolClient`] is implemented for the official Rust MCP SDK's client
+//! (`rmcp::service::RunningService<RoleClient, _>` and `rmcp::Peer<RoleClient>`): `tools/call`
+//! carries the host's `_meta`, `tools/list` is read page by page (at most
+//! `MAX_TOOL_LIST_PAGES`), and rmcp's errors become an `RmcpError`, the source of the crate's
+//! error. Timeouts are the host's (wrap the evaluation in its runtime's timeout); dropping an
+//! evaluation drops its pending request, which rmcp cancels on the server.
 
 pub mod app;
 pub mod protocol;
@@ -16,6 +23,8 @@ mod base64;
 mod call;
 mod host;
 mod output;
+#[cfg(feature = "rmcp")]
+mod rmcp_client;
 
 pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
 pub use host::{
@@ -23,3 +32,5 @@ pub use host::{
     McpHost, MessageSink, ToolClient, ToolRouter,
 };
 pub(crate) use output::ToolResponse;
+#[cfg(feature = "rmcp")]
+pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};

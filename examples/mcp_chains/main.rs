@@ -1,0 +1,195 @@
+//! The README's main example: real MCP, end to end. Two MCP servers built with rmcp run in this
+//! process (in-memory transport, no network); an rmcp client connects to each; the guide's
+//! payloads are compiled once and evaluated against a data model, their tool calls routed to the
+//! server that has the tool. It prints the data model, the A2UI messages forwarded to the
+//! renderer and the MCP Apps the host received.
+//!
+//! Run with `cargo run --example mcp_chains --features rmcp`.
+
+mod server;
+
+use a2ui_catalog_mcp::mcp::{ClientRouter, McpAppResource, McpHost, MessageSink, ToolClient};
+use a2ui_catalog_mcp::model::SharedModel;
+use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID};
+use rmcp::ServiceExt;
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::{Value, json};
+use server::{DemoServer, Role};
+use std::error::Error;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The chains the example runs: `[{"name", "what", "payload"}]` (the first three are the guide's).
+const CHAINS: &str = include_str!("../payloads/mcp-chains.json");
+const BASIC_CATALOG: &str = "https://a2ui.org/specification/v1_0/basic_catalog.json";
+
+type Client = RunningService<RoleClient, ()>;
+
+/// Serves `server` on one end of an in-memory pipe and connects an rmcp client to the other.
+async fn connect(server: DemoServer) -> Result<Arc<Client>, Box<dyn Error>> {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        // The server runs until the client closes the pipe.
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Ok(Arc::new(().serve(client_end).await?))
+}
+
+/// The renderer's message processor, reduced to a log of what it received.
+#[derive(Default)]
+struct Renderer {
+    messages: Mutex<Vec<Value>>,
+}
+
+impl MessageSink for Renderer {
+    fn process(&self, messages: Vec<Value>) {
+        self.messages
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(messages);
+    }
+
+    fn has_surface(&self, surface_id: &str) -> bool {
+        self.messages
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|m| {
+                m.pointer("/createSurface/surfaceId")
+                    .and_then(Value::as_str)
+                    == Some(surface_id)
+            })
+    }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let github = connect(DemoServer::new(Role::GitHub)).await?;
+    let search = connect(DemoServer::new(Role::Search)).await?;
+
+    // Payloads name tools, not servers: the router lists each server's tools once and routes.
+    let router = ClientRouter::new()
+        .with_client(github.clone() as Arc<dyn ToolClient>)
+        .with_client(search.clone() as Arc<dyn ToolClient>);
+    let renderer = Arc::new(Renderer::default());
+    let apps: Arc<Mutex<Vec<McpAppResource>>> = Arc::default();
+    let app_log = apps.clone();
+    let host = McpHost::with_router(Arc::new(router))
+        .with_sink(renderer.clone())
+        .with_app_callback(move |app| {
+            app_log
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(app.clone());
+        })
+        // Sent as `_meta` with every tools/call: the catalogs this renderer supports.
+        .with_meta(json!({"a2ui": {"clientCapabilities": {
+            "v1.0": {"supportedCatalogIds": [BASIC_CATALOG, MCP_CATALOG_ID]}}}}));
+
+    let env = Environment::new();
+    let model = SharedModel::new(json!({"repository": server::REPOSITORY, "query": "a2ui mcp"}));
+    let chains: Vec<Value> = serde_json::from_str(CHAINS)?;
+    println!("chains:");
+    for chain in &chains {
+        let payload = env.compile(&chain["payload"])?;
+        payload
+            .eval_async(&model, &JsonPointer::root(), &host)
+            .await?;
+        println!(
+            "  ok  {:<10} {}",
+            text(&chain["name"]),
+            text(&chain["what"])
+        );
+    }
+
+    println!("\ndata model (long strings shortened):");
+    if let Value::Object(members) = &*model.lock() {
+        for (key, value) in members {
+            outline(&format!("/{key}"), value, 1);
+        }
+    }
+
+    println!("\nA2UI messages forwarded to the renderer:");
+    let messages = renderer
+        .messages
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone();
+    for (i, message) in messages.iter().enumerate() {
+        outline(&format!("#{}", i + 1), message, 1);
+    }
+
+    println!("\nMCP Apps received:");
+    for app in apps.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        let csp = app.csp.as_ref().map_or("none".into(), Value::to_string);
+        println!(
+            "  {} from {} ({} bytes of HTML, csp {csp})",
+            app.uri,
+            app.tool_name,
+            app.html.len()
+        );
+        for line in app.html.lines() {
+            println!("    | {line}");
+        }
+    }
+
+    // Close the connections: the host holds the clients through the router.
+    drop(host);
+    for client in [github, search] {
+        if let Ok(client) = Arc::try_unwrap(client) {
+            client.cancel().await?;
+        }
+    }
+    Ok(())
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+/// Prints `v` under `label`: on one line when it fits, else one line per member. Tool output is
+/// the server's, so the walk stops at a fixed depth.
+fn outline(label: &str, v: &Value, depth: usize) {
+    const WIDTH: usize = 100;
+    let indent = "  ".repeat(depth);
+    let line = shorten(v, 0).to_string();
+    let members: Vec<(String, &Value)> = match v {
+        Value::Object(map) => map.iter().map(|(k, v)| (k.clone(), v)).collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i.to_string(), v))
+            .collect(),
+        _ => Vec::new(),
+    };
+    if indent.len() + label.len() + line.len() + 2 <= WIDTH || members.is_empty() || depth > 8 {
+        println!("{indent}{label}: {line}");
+        return;
+    }
+    println!("{indent}{label}:");
+    for (key, member) in members {
+        outline(&key, member, depth + 1);
+    }
+}
+
+/// A copy of `v` with long strings cut.
+fn shorten(v: &Value, depth: usize) -> Value {
+    const MAX_CHARS: usize = 64;
+    if depth > 32 {
+        return Value::String("…".into());
+    }
+    match v {
+        Value::String(s) if s.chars().count() > MAX_CHARS => {
+            let cut: String = s.chars().take(MAX_CHARS).collect();
+            Value::String(format!("{cut}…"))
+        }
+        Value::Array(items) => items.iter().map(|i| shorten(i, depth + 1)).collect(),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, i)| (k.clone(), shorten(i, depth + 1)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
