@@ -161,6 +161,7 @@ impl Expression {
             .map(|&(key, ref member)| {
                 let value = match *member {
                     Member::Json(v) => Val::<V>::from_json(v),
+                    Member::Str(text) => Val::Str(text),
                     Member::View(v) => Val::<V>::from_view(v),
                 };
                 (key, value)
@@ -176,6 +177,8 @@ impl Expression {
 pub enum Member<'d, V: ?Sized> {
     /// A `serde_json` value.
     Json(&'d serde_json::Value),
+    /// A string held elsewhere (a JSON string without its `Value`).
+    Str(&'d str),
     /// A value read through a [`JsonView`].
     View(&'d V),
 }

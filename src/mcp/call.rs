@@ -3,7 +3,7 @@
 //! `targetDataPath` unless a newer call to that path has started.
 
 use super::host::{McpAppResource, McpHost, ToolClient};
-use super::output::{self, ToolResponse};
+use super::output::{self, TextMember, ToolResponse};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
@@ -176,19 +176,32 @@ async fn respond(
         .get("content")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    let texts: Vec<&str> = content
+    // The text blocks, with their index in `content`.
+    let texts: Vec<(usize, &str)> = content
         .iter()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|b| b.get("text")?.as_str())
+        .enumerate()
+        .filter(|(_, b)| b.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|(i, b)| Some((i, b.get("text")?.as_str()?)))
         .collect();
-    let text = texts.join("\n");
+    // One block (the usual case) is not copied: the response reads it inside `toolResult`.
+    let single = match texts.as_slice() {
+        [(i, _)] => Some(*i),
+        _ => None,
+    };
+    let joined = single
+        .is_none()
+        .then(|| texts.iter().map(|(_, t)| *t).collect::<Vec<_>>().join("\n"));
+    let text: &str = joined
+        .as_deref()
+        .unwrap_or_else(|| texts.first().map_or("", |(_, t)| t));
     if raw.get("isError").and_then(Value::as_bool) == Some(true) {
-        let detail = if text.is_empty() { "no details" } else { &text };
+        let detail = if text.is_empty() { "no details" } else { text };
         return Err(expression_error(format!(
             "MCP tool '{name}' returned an error: {detail}"
         )));
     }
-    let json = json_of(&text, &texts, limits)?;
+    let blocks: Vec<&str> = texts.iter().map(|(_, t)| *t).collect();
+    let json = json_of(text, &blocks, limits)?;
 
     let mut collected = Collected {
         version: &host.default_version,
@@ -250,12 +263,16 @@ async fn respond(
         csp: app.csp.clone(),
         permissions: app.permissions.clone(),
     });
+    let text = match single {
+        Some(i) => TextMember::Block(i),
+        None => TextMember::Joined(joined.unwrap_or_default()),
+    };
     let value = ToolResponse::new(
         Value::String(name.to_owned()),
         arguments,
         result,
         structured,
-        Value::String(text),
+        text,
         json,
         app,
     );

@@ -24,13 +24,21 @@ pub(crate) struct AppMembers {
     pub(crate) permissions: Option<Value>,
 }
 
+/// The response's `text`: the text blocks joined, or, when there is exactly one, that block's
+/// text inside `toolResult` (not copied: tool texts are the large part of a result).
+pub(crate) enum TextMember {
+    Joined(String),
+    /// The index in `toolResult.content` of the only text block.
+    Block(usize),
+}
+
 /// A tool's response object (mcp.md §2 step 4), member by member.
 pub(crate) struct ToolResponse {
     pub(crate) tool_name: Value,
     pub(crate) tool_input: Value,
     pub(crate) tool_result: Value,
     pub(crate) structured_content: Option<Value>,
-    pub(crate) text: Value,
+    pub(crate) text: TextMember,
     pub(crate) json: Option<sonic_rs::Value>,
     pub(crate) app: Option<AppMembers>,
     /// The whole object as one `serde_json::Value`, once it was needed.
@@ -46,7 +54,7 @@ impl ToolResponse {
         tool_input: Value,
         tool_result: Value,
         structured_content: Option<Value>,
-        text: Value,
+        text: TextMember,
         json: Option<sonic_rs::Value>,
         app: Option<AppMembers>,
     ) -> ToolResponse {
@@ -72,7 +80,7 @@ impl ToolResponse {
         if let Some(structured) = &self.structured_content {
             members.push(("structuredContent", Member::Json(structured)));
         }
-        members.push(("text", Member::Json(&self.text)));
+        members.push(("text", Member::Str(self.text())));
         if let Some(json) = &self.json {
             members.push(("json", Member::View(json)));
         }
@@ -89,6 +97,20 @@ impl ToolResponse {
         members
     }
 
+    /// The `text` member.
+    pub(crate) fn text(&self) -> &str {
+        match &self.text {
+            TextMember::Joined(text) => text,
+            TextMember::Block(i) => self
+                .tool_result
+                .get("content")
+                .and_then(|c| c.get(*i))
+                .and_then(|b| b.get("text"))
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        }
+    }
+
     /// The whole object as a `serde_json::Value` (built on first use).
     pub(crate) fn value(&self) -> &Value {
         self.whole.get_or_init(|| {
@@ -96,6 +118,7 @@ impl ToolResponse {
             for (key, member) in self.members() {
                 let value = match member {
                     Member::Json(v) => v.clone(),
+                    Member::Str(text) => Value::String(text.to_owned()),
                     Member::View(v) => to_serde(v),
                 };
                 map.insert(key.to_owned(), value);
@@ -105,10 +128,11 @@ impl ToolResponse {
     }
 
     /// The whole object, owned (moving the members when it was not built yet).
-    pub(crate) fn into_value(self) -> Value {
-        if let Some(whole) = self.whole.into_inner() {
+    pub(crate) fn into_value(mut self) -> Value {
+        if let Some(whole) = self.whole.take() {
             return whole;
         }
+        let text = Value::String(self.text().to_owned());
         let mut map = Map::new();
         map.insert("toolName".into(), self.tool_name);
         map.insert("toolInput".into(), self.tool_input);
@@ -116,7 +140,7 @@ impl ToolResponse {
         if let Some(structured) = self.structured_content {
             map.insert("structuredContent".into(), structured);
         }
-        map.insert("text".into(), self.text);
+        map.insert("text".into(), text);
         if let Some(json) = &self.json {
             map.insert("json".into(), to_serde(json));
         }
@@ -301,9 +325,9 @@ mod tests {
         ToolResponse::new(
             json!("t"),
             json!({"q": 1}),
-            json!({"content": []}),
+            json!({"content": [{"type": "text", "text": "{...}"}]}),
             None,
-            json!("{...}"),
+            TextMember::Block(0),
             Some(json),
             None,
         )
