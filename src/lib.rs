@@ -16,6 +16,21 @@
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 //!
+//! Payloads that call MCP tools (`callMcpTool`) evaluate as a future with
+//! [`Payload::eval_async`], against a [`model::SharedModel`] and an [`mcp::McpHost`] that holds
+//! the host's tool clients ([`mcp::ToolClient`]; with the feature `rmcp`, rmcp clients are ones).
+//! The future needs no particular runtime and is `Send`.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`catalog`], [`functions`] | catalogs, host functions, the MCP catalog's functions |
+//! | [`path`], [`model`] | JSON Pointers and relative paths; the data model and its write rules |
+//! | [`jmespath`] | the JMESPath engine behind `transformData` |
+//! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
+//! | [`mcp`] | host traits and `callMcpTool`; A2UI over MCP ([`mcp::protocol`]); `McpApp` ([`mcp::app`]) |
+//! | [`testing`] | a scripted MCP server and a minimal executor, for tests |
+//! | [`fixtures`] | the conformance fixture runner |
+//!
 //! # Errors
 //!
 //! One [`Error`] type: an [`ErrorCode`], the function involved, a JSON Pointer into the payload,
@@ -32,7 +47,10 @@
 //!   bounded by [`Limits::max_output_items`] and [`Limits::max_output_bytes`];
 //! - the evaluator is a machine with an explicit stack, not a recursive walk. What it copies
 //!   (`serde_json::Value`'s clone and drop recurse) is either payload literals, bounded by the
-//!   depth limit, or data: the host's own data model, and tool output parsed under the limit.
+//!   depth limit, or data: the host's own data model, and tool output parsed under the limit;
+//! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
+//!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
+//!   a linear-time engine.
 
 mod cache;
 pub mod catalog;
