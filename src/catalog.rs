@@ -366,23 +366,90 @@ impl Catalog {
     pub(crate) fn mcp_with(limits: &Limits) -> Catalog {
         let schema: Value =
             serde_json::from_str(MCP_CATALOG_JSON).expect("the bundled catalog is valid JSON");
-        let mut catalog = Catalog::new(MCP_CATALOG_ID);
-        if let Some(Value::Object(functions)) = schema.get("functions") {
-            for (name, entry) in functions {
-                let schema = ArgSchema::from_function_schema(entry)
-                    .expect("the bundled catalog is well formed");
-                catalog.functions.insert(
-                    name.clone(),
-                    FunctionDef {
-                        schema: Arc::new(schema),
-                        imp: None,
-                        tool: false,
-                    },
-                );
-            }
-        }
+        let mut catalog =
+            Catalog::from_schema(&schema).expect("the bundled catalog is well formed");
         crate::functions::implement_mcp(&mut catalog, limits);
         catalog
+    }
+
+    /// The catalog a catalog schema declares (its `catalogId`, else `$id`, and the argument
+    /// schemas of its `functions`), without implementations: give them with
+    /// [`implement_function`](Catalog::implement_function). Calling a declared function that has
+    /// no implementation is a compile-time error that says so.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Catalog, Environment, catalog::Args};
+    /// use serde_json::{json, Value};
+    ///
+    /// let mut catalog = Catalog::from_schema(&json!({
+    ///     "catalogId": "https://example.com/parsers.json",
+    ///     "functions": {
+    ///         "upper": {"properties": {"args": {"properties": {"value": {}}, "required": ["value"], "additionalProperties": false}}},
+    ///         "lower": {"properties": {"args": {"properties": {"value": {}}, "required": ["value"]}}}
+    ///     }
+    /// }))?;
+    /// catalog.implement_function("upper", |args: &Args<'_>| Ok(Value::from(args.value_or_null("value").as_str().unwrap_or("").to_uppercase())))?;
+    /// let mut env = Environment::new();
+    /// env.add_catalog(catalog);
+    /// let call = |f: &str| json!({"@call": f, "catalogId": "https://example.com/parsers.json", "args": {"value": "a"}});
+    /// assert_eq!(env.compile(&call("upper"))?.eval(&mut json!({}))?, json!("A"));
+    /// assert!(env.compile(&call("lower")).unwrap_err().message().contains("not implemented"));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn from_schema(schema: &Value) -> Result<Catalog, Error> {
+        let id = schema
+            .get("catalogId")
+            .or_else(|| schema.get("$id"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::ValidationFailed,
+                    "a catalog schema needs a string catalogId or $id",
+                )
+            })?;
+        let mut catalog = Catalog::new(id);
+        match schema.get("functions") {
+            None => {}
+            Some(Value::Object(functions)) => {
+                for (name, entry) in functions {
+                    let schema = ArgSchema::from_function_schema(entry).map_err(|e| {
+                        Error::new(e.code(), format!("function '{name}': {}", e.message()))
+                    })?;
+                    catalog.functions.insert(
+                        name.clone(),
+                        FunctionDef {
+                            schema: Arc::new(schema),
+                            imp: None,
+                            tool: false,
+                        },
+                    );
+                }
+            }
+            Some(_) => {
+                return Err(Error::new(
+                    ErrorCode::ValidationFailed,
+                    "a catalog schema's functions must be an object",
+                ));
+            }
+        }
+        Ok(catalog)
+    }
+
+    /// Gives a function the catalog declares its implementation, keeping its declared schema.
+    /// An undeclared name is an error (use [`add_function`](Catalog::add_function) to declare).
+    pub fn implement_function(
+        &mut self,
+        name: &str,
+        function: impl Function,
+    ) -> Result<&mut Catalog, Error> {
+        let def = self.functions.get_mut(name).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ValidationFailed,
+                format!("catalog '{}' declares no function '{name}'", self.id),
+            )
+        })?;
+        def.imp = Some(Arc::new(function));
+        Ok(self)
     }
 
     /// Adds (or replaces) a function.
@@ -416,9 +483,8 @@ impl Catalog {
 
     /// Gives a declared function its implementation, keeping its schema.
     pub(crate) fn implement(&mut self, name: &str, function: impl Function) {
-        if let Some(def) = self.functions.get_mut(name) {
-            def.imp = Some(Arc::new(function));
-        }
+        // The bundled schema declares every function the crate implements (tested).
+        let _ = self.implement_function(name, function);
     }
 
     /// Marks a declared function as the tool call the asynchronous evaluation runs itself.
@@ -448,5 +514,43 @@ impl Catalog {
 
     pub(crate) fn function(&self, name: &str) -> Option<&FunctionDef> {
         self.functions.get(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_mcp_catalog_implements_every_function_its_schema_declares() {
+        let mcp = Catalog::mcp();
+        assert_eq!(
+            mcp.function_names(),
+            [
+                "callMcpTool",
+                "regexCapture",
+                "split",
+                "transformData",
+                "updateDataModel"
+            ]
+        );
+        for name in mcp.function_names() {
+            assert!(mcp.function(name).unwrap().imp.is_some(), "{name}");
+        }
+        assert!(mcp.function("callMcpTool").unwrap().tool);
+    }
+
+    #[test]
+    fn schemas_that_cannot_be_read_are_errors() {
+        assert!(Catalog::from_schema(&serde_json::json!({"functions": {}})).is_err());
+        assert!(Catalog::from_schema(&serde_json::json!({"$id": "x", "functions": []})).is_err());
+        assert!(
+            Catalog::from_schema(&serde_json::json!({"$id": "x", "functions": {"f": {}}})).is_err()
+        );
+        let mut c = Catalog::from_schema(&serde_json::json!({"$id": "x"})).unwrap();
+        assert!(
+            c.implement_function("nope", |_: &Args<'_>| Ok(Value::Null))
+                .is_err()
+        );
     }
 }

@@ -10,12 +10,12 @@ mod update_data_model;
 use crate::catalog::Catalog;
 use crate::limits::Limits;
 
+pub(crate) use coerce::push_js_number;
 pub use coerce::{js_number_string, to_js_string};
-#[allow(unused_imports)]
-pub(crate) use coerce::{push_js_number, push_js_string};
 
-/// Gives the MCP catalog's declared functions the crate's implementations. Functions the crate
-/// does not implement yet stay declared: calling them is a compile-time error that says so.
+/// Gives the MCP catalog's declared functions the crate's implementations. A function the
+/// catalog schema declares and the crate does not implement (a newer schema) stays declared:
+/// calling it is a compile-time error that says so.
 pub(crate) fn implement_mcp(catalog: &mut Catalog, limits: &Limits) {
     catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
     catalog.mark_tool("callMcpTool");
