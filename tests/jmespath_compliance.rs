@@ -1,24 +1,10 @@
 //! Every case of the official JMESPath compliance suite (vendored in `tests/jmespath-compliance/`,
 //! `bench` entries excluded) against the crate's engine.
 
+use a2ui_catalog_mcp::fixtures::json_eq;
 use a2ui_catalog_mcp::jmespath::{Expression, JmespathError};
 use serde_json::Value;
 use std::path::Path;
-
-/// Compliance results compare as JSON values: numbers by value (`1.0` equals `1`), objects
-/// without regard to member order.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
 
 fn run(expression: &str, given: &Value) -> Result<Value, JmespathError> {
     Expression::compile(expression)?.search(given)
@@ -54,7 +40,7 @@ fn compliance_suite() {
                 let outcome = run(expression, given);
                 let ok = match (case.get("error"), &outcome) {
                     (Some(kind), Err(err)) => kind.as_str() == Some(err.kind().as_str()),
-                    (None, Ok(value)) => same(value, &case["result"]),
+                    (None, Ok(value)) => json_eq(value, &case["result"]),
                     _ => false,
                 };
                 if ok {

@@ -22,6 +22,7 @@
 //!
 //! When both engines fail, the test only requires that both failed.
 
+use a2ui_catalog_mcp::fixtures::json_eq;
 use a2ui_catalog_mcp::jmespath::Expression;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
@@ -147,20 +148,6 @@ fn expression() -> impl Strategy<Value = String> {
     })
 }
 
-/// Equal as JSON values: numbers by value, objects without regard to order.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 fn oracle(expr: &str, data: &Value) -> Result<Value, String> {
     let compiled = jmespath::compile(expr).map_err(|e| e.to_string())?;
     let result = compiled.search(data).map_err(|e| e.to_string())?;
@@ -189,7 +176,7 @@ proptest! {
         let theirs = oracle(&expr, &data);
         match (&ours, &theirs) {
             (Ok(_), Ok(_)) if projects_through_a_multi_select(&expr) => {}
-            (Ok(a), Ok(b)) => prop_assert!(same(a, b), "{expr} on {data}: ours {a}, jmespath crate {b}"),
+            (Ok(a), Ok(b)) => prop_assert!(json_eq(a, b), "{expr} on {data}: ours {a}, jmespath crate {b}"),
             (Err(_), Err(_)) => {}
             // Known: the jmespath crate fails on avg([]), ours gives null.
             (Ok(_), Err(e)) if expr.contains("avg(") && e.contains("f64") => {}

@@ -16,7 +16,6 @@ use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::json;
-use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
@@ -78,19 +77,6 @@ async fn connect() -> Client {
         .expect("rmcp initializes a session with the Python server")
 }
 
-/// Runs `test` on a current-thread runtime, bounded by the support timeout.
-fn run<F: Future<Output = ()>>(test: F) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        tokio::time::timeout(support::TIMEOUT, test)
-            .await
-            .expect("the test finished in time")
-    });
-}
-
 /// Closes the session: the server sees its stdin end and exits (rmcp kills it otherwise).
 async fn close(client: Arc<Client>) {
     let Ok(client) = Arc::try_unwrap(client) else {
@@ -101,7 +87,7 @@ async fn close(client: Arc<Client>) {
 
 #[test]
 fn the_chains_run_against_the_python_server() {
-    run(async {
+    support::run(async {
         let client = Arc::new(connect().await);
         let info = client.peer_info().expect("the server introduced itself");
         let name = info.server_info.as_ref().map(|i| i.name.as_str());
@@ -126,7 +112,7 @@ fn the_chains_run_against_the_python_server() {
 
 #[test]
 fn python_tool_errors_and_unknown_tools_fail_the_call() {
-    run(async {
+    support::run(async {
         let client = Arc::new(connect().await);
         let host = McpHost::new(client.clone() as Arc<dyn ToolClient>);
         let model = SharedModel::new(json!({"repository": "nope/nope"}));

@@ -21,7 +21,6 @@ use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService};
 use rmcp::{ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 use server::{DemoServer, Role};
-use std::future::Future;
 use std::sync::Arc;
 
 type Client = RunningService<RoleClient, ()>;
@@ -37,22 +36,9 @@ async fn connect<S: ServerHandler>(server: S) -> Client {
     ().serve(client_end).await.expect("the client connects")
 }
 
-/// Runs `test` on a current-thread runtime, bounded by the support timeout.
-fn run<F: Future<Output = ()>>(test: F) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        tokio::time::timeout(support::TIMEOUT, test)
-            .await
-            .expect("the test finished in time")
-    });
-}
-
 #[test]
 fn chains_through_the_router_for_two_servers() {
-    run(async {
+    support::run(async {
         let github = Arc::new(connect(DemoServer::new(Role::GitHub)).await);
         let search = Arc::new(connect(DemoServer::new(Role::Search)).await);
         // The search server comes first: the router must still find each tool's own server.
@@ -75,7 +61,7 @@ fn chains_through_the_router_for_two_servers() {
 
 #[test]
 fn lists_tools_as_json_with_their_meta() {
-    run(async {
+    support::run(async {
         let client = connect(DemoServer::new(Role::GitHub)).await;
         let tools = ToolClient::list_tools(&client).await.expect("tools/list");
         let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
@@ -99,7 +85,7 @@ fn lists_tools_as_json_with_their_meta() {
 
 #[test]
 fn a_peer_is_a_tool_client_too() {
-    run(async {
+    support::run(async {
         let client = connect(DemoServer::new(Role::GitHub)).await;
         let peer: Arc<dyn ToolClient> = Arc::new(client.peer().clone());
         let (host, renderer, _) = support::host(Arc::new(peer.clone()));
@@ -126,7 +112,7 @@ fn a_peer_is_a_tool_client_too() {
 
 #[test]
 fn meta_is_sent_with_each_call_only_when_the_host_has_one() {
-    run(async {
+    support::run(async {
         let client: Arc<dyn ToolClient> = Arc::new(connect(DemoServer::new(Role::GitHub)).await);
         let args = json!({"repository": "a2ui/a2ui"});
         let catalogs = |result: &Value| -> Value {
@@ -161,7 +147,7 @@ fn meta_is_sent_with_each_call_only_when_the_host_has_one() {
 
 #[test]
 fn server_errors_become_expression_errors_with_the_rmcp_error_as_source() {
-    run(async {
+    support::run(async {
         let client: Arc<dyn ToolClient> = Arc::new(connect(DemoServer::new(Role::Search)).await);
         let host = McpHost::new(client);
         let model = SharedModel::new(json!({}));
@@ -189,7 +175,7 @@ fn server_errors_become_expression_errors_with_the_rmcp_error_as_source() {
 
 #[test]
 fn is_error_results_fail_the_call_and_write_nothing() {
-    run(async {
+    support::run(async {
         let client: Arc<dyn ToolClient> = Arc::new(connect(DemoServer::new(Role::GitHub)).await);
         let (host, renderer, _) = support::host(Arc::new(client));
         let model = SharedModel::new(json!({"repository": "nope/nope"}));
@@ -209,7 +195,7 @@ fn is_error_results_fail_the_call_and_write_nothing() {
 
 #[test]
 fn a_closed_connection_is_reported_as_closed() {
-    run(async {
+    support::run(async {
         let client = connect(DemoServer::new(Role::GitHub)).await;
         let peer = client.peer().clone();
         client.cancel().await.expect("a clean close");
@@ -269,7 +255,7 @@ impl ServerHandler for PagedServer {
 
 #[test]
 fn tool_lists_are_read_page_by_page_and_bounded() {
-    run(async {
+    support::run(async {
         let paged = connect(PagedServer {
             pages: 3,
             endless: false,
@@ -338,7 +324,7 @@ fn echo(text: &str, delay_ms: u64) -> Value {
 
 #[test]
 fn concurrent_calls_share_one_connection_and_the_latest_call_wins() {
-    run(async {
+    support::run(async {
         let client: Arc<dyn ToolClient> = Arc::new(connect(SlowServer::default()).await);
         let host = McpHost::new(client);
         let model = SharedModel::new(json!({}));
@@ -356,7 +342,7 @@ fn concurrent_calls_share_one_connection_and_the_latest_call_wins() {
 
 #[test]
 fn dropping_an_evaluation_cancels_its_request_on_the_server() {
-    run(async {
+    support::run(async {
         let server = SlowServer::default();
         let cancelled = server.cancelled.clone();
         let client: Arc<dyn ToolClient> = Arc::new(connect(server).await);

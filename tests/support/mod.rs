@@ -194,3 +194,16 @@ pub fn check_outcome(outcome: &Outcome) {
     );
     assert_eq!(app.permissions, None);
 }
+
+/// Runs `test` on a current-thread runtime, bounded by [`TIMEOUT`].
+pub fn run<F: std::future::Future<Output = ()>>(test: F) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        tokio::time::timeout(TIMEOUT, test)
+            .await
+            .expect("the test finished in time")
+    });
+}
