@@ -29,6 +29,7 @@
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
 use crate::mcp::ToolResponse;
+use crate::slices::Slices;
 use serde_json::Value;
 use std::any::Any;
 use std::borrow::Cow;
@@ -228,12 +229,15 @@ pub struct Args<'a> {
 pub(crate) enum ArgValue<'a> {
     Json(Cow<'a, Value>),
     Response(Arc<ToolResponse>),
+    /// Strings cut out of one shared text (a built-in function's result).
+    Slices(Arc<Slices>),
 }
 
 /// A read-only view of an argument, for functions that can read either form (JMESPath).
 pub(crate) enum ArgView<'v> {
     Json(&'v Value),
-    Response(&'v ToolResponse),
+    Response(&'v Arc<ToolResponse>),
+    Slices(&'v Arc<Slices>),
 }
 
 static NULL: Value = Value::Null;
@@ -244,6 +248,7 @@ impl<'a> Args<'a> {
         match self.values[self.schema.slot(name)?].as_ref()? {
             ArgValue::Json(v) => Some(v),
             ArgValue::Response(r) => Some(r.value()),
+            ArgValue::Slices(s) => Some(s.value()),
         }
     }
 
@@ -259,6 +264,9 @@ impl<'a> Args<'a> {
             ArgValue::Response(r) => Cow::Owned(
                 Arc::try_unwrap(r).map_or_else(|r| r.value().clone(), ToolResponse::into_value),
             ),
+            ArgValue::Slices(s) => Cow::Owned(
+                Arc::try_unwrap(s).map_or_else(|s| s.value().clone(), Slices::into_value),
+            ),
         })
     }
 
@@ -267,6 +275,7 @@ impl<'a> Args<'a> {
         Some(match self.values[self.schema.slot(name)?].as_ref()? {
             ArgValue::Json(v) => ArgView::Json(v),
             ArgValue::Response(r) => ArgView::Response(r),
+            ArgValue::Slices(s) => ArgView::Slices(s),
         })
     }
 }
@@ -276,6 +285,8 @@ pub struct CallContext<'a> {
     pub(crate) limits: &'a Limits,
     pub(crate) prepared: Option<&'a (dyn Any + Send + Sync)>,
     pub(crate) writes: Vec<(String, Value)>,
+    /// A built-in function's result as `Slices`, which then stands for the returned value.
+    pub(crate) slices: Option<Arc<Slices>>,
 }
 
 impl CallContext<'_> {
@@ -293,6 +304,13 @@ impl CallContext<'_> {
     /// queued writes are checked and applied together, all or nothing, after the call returns.
     pub fn write(&mut self, path: impl Into<String>, value: Value) {
         self.writes.push((path.into(), value));
+    }
+
+    /// Makes `slices` the call's value (for the built-in functions; what they return is then
+    /// ignored).
+    pub(crate) fn return_slices(&mut self, slices: Slices) -> Value {
+        self.slices = Some(Arc::new(slices));
+        Value::Null
     }
 
     /// Fails with `LIMIT_EXCEEDED` when an output of `items` items and `bytes` bytes of text is

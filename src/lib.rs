@@ -66,6 +66,7 @@ pub mod model;
 pub mod path;
 pub mod payload;
 pub mod regex;
+mod slices;
 pub mod testing;
 
 pub use catalog::{Catalog, MCP_CATALOG_ID};

@@ -2,10 +2,12 @@
 //! in the A2UI regex dialect; `null` when nothing matches; an array value is mapped.
 
 use super::coerce::to_js_string;
-use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
+use crate::catalog::{ArgView, Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::regex::{Pattern, PatternCache, RegexError};
+use crate::slices::{Shape, Slices};
 use serde_json::Value;
+use std::ops::Range;
 
 pub(crate) struct RegexCapture {
     cache: PatternCache,
@@ -36,6 +38,13 @@ fn capture(pattern: &Pattern, item: &Value) -> Value {
     }
 }
 
+/// Makes ranges of an item ranges of the whole text (the item starts at `offset`).
+fn shift(ranges: &mut [Range<usize>], offset: usize) {
+    for r in ranges {
+        *r = r.start + offset..r.end + offset;
+    }
+}
+
 impl Function for RegexCapture {
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         match args.get("pattern") {
@@ -59,6 +68,42 @@ impl Function for RegexCapture {
                 &compiled
             }
         };
+        // Strings cut out of a shared text are captured as ranges of it (`crate::slices`).
+        if let Some(ArgView::Slices(slices)) = args.view("value") {
+            let text = slices.source().text();
+            match slices.shape() {
+                Shape::Str(range) => {
+                    let mut groups = Vec::with_capacity(pattern.group_count());
+                    if !pattern.capture_ranges(&text[range.clone()], &mut groups) {
+                        return Ok(Value::Null);
+                    }
+                    shift(&mut groups, range.start);
+                    let source = slices.source().clone();
+                    return Ok(cx.return_slices(Slices::new(source, Shape::List(groups))));
+                }
+                Shape::List(items) => {
+                    cx.check_output(items.len(), 0)?;
+                    let width = pattern.group_count();
+                    let mut matched = Vec::with_capacity(items.len());
+                    let mut groups = Vec::with_capacity(items.len() * width);
+                    for item in items {
+                        let row = groups.len();
+                        let found = pattern.capture_ranges(&text[item.clone()], &mut groups);
+                        shift(&mut groups[row..], item.start);
+                        matched.push(found);
+                    }
+                    let shape = Shape::Rows {
+                        width,
+                        matched,
+                        groups,
+                    };
+                    let source = slices.source().clone();
+                    return Ok(cx.return_slices(Slices::new(source, shape)));
+                }
+                // Items that are arrays are coerced to text: the JSON path below does that.
+                Shape::Rows { .. } => {}
+            }
+        }
         match args.value_or_null("value") {
             Value::Array(items) => {
                 cx.check_output(items.len(), 0)?;

@@ -2,9 +2,13 @@
 //! separator splits into code points; an array value gives an array of arrays.
 
 use super::coerce::to_js_string;
-use crate::catalog::{Args, CallContext, Function};
+use crate::catalog::{ArgView, Args, CallContext, Function};
 use crate::error::Error;
+use crate::slices::{Shape, Slices, Source};
 use serde_json::Value;
+use std::borrow::Cow;
+use std::ops::Range;
+use std::sync::Arc;
 
 pub(crate) struct Split;
 
@@ -16,6 +20,21 @@ fn split_text(text: &str, separator: &str, budget: &mut Budget<'_, '_>) -> Resul
             text.chars().map(|c| Value::String(c.to_string())).collect(),
         ));
     }
+    let pieces = split_ranges(text, separator, budget)?;
+    Ok(Value::Array(
+        pieces
+            .into_iter()
+            .map(|r| Value::String(text[r].to_owned()))
+            .collect(),
+    ))
+}
+
+/// Where the pieces of `text` are, for a non-empty separator.
+fn split_ranges(
+    text: &str,
+    separator: &str,
+    budget: &mut Budget<'_, '_>,
+) -> Result<Vec<Range<usize>>, Error> {
     // One SIMD search for the separators (str::split's two-way search is several times
     // slower on long texts); the limits are checked before the pieces are built.
     let ends: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), separator).collect();
@@ -24,11 +43,33 @@ fn split_text(text: &str, separator: &str, budget: &mut Budget<'_, '_>) -> Resul
     let mut start = 0;
     for end in ends {
         // The separator is valid UTF-8 and matched whole, so both cuts are on char boundaries.
-        pieces.push(Value::String(text[start..end].to_owned()));
+        pieces.push(start..end);
         start = end + separator.len();
     }
-    pieces.push(Value::String(text[start..].to_owned()));
-    Ok(Value::Array(pieces))
+    pieces.push(start..text.len());
+    Ok(pieces)
+}
+
+/// The text to split as a shared source and the range of it that is the value, when the value
+/// is a string: the pieces are then ranges of it (`crate::slices`), not copies.
+fn shared_text(args: &mut Args<'_>) -> Option<(Source, Range<usize>)> {
+    match args.view("value")? {
+        ArgView::Slices(slices) => match slices.shape() {
+            Shape::Str(range) => Some((slices.source().clone(), range.clone())),
+            _ => None,
+        },
+        ArgView::Json(Value::String(_)) => match args.take("value")? {
+            Cow::Owned(Value::String(text)) => {
+                let len = text.len();
+                Some((Source::Text(Arc::new(text)), 0..len))
+            }
+            Cow::Borrowed(Value::String(text)) => {
+                Some((Source::Text(Arc::new(text.clone())), 0..text.len()))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// What this call has produced so far, checked against the limits before building it.
@@ -48,7 +89,22 @@ impl Budget<'_, '_> {
 
 impl Function for Split {
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
-        let separator = to_js_string(args.value_or_null("separator"));
+        let separator = to_js_string(args.value_or_null("separator")).into_owned();
+        if !separator.is_empty()
+            && let Some((source, range)) = shared_text(args)
+        {
+            let text = &source.text()[range.clone()];
+            let mut budget = Budget {
+                cx,
+                items: 0,
+                bytes: 0,
+            };
+            let mut pieces = split_ranges(text, &separator, &mut budget)?;
+            for piece in &mut pieces {
+                *piece = piece.start + range.start..piece.end + range.start;
+            }
+            return Ok(cx.return_slices(Slices::new(source, Shape::List(pieces))));
+        }
         let mut budget = Budget {
             cx,
             items: 0,

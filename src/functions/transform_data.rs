@@ -5,7 +5,9 @@
 use crate::catalog::{ArgView, Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::jmespath::{Expression, ExpressionCache, JmespathError, JmespathErrorKind, Limits};
+use crate::slices::{Shape, Slices, Source};
 use serde_json::Value;
+use std::sync::Arc;
 
 pub(crate) struct TransformData {
     limits: Limits,
@@ -75,7 +77,15 @@ impl Function for TransformData {
         };
         // A tool's response object is read in its fast form, without converting it.
         let result = match args.view("data") {
+            // The guide's `transformData("text")`: the tool's text goes on as a shared slice,
+            // not a copy (a tool text is the large part of a result; see `crate::slices`).
+            Some(ArgView::Response(response)) if expression.as_field() == Some("text") => {
+                let whole = 0..response.text().len();
+                let source = Source::Response(Arc::clone(response));
+                return Ok(cx.return_slices(Slices::new(source, Shape::Str(whole))));
+            }
             Some(ArgView::Response(response)) => expression.search_members(&response.members()),
+            Some(ArgView::Slices(slices)) => slices.with_view(|root| expression.search_view(root)),
             Some(ArgView::Json(data)) => expression.search(data),
             None => expression.search(&Value::Null),
         };

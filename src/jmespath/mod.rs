@@ -106,6 +106,15 @@ impl Expression {
         &self.inner.text
     }
 
+    /// The field name, when the whole expression is one field (`text`, `"text"`).
+    pub(crate) fn as_field(&self) -> Option<&str> {
+        let ast = &self.inner.ast;
+        match ast.node(ast.root) {
+            ast::Node::Field(name) => Some(name),
+            _ => None,
+        }
+    }
+
     /// Evaluates the expression against `data`.
     ///
     /// ```

@@ -17,6 +17,7 @@ use crate::limits::Limits;
 use crate::mcp::ToolResponse;
 use crate::model::{DataModel, Write};
 use crate::path::{DataPath, JsonPointer};
+use crate::slices::Slices;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -32,6 +33,8 @@ enum Val<'p> {
     Bound(Cow<'p, JsonPointer>),
     /// A tool's response object, in its fast form.
     Response(Arc<ToolResponse>),
+    /// A built-in function's strings, cut out of one shared text.
+    Slices(Arc<Slices>),
 }
 
 /// What the machine does next.
@@ -191,6 +194,9 @@ impl<'p> Machine<'p> {
             Val::Response(r) => {
                 Arc::try_unwrap(r).map_or_else(|r| r.value().clone(), ToolResponse::into_value)
             }
+            Val::Slices(s) => {
+                Arc::try_unwrap(s).map_or_else(|s| s.value().clone(), Slices::into_value)
+            }
         }
     }
 
@@ -228,9 +234,7 @@ impl<'p> Machine<'p> {
                 self.snapshot_bindings(model);
                 Ok(Finished::Tool(ToolRequest { call, args }))
             }
-            Node::Call(call) => self
-                .call(call, frame.vals, model)
-                .map(|v| Finished::Val(Val::Owned(v))),
+            Node::Call(call) => self.call(call, frame.vals, model).map(Finished::Val),
             Node::Const(_) | Node::Bind(_) => unreachable!("leaves have no frames"),
         }
     }
@@ -240,11 +244,12 @@ impl<'p> Machine<'p> {
         call: &'p CallNode,
         vals: Vec<Val<'p>>,
         model: &mut M,
-    ) -> Result<Value, Error> {
+    ) -> Result<Val<'p>, Error> {
         let mut cx = CallContext {
             limits: self.limits,
             prepared: call.prepared.as_deref(),
             writes: Vec::new(),
+            slices: None,
         };
         let result = {
             let shared: &M = model;
@@ -259,6 +264,7 @@ impl<'p> Machine<'p> {
                             ArgValue::Json(shared.read(&p).unwrap_or(Cow::Borrowed(&NULL)))
                         }
                         Val::Response(r) => ArgValue::Response(r),
+                        Val::Slices(s) => ArgValue::Slices(s),
                     });
                 }
             }
@@ -272,7 +278,10 @@ impl<'p> Machine<'p> {
         if !cx.writes.is_empty() {
             self.write(call, cx.writes, model)?;
         }
-        Ok(result)
+        Ok(match cx.slices {
+            Some(slices) => Val::Slices(slices),
+            None => Val::Owned(result),
+        })
     }
 
     /// Resolves and checks every path, then applies the writes all or nothing.

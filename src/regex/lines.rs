@@ -10,6 +10,7 @@
 //! flags only position 0 can start a match. So one forward pass decides, with no backtracking.
 
 use super::ast::{Assertion, Node, NodeKind};
+use std::ops::Range;
 
 /// One step of the plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,19 +86,33 @@ impl LinePlan {
 
     /// Groups 1..n of the match at position 0, or `None`.
     pub(crate) fn captures<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
-        let mut groups = Vec::new();
-        let mut rest = haystack;
+        let mut ranges = Vec::new();
+        self.capture_ranges(haystack, &mut ranges)
+            .then(|| ranges.into_iter().map(|r| &haystack[r]).collect())
+    }
+
+    /// Appends where groups 1..n of the match at position 0 are to `out`; `false` (and `out`
+    /// as it was) when there is no match.
+    pub(crate) fn capture_ranges(&self, haystack: &str, out: &mut Vec<Range<usize>>) -> bool {
+        let before = out.len();
+        let mut at = 0;
         for step in &self.steps {
             match step {
-                Step::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
+                Step::Literal(text) => {
+                    if !haystack[at..].starts_with(text.as_str()) {
+                        out.truncate(before);
+                        return false;
+                    }
+                    at += text.len();
+                }
                 Step::Line => {
-                    let end = line_end(rest);
-                    groups.push(&rest[..end]);
-                    rest = &rest[end..];
+                    let end = at + line_end(&haystack[at..]);
+                    out.push(at..end);
+                    at = end;
                 }
             }
         }
-        Some(groups)
+        true
     }
 }
 

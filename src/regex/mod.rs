@@ -34,6 +34,7 @@ pub use cache::{DEFAULT_CACHE_CAPACITY, PatternCache};
 pub use error::{RegexError, RegexErrorKind};
 pub use properties::accepted_names as accepted_property_names;
 
+use std::ops::Range;
 use std::sync::Arc;
 use translate::GroupPlan;
 
@@ -195,23 +196,46 @@ impl Pattern {
         }
     }
 
+    /// Like [`captures`](Pattern::captures), but appends where the groups are to `out`
+    /// (an empty range for a group that did not take part); `false`, with `out` as it was,
+    /// when nothing matches. Reusing `out` saves an allocation per haystack.
+    pub(crate) fn capture_ranges(&self, haystack: &str, out: &mut Vec<Range<usize>>) -> bool {
+        match &self.inner.lines {
+            Some(plan) => plan.capture_ranges(haystack, out),
+            None => self.capture_ranges_with_engine(haystack, out),
+        }
+    }
+
     /// [`captures`](Pattern::captures) by the regex engine, whatever the pattern's shape.
     fn captures_with_engine<'h>(&self, haystack: &'h str) -> Option<Vec<&'h str>> {
+        let mut ranges = Vec::new();
+        self.capture_ranges_with_engine(haystack, &mut ranges)
+            .then(|| ranges.into_iter().map(|r| &haystack[r]).collect())
+    }
+
+    fn capture_ranges_with_engine(&self, haystack: &str, out: &mut Vec<Range<usize>>) -> bool {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
             // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
             // finds the match (found by tests/regex_vs_v8.rs).
             let found = inner.regex.find(haystack).map(|m| m.start());
-            return self.first_match(haystack, found).map(|_| Vec::new());
+            return self.first_match(haystack, found).is_some();
         }
         let mut locs = inner.regex.capture_locations();
         let found = inner
             .regex
             .captures_read(&mut locs, haystack)
             .map(|m| m.start());
-        match self.first_match(haystack, found)? {
-            Found::MidPair => Some(vec![""; inner.groups.len()]),
-            Found::Here => Some(self.read_groups(&locs, haystack)),
+        match self.first_match(haystack, found) {
+            None => false,
+            Some(Found::MidPair) => {
+                out.extend((0..inner.groups.len()).map(|_| 0..0));
+                true
+            }
+            Some(Found::Here) => {
+                self.read_groups(&locs, out);
+                true
+            }
         }
     }
 
@@ -228,20 +252,20 @@ impl Pattern {
         found.map(|_| Found::Here)
     }
 
-    fn read_groups<'h>(&self, locs: &::regex::CaptureLocations, haystack: &'h str) -> Vec<&'h str> {
+    fn read_groups(&self, locs: &::regex::CaptureLocations, out: &mut Vec<Range<usize>>) {
         let inner = &*self.inner;
         let read = |g: &GroupPlan| {
             let Some((start, end)) = g.slot.and_then(|slot| locs.get(slot as usize)) else {
-                return "";
+                return 0..0;
             };
             let current = !inner.guarded
                 || g.guards.iter().all(|&guard| {
                     locs.get(guard as usize)
                         .is_some_and(|(iteration_start, _)| start >= iteration_start)
                 });
-            if current { &haystack[start..end] } else { "" }
+            if current { start..end } else { 0..0 }
         };
-        inner.groups.iter().map(read).collect()
+        out.extend(inner.groups.iter().map(read));
     }
 
     /// Whether the pattern matches anywhere in `haystack`.
