@@ -161,7 +161,7 @@ impl ToolResponse {
 /// Parses JSON text nested at most `max_depth` deep into the fast form.
 pub(crate) fn parse(text: &str, max_depth: usize) -> Result<sonic_rs::Value, Error> {
     // The depth is checked before parsing: the parser recurses.
-    if crate::json::nesting_depth(text, max_depth) > max_depth {
+    if crate::json::nests_deeper_than(text, max_depth) {
         return Err(Error::new(
             ErrorCode::LimitExceeded,
             format!("JSON nests deeper than the limit of {max_depth} levels"),

@@ -6,8 +6,12 @@
 //! stack. So text is first scanned for its nesting depth (a cheap byte loop), and only parsed
 //! when the depth is within the caller's limit.
 
+mod block_scan;
+
 use crate::error::{Error, ErrorCode};
 use serde_json::Value;
+
+pub use block_scan::nests_deeper_than;
 
 /// The depth used when the caller has no better limit: the payload default (engine.md §5).
 pub const DEFAULT_MAX_DEPTH: usize = 128;
@@ -95,8 +99,7 @@ fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
 /// assert_eq!(from_str_limited("[[[1]]]", 2).unwrap_err().code(), ErrorCode::LimitExceeded);
 /// ```
 pub fn from_str_limited(text: &str, max_depth: usize) -> Result<Value, Error> {
-    let depth = nesting_depth(text, max_depth);
-    if depth > max_depth {
+    if nests_deeper_than(text, max_depth) {
         return Err(Error::new(
             ErrorCode::LimitExceeded,
             format!("JSON nests deeper than the limit of {max_depth} levels"),
