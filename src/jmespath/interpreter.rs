@@ -3,6 +3,7 @@
 
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
+use super::functions::Func;
 use super::value::{Budget, Val, equals, to_value};
 use super::view::JsonView;
 use serde_json::Value;
@@ -153,49 +154,60 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         }
     }
 
-    /// Evaluates `id` straight into the output. Projections, filters and multi-selects build
-    /// their `serde_json` containers directly instead of an intermediate value that is converted
-    /// afterwards: the usual shape of a transform. `None` is JMESPath's `null` (which projections
+    /// Evaluates `id` straight into the output. `None` is JMESPath's `null` (which projections
     /// drop); `Some(Value::Null)` is a value that has no JSON form other than `null`.
     pub(crate) fn eval_out(
         &self,
         id: NodeId,
         cur: &Val<'a, V>,
     ) -> Result<Option<Value>, JmespathError> {
+        let mut out = Value::Null;
+        Ok(self.emit(id, cur, &mut out)?.then_some(out))
+    }
+
+    /// Evaluates `id` into `slot`, which holds `Value::Null`, and tells whether the result is
+    /// anything but JMESPath's `null` (`slot` is then left as it was). Projections, filters and
+    /// multi-selects build their `serde_json` containers directly instead of an intermediate
+    /// value that is converted afterwards: the usual shape of a transform. Results are written
+    /// in place rather than returned because a `Value` is large and every level of a returned
+    /// `Result<Option<Value>>` would copy it.
+    fn emit(&self, id: NodeId, cur: &Val<'a, V>, slot: &mut Value) -> Result<bool, JmespathError> {
         let ast: &'a Ast = self.ast;
         match ast.node(id) {
             Node::Sub(lhs, rhs) | Node::Pipe(lhs, rhs) => {
                 let left = self.eval(*lhs, cur)?;
-                self.eval_out(*rhs, &left)
+                self.emit(*rhs, &left, slot)
             }
             Node::Projection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
                 let Some(items) = base.items() else {
-                    return Ok(None);
+                    return Ok(false);
                 };
                 self.budget.spend(base.len() as u64)?;
                 let mut out = Vec::with_capacity(base.len());
                 for item in items {
-                    out.extend(self.eval_out(*rhs, &item)?);
+                    self.emit_element(*rhs, &item, &mut out)?;
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::ValueProjection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
                 let Some(entries) = base.entries() else {
-                    return Ok(None);
+                    return Ok(false);
                 };
                 self.budget.spend(base.len() as u64)?;
                 let mut out = Vec::with_capacity(base.len());
                 for (_, item) in entries {
-                    out.extend(self.eval_out(*rhs, &item)?);
+                    self.emit_element(*rhs, &item, &mut out)?;
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::Filter { lhs, cond, rhs } => {
                 let base = self.eval(*lhs, cur)?;
                 let Some(items) = base.items() else {
-                    return Ok(None);
+                    return Ok(false);
                 };
                 self.budget.spend(base.len() as u64)?;
                 let ahead = match (&base, ast.node(*cond)) {
@@ -215,46 +227,84 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                         next.warm(name, slot);
                     }
                     if self.test(*cond, &item)? {
-                        out.extend(self.eval_out(*rhs, &item)?);
+                        self.emit_element(*rhs, &item, &mut out)?;
                     }
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::List(items) => {
                 if cur.is_null() {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 self.budget.spend(items.len() as u64)?;
                 let mut out = Vec::with_capacity(items.len());
                 for &item in items {
-                    out.push(self.eval_out(item, cur)?.unwrap_or(Value::Null));
+                    out.push(Value::Null);
+                    if let Some(last) = out.last_mut() {
+                        self.emit(item, cur, last)?;
+                    }
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::Hash { pairs, template } => {
                 if cur.is_null() {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 self.budget.spend(pairs.len() as u64)?;
-                let mut out = template.clone();
-                for ((_, value), slot) in pairs.iter().zip(out.values_mut()) {
-                    *slot = self.eval_out(*value, cur)?.unwrap_or(Value::Null);
+                *slot = Value::Object(template.clone());
+                if let Value::Object(out) = slot {
+                    for ((_, value), member) in pairs.iter().zip(out.values_mut()) {
+                        self.emit(*value, cur, member)?;
+                    }
                 }
-                Ok(Some(Value::Object(out)))
+                Ok(true)
             }
             Node::Field(name) => match cur.member_at_hint(name, &self.hints[id as usize]) {
-                None | Some(Val::Null) => Ok(None),
+                None | Some(Val::Null) => Ok(false),
                 Some(Val::Str(s)) => {
                     self.budget.spend_text(s.len())?;
-                    Ok(Some(Value::String(s.to_owned())))
+                    *slot = Value::String(s.to_owned());
+                    Ok(true)
                 }
-                Some(other) => to_value(other, &self.budget).map(Some),
+                Some(other) => {
+                    *slot = to_value(other, &self.budget)?;
+                    Ok(true)
+                }
             },
+            Node::Call(Func::ToString, args) if args.len() == 1 => {
+                // Never `null`, and the built string moves into the output without the
+                // generic argument handling of `call`.
+                let arg = self.eval(args[0], cur)?;
+                *slot = to_value(self.to_string_of(arg)?, &self.budget)?;
+                Ok(true)
+            }
             _ => match self.eval(id, cur)? {
-                Val::Null => Ok(None),
-                other => to_value(other, &self.budget).map(Some),
+                Val::Null => Ok(false),
+                other => {
+                    *slot = to_value(other, &self.budget)?;
+                    Ok(true)
+                }
             },
         }
+    }
+
+    /// Appends the result of `id` to `out` unless it is `null`, as projections do.
+    #[inline]
+    fn emit_element(
+        &self,
+        id: NodeId,
+        cur: &Val<'a, V>,
+        out: &mut Vec<Value>,
+    ) -> Result<(), JmespathError> {
+        out.push(Value::Null);
+        if let Some(last) = out.last_mut()
+            && !self.emit(id, cur, last)?
+        {
+            out.pop();
+        }
+        Ok(())
     }
 
     /// `rhs` over each element, dropping `null` results.

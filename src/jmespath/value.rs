@@ -96,6 +96,37 @@ impl Num {
     }
 }
 
+impl Num {
+    /// The number as JavaScript prints it, in a string of exactly its length when it is a safe
+    /// integer (the usual `to_string(number)`), so the output keeps no spare capacity and the
+    /// string is never grown.
+    pub(crate) fn json_text(self) -> String {
+        match self {
+            Num::Int(i) if i.unsigned_abs() <= MAX_SAFE as u64 => {
+                let digits = decimal_digits(i.unsigned_abs());
+                let mut out = String::with_capacity(digits + usize::from(i < 0));
+                push_integer(&mut out, i);
+                out
+            }
+            other => {
+                let mut out = String::new();
+                other.push_json(&mut out);
+                out
+            }
+        }
+    }
+}
+
+/// Number of decimal digits of `n` (1 for 0).
+fn decimal_digits(mut n: u64) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
 /// Appends a decimal integer.
 fn push_integer(out: &mut String, i: i64) {
     let mut digits = [0u8; 20];
@@ -610,8 +641,17 @@ pub(crate) fn to_value<'a, V: JsonView + ?Sized>(
     val: Val<'a, V>,
     budget: &Budget,
 ) -> Result<Value, JmespathError> {
+    // Scalars, most results, need no stack.
+    let next = match val {
+        Val::Null | Val::ExpRef(_) => return budget.spend(1).map(|()| Value::Null),
+        Val::Bool(b) => return budget.spend(1).map(|()| Value::Bool(b)),
+        Val::Num(n) => return budget.spend(1).map(|()| n.to_json()),
+        Val::Str(s) => return budget.spend(1).map(|()| Value::String(s.to_owned())),
+        Val::String(s) => return budget.spend(1).map(|()| Value::String(s)),
+        other => other,
+    };
     let mut stack: Vec<Frame<'a, V>> = Vec::new();
-    let mut next = val;
+    let mut next = next;
     loop {
         budget.spend(1)?;
         // Turn `next` into a finished value, or open a frame for it.
