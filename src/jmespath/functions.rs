@@ -246,7 +246,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         if arg_nodes.len() <= 3 {
             let mut args = [Val::Null, Val::Null, Val::Null];
             for (slot, &node) in args.iter_mut().zip(arg_nodes) {
-                *slot = self.eval(node, cur)?;
+                *slot = self.eval_arg(node, cur)?;
             }
             self.apply(func, &mut args[..arg_nodes.len()])
         } else {

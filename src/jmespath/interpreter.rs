@@ -206,30 +206,54 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             }
             Node::Filter { lhs, cond, rhs } => {
                 let base = self.eval(*lhs, cur)?;
-                let Some(items) = base.items() else {
-                    return Ok(false);
-                };
-                self.budget.spend(base.len() as u64)?;
-                let ahead = match (&base, ast.node(*cond)) {
-                    (Val::View(array), Node::Compare(_, field, _)) => match ast.node(*field) {
-                        Node::Field(name) => Some((*array, &**name, &self.hints[*field as usize])),
-                        _ => None,
+                let out = match &base {
+                    // Elements of the input are read straight from its array, so the loop
+                    // neither goes through `Items` nor returns each element through memory.
+                    Val::View(array) => match array.array_iter() {
+                        Some(elements) => {
+                            self.budget.spend(array.len() as u64)?;
+                            let ahead = match ast.node(*cond) {
+                                Node::Compare(_, field, _) => match ast.node(*field) {
+                                    Node::Field(name) => {
+                                        Some((*array, &**name, &self.hints[*field as usize]))
+                                    }
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
+                            // Sized for every element to pass: one large allocation instead of
+                            // a series of reallocations (each of which makes glibc consolidate
+                            // its free lists).
+                            let mut out = Vec::with_capacity(array.len());
+                            for (i, element) in elements.enumerate() {
+                                if let Some((array, name, slot)) = ahead
+                                    && let Some(next) = array.index(i + LOOKAHEAD)
+                                {
+                                    next.warm(name, slot);
+                                }
+                                let item = Val::from_view(element);
+                                if self.test(*cond, &item)? {
+                                    self.emit_element(*rhs, &item, &mut out)?;
+                                }
+                            }
+                            out
+                        }
+                        None => return Ok(false),
                     },
-                    _ => None,
+                    _ => {
+                        let Some(items) = base.items() else {
+                            return Ok(false);
+                        };
+                        self.budget.spend(base.len() as u64)?;
+                        let mut out = Vec::with_capacity(base.len());
+                        for item in items {
+                            if self.test(*cond, &item)? {
+                                self.emit_element(*rhs, &item, &mut out)?;
+                            }
+                        }
+                        out
+                    }
                 };
-                // Sized for every element to pass: one large allocation instead of a series of
-                // reallocations (each of which makes glibc consolidate its free lists).
-                let mut out = Vec::with_capacity(base.len());
-                for (i, item) in items.enumerate() {
-                    if let Some((array, name, slot)) = ahead
-                        && let Some(next) = array.index(i + LOOKAHEAD)
-                    {
-                        next.warm(name, slot);
-                    }
-                    if self.test(*cond, &item)? {
-                        self.emit_element(*rhs, &item, &mut out)?;
-                    }
-                }
                 *slot = Value::Array(out);
                 Ok(true)
             }
@@ -256,28 +280,26 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 *slot = Value::Object(template.clone());
                 if let Value::Object(out) = slot {
                     for ((_, value), member) in pairs.iter().zip(out.values_mut()) {
-                        self.emit(*value, cur, member)?;
+                        // Members are usually fields of the current element.
+                        match ast.node(*value) {
+                            Node::Field(name) => self.emit_field(*value, name, cur, member)?,
+                            _ => self.emit(*value, cur, member)?,
+                        };
                     }
                 }
                 Ok(true)
             }
-            Node::Field(name) => match cur.member_at_hint(name, &self.hints[id as usize]) {
-                None | Some(Val::Null) => Ok(false),
-                Some(Val::Str(s)) => {
-                    self.budget.spend_text(s.len())?;
-                    *slot = Value::String(s.to_owned());
-                    Ok(true)
-                }
-                Some(other) => {
-                    *slot = to_value(other, &self.budget)?;
-                    Ok(true)
-                }
-            },
+            Node::Field(name) => self.emit_field(id, name, cur, slot),
             Node::Call(Func::ToString, args) if args.len() == 1 => {
                 // Never `null`, and the built string moves into the output without the
                 // generic argument handling of `call`.
-                let arg = self.eval(args[0], cur)?;
-                *slot = to_value(self.to_string_of(arg)?, &self.budget)?;
+                *slot = match self.eval_arg(args[0], cur)? {
+                    Val::Num(n) => {
+                        self.budget.spend(1)?;
+                        Value::String(n.json_text())
+                    }
+                    other => to_value(self.to_string_of(other)?, &self.budget)?,
+                };
                 Ok(true)
             }
             _ => match self.eval(id, cur)? {
@@ -287,6 +309,44 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     Ok(true)
                 }
             },
+        }
+    }
+
+    /// [`Interp::emit`] of the field `name` (node `id`).
+    #[inline]
+    fn emit_field(
+        &self,
+        id: NodeId,
+        name: &str,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        match cur.member_at_hint(name, &self.hints[id as usize]) {
+            None | Some(Val::Null) => Ok(false),
+            Some(Val::Str(s)) => {
+                self.budget.spend_text(s.len())?;
+                *slot = Value::String(s.to_owned());
+                Ok(true)
+            }
+            Some(other) => {
+                *slot = to_value(other, &self.budget)?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// [`Interp::eval`] with fields, the usual function argument, read in line.
+    #[inline]
+    pub(crate) fn eval_arg(
+        &self,
+        id: NodeId,
+        cur: &Val<'a, V>,
+    ) -> Result<Val<'a, V>, JmespathError> {
+        match self.ast.node(id) {
+            Node::Field(name) => Ok(cur
+                .member_at_hint(name, &self.hints[id as usize])
+                .unwrap_or(Val::Null)),
+            _ => self.eval(id, cur),
         }
     }
 

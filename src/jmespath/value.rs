@@ -637,23 +637,37 @@ enum Frame<'a, V: JsonView + ?Sized + 'a> {
 }
 
 /// The output: `val` as a `serde_json::Value`, built without recursion.
+#[inline]
 pub(crate) fn to_value<'a, V: JsonView + ?Sized>(
     val: Val<'a, V>,
     budget: &Budget,
 ) -> Result<Value, JmespathError> {
-    // Scalars, most results, need no stack.
-    let next = match val {
-        Val::Null | Val::ExpRef(_) => return budget.spend(1).map(|()| Value::Null),
-        Val::Bool(b) => return budget.spend(1).map(|()| Value::Bool(b)),
-        Val::Num(n) => return budget.spend(1).map(|()| n.to_json()),
-        Val::Str(s) => return budget.spend(1).map(|()| Value::String(s.to_owned())),
-        Val::String(s) => return budget.spend(1).map(|()| Value::String(s)),
-        other => other,
-    };
+    // Scalars, most results, are converted in line; containers need the stack.
+    budget.spend(1)?;
+    Ok(match val {
+        Val::Null | Val::ExpRef(_) => Value::Null,
+        Val::Bool(b) => Value::Bool(b),
+        Val::Num(n) => n.to_json(),
+        Val::Str(s) => Value::String(s.to_owned()),
+        Val::String(s) => Value::String(s),
+        other => return container_to_value(other, budget),
+    })
+}
+
+/// [`to_value`] of an array or object.
+fn container_to_value<'a, V: JsonView + ?Sized>(
+    val: Val<'a, V>,
+    budget: &Budget,
+) -> Result<Value, JmespathError> {
     let mut stack: Vec<Frame<'a, V>> = Vec::new();
-    let mut next = next;
+    let mut next = val;
+    let mut first = true;
     loop {
-        budget.spend(1)?;
+        // The caller paid for the first value.
+        if !first {
+            budget.spend(1)?;
+        }
+        first = false;
         // Turn `next` into a finished value, or open a frame for it.
         let mut done = match next {
             Val::Null | Val::ExpRef(_) => Some(Value::Null),
