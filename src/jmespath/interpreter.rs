@@ -5,7 +5,7 @@ use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
 use super::functions::Func;
 use super::value::{Budget, Val, equals, to_value};
-use super::view::JsonView;
+use super::view::{JsonView, same_key};
 use serde_json::Value;
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -396,7 +396,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         {
             let same = item
                 .member_at_hint(name, &self.hints[*lhs as usize])
-                .is_some_and(|v| v.as_str() == Some(lit));
+                .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, lit)));
             return Ok(same == (*op == Cmp::Eq));
         }
         Ok(self.eval(cond, item)?.is_truthy())

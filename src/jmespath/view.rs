@@ -202,11 +202,11 @@ impl JsonView for Value {
     }
 }
 
-/// Whether two member names are equal. Names are mostly short, and comparing up to 16 bytes
-/// with two pairs of (possibly overlapping) word loads is cheaper than calling `memcmp`, which
-/// the comparison of slices does.
+/// Whether two member names (or other short strings) are equal. Names are mostly short, and
+/// comparing up to 16 bytes with two pairs of (possibly overlapping) word loads is cheaper than
+/// calling `memcmp`, which the comparison of slices does.
 #[inline]
-fn same_key(a: &str, b: &str) -> bool {
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     let n = a.len();
     if n != b.len() {
