@@ -212,24 +212,16 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     Val::View(array) => match array.array_iter() {
                         Some(elements) => {
                             self.budget.spend(array.len() as u64)?;
-                            let ahead = match ast.node(*cond) {
-                                Node::Compare(_, field, _) => match ast.node(*field) {
-                                    Node::Field(name) => {
-                                        Some((*array, &**name, &self.hints[*field as usize]))
-                                    }
-                                    _ => None,
-                                },
-                                _ => None,
-                            };
+                            let ahead = self.element_fields(*cond, *rhs);
                             // Sized for every element to pass: one large allocation instead of
                             // a series of reallocations (each of which makes glibc consolidate
                             // its free lists).
                             let mut out = Vec::with_capacity(array.len());
                             for (i, element) in elements.enumerate() {
-                                if let Some((array, name, slot)) = ahead
-                                    && let Some(next) = array.index(i + LOOKAHEAD)
-                                {
-                                    next.warm(name, slot);
+                                if let Some(next) = array.index(i + LOOKAHEAD) {
+                                    for &(name, slot) in ahead.iter().flatten() {
+                                        next.warm(name, slot);
+                                    }
                                 }
                                 let item = Val::from_view(element);
                                 if self.test(*cond, &item)? {
@@ -335,8 +327,9 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         }
     }
 
-    /// [`Interp::eval`] with fields, the usual function argument, read in line.
-    #[inline]
+    /// [`Interp::eval`] with fields, the usual function argument, read in line (the result
+    /// then stays in registers instead of coming back through memory).
+    #[inline(always)]
     pub(crate) fn eval_arg(
         &self,
         id: NodeId,
@@ -388,7 +381,50 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         Ok(Val::array(out))
     }
 
+    /// The fields of each element that a filter reads first: the field its condition compares
+    /// and the fields its projection copies (directly, or as a function's argument), with
+    /// their position hints. Loading them a few elements ahead overlaps the waits for
+    /// scattered records with the work on the current one.
+    fn element_fields(&self, cond: NodeId, rhs: NodeId) -> [Option<(&'a str, &Cell<usize>)>; 4] {
+        let ast: &'a Ast = self.ast;
+        let mut fields = [None; 4];
+        let mut count = 0;
+        let mut add = |id: NodeId| {
+            if let Node::Field(name) = ast.node(id)
+                && let Some(free) = fields.get_mut(count)
+            {
+                *free = Some((&**name, &self.hints[id as usize]));
+                count += 1;
+            }
+        };
+        if let Node::Compare(_, lhs, rhs) = ast.node(cond) {
+            add(*lhs);
+            add(*rhs);
+        }
+        let values: &[NodeId] = match ast.node(rhs) {
+            Node::Hash { pairs, .. } => {
+                for (_, value) in pairs {
+                    match ast.node(*value) {
+                        Node::Call(_, args) => args.iter().for_each(|&arg| add(arg)),
+                        _ => add(*value),
+                    }
+                }
+                &[]
+            }
+            Node::List(items) => items,
+            _ => std::slice::from_ref(&rhs),
+        };
+        for &value in values {
+            match ast.node(value) {
+                Node::Call(_, args) => args.iter().for_each(|&arg| add(arg)),
+                _ => add(value),
+            }
+        }
+        fields
+    }
+
     /// A filter condition, with the common `field == literal` decided without building values.
+    #[inline(always)]
     fn test(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
         if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond)
             && let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
@@ -399,6 +435,12 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, lit)));
             return Ok(same == (*op == Cmp::Eq));
         }
+        self.test_value(cond, item)
+    }
+
+    /// [`Interp::test`] of any other condition.
+    #[inline(never)]
+    fn test_value(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
         Ok(self.eval(cond, item)?.is_truthy())
     }
 

@@ -759,7 +759,17 @@ mod tests {
 
     #[test]
     fn number_text_has_exact_capacity_and_javascript_form() {
-        for i in [0i64, 9, 10, 99, 100, -1, -10, 123_456_789, i64::from(i32::MIN)] {
+        for i in [
+            0i64,
+            9,
+            10,
+            99,
+            100,
+            -1,
+            -10,
+            123_456_789,
+            i64::from(i32::MIN),
+        ] {
             let text = Num::Int(i).json_text();
             assert_eq!(text, i.to_string());
             assert_eq!(text.capacity(), text.len());
