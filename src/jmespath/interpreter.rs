@@ -6,7 +6,7 @@ use super::error::JmespathError;
 use super::functions::Func;
 use super::value::{Budget, Val, equals, to_value};
 use super::view::{JsonView, same_key};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -264,35 +264,10 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 *slot = Value::Array(out);
                 Ok(true)
             }
-            Node::Hash { pairs, template } => {
-                if cur.is_null() {
-                    return Ok(false);
-                }
-                self.budget.spend(pairs.len() as u64)?;
-                *slot = Value::Object(template.clone());
-                if let Value::Object(out) = slot {
-                    for ((_, value), member) in pairs.iter().zip(out.values_mut()) {
-                        // Members are usually fields of the current element.
-                        match ast.node(*value) {
-                            Node::Field(name) => self.emit_field(*value, name, cur, member)?,
-                            _ => self.emit(*value, cur, member)?,
-                        };
-                    }
-                }
-                Ok(true)
-            }
+            Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, slot),
             Node::Field(name) => self.emit_field(id, name, cur, slot),
             Node::Call(Func::ToString, args) if args.len() == 1 => {
-                // Never `null`, and the built string moves into the output without the
-                // generic argument handling of `call`.
-                *slot = match self.eval_arg(args[0], cur)? {
-                    Val::Num(n) => {
-                        self.budget.spend(1)?;
-                        Value::String(n.json_text())
-                    }
-                    other => to_value(self.to_string_of(other)?, &self.budget)?,
-                };
-                Ok(true)
+                self.emit_to_string(args[0], cur, slot)
             }
             _ => match self.eval(id, cur)? {
                 Val::Null => Ok(false),
@@ -302,6 +277,55 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 }
             },
         }
+    }
+
+    /// [`Interp::emit`] of a multi-select hash. Kept out of `emit`, and called directly by
+    /// projections and filters, so that each object of a projection is built without entering
+    /// `emit` (whose every arm pays for the largest one's stack frame) more than it must.
+    fn emit_hash(
+        &self,
+        pairs: &'a [(Box<str>, NodeId)],
+        template: &Map<String, Value>,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        if cur.is_null() {
+            return Ok(false);
+        }
+        self.budget.spend(pairs.len() as u64)?;
+        *slot = Value::Object(template.clone());
+        if let Value::Object(out) = slot {
+            for ((_, value), member) in pairs.iter().zip(out.values_mut()) {
+                // Members are usually fields of the current element, or `to_string` of one.
+                match self.ast.node(*value) {
+                    Node::Field(name) => self.emit_field(*value, name, cur, member)?,
+                    Node::Call(Func::ToString, args) if args.len() == 1 => {
+                        self.emit_to_string(args[0], cur, member)?
+                    }
+                    _ => self.emit(*value, cur, member)?,
+                };
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Interp::emit`] of `to_string(arg)`: never `null`, and the built string moves into the
+    /// output without the generic argument handling of `call`.
+    #[inline]
+    fn emit_to_string(
+        &self,
+        arg: NodeId,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        *slot = match self.eval_arg(arg, cur)? {
+            Val::Num(n) => {
+                self.budget.spend(1)?;
+                Value::String(n.json_text())
+            }
+            other => to_value(self.to_string_of(other)?, &self.budget)?,
+        };
+        Ok(true)
     }
 
     /// [`Interp::emit`] of the field `name` (node `id`).
@@ -352,10 +376,14 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         out: &mut Vec<Value>,
     ) -> Result<(), JmespathError> {
         out.push(Value::Null);
-        if let Some(last) = out.last_mut()
-            && !self.emit(id, cur, last)?
-        {
-            out.pop();
+        if let Some(last) = out.last_mut() {
+            let kept = match self.ast.node(id) {
+                Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, last)?,
+                _ => self.emit(id, cur, last)?,
+            };
+            if !kept {
+                out.pop();
+            }
         }
         Ok(())
     }
