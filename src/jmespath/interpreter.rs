@@ -212,16 +212,16 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     Val::View(array) => match array.array_iter() {
                         Some(elements) => {
                             self.budget.spend(array.len() as u64)?;
-                            let ahead = self.element_fields(*cond, *rhs);
+                            let ahead = self.compared_field(*cond);
                             // Sized for every element to pass: one large allocation instead of
                             // a series of reallocations (each of which makes glibc consolidate
                             // its free lists).
                             let mut out = Vec::with_capacity(array.len());
                             for (i, element) in elements.enumerate() {
-                                if let Some(next) = array.index(i + LOOKAHEAD) {
-                                    for &(name, slot) in ahead.iter().flatten() {
-                                        next.warm(name, slot);
-                                    }
+                                if let Some((name, slot)) = ahead
+                                    && let Some(next) = array.index(i + LOOKAHEAD)
+                                {
+                                    next.warm(name, slot);
                                 }
                                 let item = Val::from_view(element);
                                 if self.test(*cond, &item)? {
@@ -409,46 +409,20 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         Ok(Val::array(out))
     }
 
-    /// The fields of each element that a filter reads first: the field its condition compares
-    /// and the fields its projection copies (directly, or as a function's argument), with
-    /// their position hints. Loading them a few elements ahead overlaps the waits for
-    /// scattered records with the work on the current one.
-    fn element_fields(&self, cond: NodeId, rhs: NodeId) -> [Option<(&'a str, &Cell<usize>)>; 4] {
+    /// The field of each element that a filter's condition compares, with its position hint.
+    /// Loading its record a few elements ahead overlaps the wait for scattered records with
+    /// the work on the current one. Only this field: the projection's fields sit in nearby
+    /// records of the same object, and each further load made ahead was measured to cost more
+    /// than it saved (so was loading the bytes the records point to).
+    fn compared_field(&self, cond: NodeId) -> Option<(&'a str, &Cell<usize>)> {
         let ast: &'a Ast = self.ast;
-        let mut fields = [None; 4];
-        let mut count = 0;
-        let mut add = |id: NodeId| {
-            if let Node::Field(name) = ast.node(id)
-                && let Some(free) = fields.get_mut(count)
-            {
-                *free = Some((&**name, &self.hints[id as usize]));
-                count += 1;
-            }
+        let Node::Compare(_, lhs, rhs) = ast.node(cond) else {
+            return None;
         };
-        if let Node::Compare(_, lhs, rhs) = ast.node(cond) {
-            add(*lhs);
-            add(*rhs);
-        }
-        let values: &[NodeId] = match ast.node(rhs) {
-            Node::Hash { pairs, .. } => {
-                for (_, value) in pairs {
-                    match ast.node(*value) {
-                        Node::Call(_, args) => args.iter().for_each(|&arg| add(arg)),
-                        _ => add(*value),
-                    }
-                }
-                &[]
-            }
-            Node::List(items) => items,
-            _ => std::slice::from_ref(&rhs),
-        };
-        for &value in values {
-            match ast.node(value) {
-                Node::Call(_, args) => args.iter().for_each(|&arg| add(arg)),
-                _ => add(value),
-            }
-        }
-        fields
+        [*lhs, *rhs].into_iter().find_map(|id| match ast.node(id) {
+            Node::Field(name) => Some((&**name, &self.hints[id as usize])),
+            _ => None,
+        })
     }
 
     /// A filter condition, with the common `field == literal` decided without building values.
