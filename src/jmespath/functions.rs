@@ -246,7 +246,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         if arg_nodes.len() <= 3 {
             let mut args = [Val::Null, Val::Null, Val::Null];
             for (slot, &node) in args.iter_mut().zip(arg_nodes) {
-                *slot = self.eval(node, cur)?;
+                *slot = self.eval_arg(node, cur)?;
             }
             self.apply(func, &mut args[..arg_nodes.len()])
         } else {
@@ -573,20 +573,21 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     None => Val::Null,
                 },
             },
-            Func::ToString => {
-                if args[0].as_str().is_some() {
-                    std::mem::replace(&mut args[0], Val::Null)
-                } else {
-                    let mut out = String::new();
-                    push_json(
-                        &mut out,
-                        std::mem::replace(&mut args[0], Val::Null),
-                        &self.budget,
-                    )?;
-                    Val::string(out)
-                }
-            }
+            Func::ToString => self.to_string_of(std::mem::replace(&mut args[0], Val::Null))?,
             Func::Type => Val::Str(args[0].type_name()),
+        })
+    }
+
+    /// `to_string(arg)`: a string as it is, anything else as JSON text.
+    pub(crate) fn to_string_of(&self, arg: Val<'a, V>) -> Result<Val<'a, V>, JmespathError> {
+        Ok(match arg {
+            Val::Str(_) | Val::String(_) => arg,
+            Val::Num(n) => Val::string(n.json_text()),
+            other => {
+                let mut out = String::new();
+                push_json(&mut out, other, &self.budget)?;
+                Val::string(out)
+            }
         })
     }
 

@@ -3,9 +3,10 @@
 
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
+use super::functions::Func;
 use super::value::{Budget, Val, equals, to_value};
-use super::view::JsonView;
-use serde_json::Value;
+use super::view::{JsonView, same_key};
+use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -153,108 +154,238 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         }
     }
 
-    /// Evaluates `id` straight into the output. Projections, filters and multi-selects build
-    /// their `serde_json` containers directly instead of an intermediate value that is converted
-    /// afterwards: the usual shape of a transform. `None` is JMESPath's `null` (which projections
+    /// Evaluates `id` straight into the output. `None` is JMESPath's `null` (which projections
     /// drop); `Some(Value::Null)` is a value that has no JSON form other than `null`.
     pub(crate) fn eval_out(
         &self,
         id: NodeId,
         cur: &Val<'a, V>,
     ) -> Result<Option<Value>, JmespathError> {
+        let mut out = Value::Null;
+        Ok(self.emit(id, cur, &mut out)?.then_some(out))
+    }
+
+    /// Evaluates `id` into `slot`, which holds `Value::Null`, and tells whether the result is
+    /// anything but JMESPath's `null` (`slot` is then left as it was). Projections, filters and
+    /// multi-selects build their `serde_json` containers directly instead of an intermediate
+    /// value that is converted afterwards: the usual shape of a transform. Results are written
+    /// in place rather than returned because a `Value` is large and every level of a returned
+    /// `Result<Option<Value>>` would copy it.
+    fn emit(&self, id: NodeId, cur: &Val<'a, V>, slot: &mut Value) -> Result<bool, JmespathError> {
         let ast: &'a Ast = self.ast;
         match ast.node(id) {
             Node::Sub(lhs, rhs) | Node::Pipe(lhs, rhs) => {
                 let left = self.eval(*lhs, cur)?;
-                self.eval_out(*rhs, &left)
+                self.emit(*rhs, &left, slot)
             }
             Node::Projection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
                 let Some(items) = base.items() else {
-                    return Ok(None);
+                    return Ok(false);
                 };
                 self.budget.spend(base.len() as u64)?;
                 let mut out = Vec::with_capacity(base.len());
                 for item in items {
-                    out.extend(self.eval_out(*rhs, &item)?);
+                    self.emit_element(*rhs, &item, &mut out)?;
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::ValueProjection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
                 let Some(entries) = base.entries() else {
-                    return Ok(None);
+                    return Ok(false);
                 };
                 self.budget.spend(base.len() as u64)?;
                 let mut out = Vec::with_capacity(base.len());
                 for (_, item) in entries {
-                    out.extend(self.eval_out(*rhs, &item)?);
+                    self.emit_element(*rhs, &item, &mut out)?;
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::Filter { lhs, cond, rhs } => {
                 let base = self.eval(*lhs, cur)?;
-                let Some(items) = base.items() else {
-                    return Ok(None);
-                };
-                self.budget.spend(base.len() as u64)?;
-                let ahead = match (&base, ast.node(*cond)) {
-                    (Val::View(array), Node::Compare(_, field, _)) => match ast.node(*field) {
-                        Node::Field(name) => Some((*array, &**name, &self.hints[*field as usize])),
-                        _ => None,
+                let out = match &base {
+                    // Elements of the input are read straight from its array, so the loop
+                    // neither goes through `Items` nor returns each element through memory.
+                    Val::View(array) => match array.array_iter() {
+                        Some(elements) => {
+                            self.budget.spend(array.len() as u64)?;
+                            let ahead = self.compared_field(*cond);
+                            // Sized for every element to pass: one large allocation instead of
+                            // a series of reallocations (each of which makes glibc consolidate
+                            // its free lists).
+                            let mut out = Vec::with_capacity(array.len());
+                            for (i, element) in elements.enumerate() {
+                                if let Some((name, slot)) = ahead
+                                    && let Some(next) = array.index(i + LOOKAHEAD)
+                                {
+                                    next.warm(name, slot);
+                                }
+                                let item = Val::from_view(element);
+                                if self.test(*cond, &item)? {
+                                    self.emit_element(*rhs, &item, &mut out)?;
+                                }
+                            }
+                            out
+                        }
+                        None => return Ok(false),
                     },
-                    _ => None,
+                    _ => {
+                        let Some(items) = base.items() else {
+                            return Ok(false);
+                        };
+                        self.budget.spend(base.len() as u64)?;
+                        let mut out = Vec::with_capacity(base.len());
+                        for item in items {
+                            if self.test(*cond, &item)? {
+                                self.emit_element(*rhs, &item, &mut out)?;
+                            }
+                        }
+                        out
+                    }
                 };
-                // Sized for every element to pass: one large allocation instead of a series of
-                // reallocations (each of which makes glibc consolidate its free lists).
-                let mut out = Vec::with_capacity(base.len());
-                for (i, item) in items.enumerate() {
-                    if let Some((array, name, slot)) = ahead
-                        && let Some(next) = array.index(i + LOOKAHEAD)
-                    {
-                        next.warm(name, slot);
-                    }
-                    if self.test(*cond, &item)? {
-                        out.extend(self.eval_out(*rhs, &item)?);
-                    }
-                }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
             Node::List(items) => {
                 if cur.is_null() {
-                    return Ok(None);
+                    return Ok(false);
                 }
                 self.budget.spend(items.len() as u64)?;
                 let mut out = Vec::with_capacity(items.len());
                 for &item in items {
-                    out.push(self.eval_out(item, cur)?.unwrap_or(Value::Null));
+                    out.push(Value::Null);
+                    if let Some(last) = out.last_mut() {
+                        self.emit(item, cur, last)?;
+                    }
                 }
-                Ok(Some(Value::Array(out)))
+                *slot = Value::Array(out);
+                Ok(true)
             }
-            Node::Hash { pairs, template } => {
-                if cur.is_null() {
-                    return Ok(None);
-                }
-                self.budget.spend(pairs.len() as u64)?;
-                let mut out = template.clone();
-                for ((_, value), slot) in pairs.iter().zip(out.values_mut()) {
-                    *slot = self.eval_out(*value, cur)?.unwrap_or(Value::Null);
-                }
-                Ok(Some(Value::Object(out)))
+            Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, slot),
+            Node::Field(name) => self.emit_field(id, name, cur, slot),
+            Node::Call(Func::ToString, args) if args.len() == 1 => {
+                self.emit_to_string(args[0], cur, slot)
             }
-            Node::Field(name) => match cur.member_at_hint(name, &self.hints[id as usize]) {
-                None | Some(Val::Null) => Ok(None),
-                Some(Val::Str(s)) => {
-                    self.budget.spend_text(s.len())?;
-                    Ok(Some(Value::String(s.to_owned())))
-                }
-                Some(other) => to_value(other, &self.budget).map(Some),
-            },
             _ => match self.eval(id, cur)? {
-                Val::Null => Ok(None),
-                other => to_value(other, &self.budget).map(Some),
+                Val::Null => Ok(false),
+                other => {
+                    *slot = to_value(other, &self.budget)?;
+                    Ok(true)
+                }
             },
         }
+    }
+
+    /// [`Interp::emit`] of a multi-select hash. Kept out of `emit`, and called directly by
+    /// projections and filters, so that each object of a projection is built without entering
+    /// `emit` (whose every arm pays for the largest one's stack frame) more than it must.
+    fn emit_hash(
+        &self,
+        pairs: &'a [(Box<str>, NodeId)],
+        template: &Map<String, Value>,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        if cur.is_null() {
+            return Ok(false);
+        }
+        self.budget.spend(pairs.len() as u64)?;
+        *slot = Value::Object(template.clone());
+        if let Value::Object(out) = slot {
+            for ((_, value), member) in pairs.iter().zip(out.values_mut()) {
+                // Members are usually fields of the current element, or `to_string` of one.
+                match self.ast.node(*value) {
+                    Node::Field(name) => self.emit_field(*value, name, cur, member)?,
+                    Node::Call(Func::ToString, args) if args.len() == 1 => {
+                        self.emit_to_string(args[0], cur, member)?
+                    }
+                    _ => self.emit(*value, cur, member)?,
+                };
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`Interp::emit`] of `to_string(arg)`: never `null`, and the built string moves into the
+    /// output without the generic argument handling of `call`.
+    #[inline]
+    fn emit_to_string(
+        &self,
+        arg: NodeId,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        *slot = match self.eval_arg(arg, cur)? {
+            Val::Num(n) => {
+                self.budget.spend(1)?;
+                Value::String(n.json_text())
+            }
+            other => to_value(self.to_string_of(other)?, &self.budget)?,
+        };
+        Ok(true)
+    }
+
+    /// [`Interp::emit`] of the field `name` (node `id`).
+    #[inline]
+    fn emit_field(
+        &self,
+        id: NodeId,
+        name: &str,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        match cur.member_at_hint(name, &self.hints[id as usize]) {
+            None | Some(Val::Null) => Ok(false),
+            Some(Val::Str(s)) => {
+                self.budget.spend_text(s.len())?;
+                *slot = Value::String(s.to_owned());
+                Ok(true)
+            }
+            Some(other) => {
+                *slot = to_value(other, &self.budget)?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// [`Interp::eval`] with fields, the usual function argument, read in line (the result
+    /// then stays in registers instead of coming back through memory).
+    #[inline(always)]
+    pub(crate) fn eval_arg(
+        &self,
+        id: NodeId,
+        cur: &Val<'a, V>,
+    ) -> Result<Val<'a, V>, JmespathError> {
+        match self.ast.node(id) {
+            Node::Field(name) => Ok(cur
+                .member_at_hint(name, &self.hints[id as usize])
+                .unwrap_or(Val::Null)),
+            _ => self.eval(id, cur),
+        }
+    }
+
+    /// Appends the result of `id` to `out` unless it is `null`, as projections do.
+    #[inline]
+    fn emit_element(
+        &self,
+        id: NodeId,
+        cur: &Val<'a, V>,
+        out: &mut Vec<Value>,
+    ) -> Result<(), JmespathError> {
+        out.push(Value::Null);
+        if let Some(last) = out.last_mut() {
+            let kept = match self.ast.node(id) {
+                Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, last)?,
+                _ => self.emit(id, cur, last)?,
+            };
+            if !kept {
+                out.pop();
+            }
+        }
+        Ok(())
     }
 
     /// `rhs` over each element, dropping `null` results.
@@ -278,7 +409,24 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         Ok(Val::array(out))
     }
 
+    /// The field of each element that a filter's condition compares, with its position hint.
+    /// Loading its record a few elements ahead overlaps the wait for scattered records with
+    /// the work on the current one. Only this field: the projection's fields sit in nearby
+    /// records of the same object, and each further load made ahead was measured to cost more
+    /// than it saved (so was loading the bytes the records point to).
+    fn compared_field(&self, cond: NodeId) -> Option<(&'a str, &Cell<usize>)> {
+        let ast: &'a Ast = self.ast;
+        let Node::Compare(_, lhs, rhs) = ast.node(cond) else {
+            return None;
+        };
+        [*lhs, *rhs].into_iter().find_map(|id| match ast.node(id) {
+            Node::Field(name) => Some((&**name, &self.hints[id as usize])),
+            _ => None,
+        })
+    }
+
     /// A filter condition, with the common `field == literal` decided without building values.
+    #[inline(always)]
     fn test(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
         if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond)
             && let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
@@ -286,9 +434,15 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         {
             let same = item
                 .member_at_hint(name, &self.hints[*lhs as usize])
-                .is_some_and(|v| v.as_str() == Some(lit));
+                .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, lit)));
             return Ok(same == (*op == Cmp::Eq));
         }
+        self.test_value(cond, item)
+    }
+
+    /// [`Interp::test`] of any other condition.
+    #[inline(never)]
+    fn test_value(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
         Ok(self.eval(cond, item)?.is_truthy())
     }
 

@@ -96,19 +96,53 @@ impl Num {
     }
 }
 
-/// Appends a decimal integer.
-fn push_integer(out: &mut String, i: i64) {
-    let mut digits = [0u8; 20];
+impl Num {
+    /// The number as JavaScript prints it, in a string of exactly its length when it is a safe
+    /// integer (the usual `to_string(number)`), so the output keeps no spare capacity and the
+    /// string is never grown.
+    pub(crate) fn json_text(self) -> String {
+        match self {
+            Num::Int(i) if i.unsigned_abs() <= MAX_SAFE as u64 => {
+                let mut digits = [0u8; 20];
+                let at = write_digits(&mut digits, i.unsigned_abs());
+                let mut out = String::with_capacity(digits.len() - at + usize::from(i < 0));
+                if i < 0 {
+                    out.push('-');
+                }
+                // One `push` per digit: each is a single byte and the capacity is exact.
+                for &d in &digits[at..] {
+                    out.push(char::from(d));
+                }
+                out
+            }
+            other => {
+                let mut out = String::new();
+                other.push_json(&mut out);
+                out
+            }
+        }
+    }
+}
+
+/// Writes the decimal digits of `n` at the end of `digits`; returns where they start.
+#[inline]
+fn write_digits(digits: &mut [u8; 20], n: u64) -> usize {
     let mut at = digits.len();
-    let mut rest = i.unsigned_abs();
+    let mut rest = n;
     loop {
         at -= 1;
         digits[at] = b'0' + (rest % 10) as u8;
         rest /= 10;
         if rest == 0 {
-            break;
+            return at;
         }
     }
+}
+
+/// Appends a decimal integer.
+fn push_integer(out: &mut String, i: i64) {
+    let mut digits = [0u8; 20];
+    let at = write_digits(&mut digits, i.unsigned_abs());
     if i < 0 {
         out.push('-');
     }
@@ -275,7 +309,7 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
     }
 
     /// [`Val::member`] with a position hint (see [`JsonView::get_at_hint`]).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn member_at_hint(
         &self,
         key: &str,
@@ -606,14 +640,37 @@ enum Frame<'a, V: JsonView + ?Sized + 'a> {
 }
 
 /// The output: `val` as a `serde_json::Value`, built without recursion.
+#[inline]
 pub(crate) fn to_value<'a, V: JsonView + ?Sized>(
+    val: Val<'a, V>,
+    budget: &Budget,
+) -> Result<Value, JmespathError> {
+    // Scalars, most results, are converted in line; containers need the stack.
+    budget.spend(1)?;
+    Ok(match val {
+        Val::Null | Val::ExpRef(_) => Value::Null,
+        Val::Bool(b) => Value::Bool(b),
+        Val::Num(n) => n.to_json(),
+        Val::Str(s) => Value::String(s.to_owned()),
+        Val::String(s) => Value::String(s),
+        other => return container_to_value(other, budget),
+    })
+}
+
+/// [`to_value`] of an array or object.
+fn container_to_value<'a, V: JsonView + ?Sized>(
     val: Val<'a, V>,
     budget: &Budget,
 ) -> Result<Value, JmespathError> {
     let mut stack: Vec<Frame<'a, V>> = Vec::new();
     let mut next = val;
+    let mut first = true;
     loop {
-        budget.spend(1)?;
+        // The caller paid for the first value.
+        if !first {
+            budget.spend(1)?;
+        }
+        first = false;
         // Turn `next` into a finished value, or open a frame for it.
         let mut done = match next {
             Val::Null | Val::ExpRef(_) => Some(Value::Null),
@@ -695,7 +752,34 @@ mod tests {
                 i.to_string()
             };
             assert_eq!(out, expected);
+            let text = Num::Int(i).json_text();
+            assert_eq!(text, expected);
         }
+    }
+
+    #[test]
+    fn number_text_has_exact_capacity_and_javascript_form() {
+        for i in [
+            0i64,
+            9,
+            10,
+            99,
+            100,
+            -1,
+            -10,
+            123_456_789,
+            i64::from(i32::MIN),
+        ] {
+            let text = Num::Int(i).json_text();
+            assert_eq!(text, i.to_string());
+            assert_eq!(text.capacity(), text.len());
+        }
+        assert_eq!(Num::Int(i64::MIN).json_text(), "-9223372036854776000");
+        assert_eq!(Num::UInt(u64::MAX).json_text(), "18446744073709552000");
+        assert_eq!(Num::Float(1.5).json_text(), "1.5");
+        assert_eq!(Num::Float(1e21).json_text(), "1e+21");
+        assert_eq!(Num::Float(-0.0).json_text(), "0");
+        assert_eq!(Num::Float(f64::NAN).json_text(), "null");
     }
 
     #[test]

@@ -124,7 +124,7 @@ impl JsonView for Value {
             // Scanning a few members beats hashing the key (SipHash) for the small records
             // tool results are made of.
             Value::Object(map) if map.len() <= 8 => {
-                map.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+                map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
             }
             Value::Object(map) => map.get(key),
             _ => None,
@@ -139,7 +139,7 @@ impl JsonView for Value {
         let hint = slot.get();
         // Skipping entries of the iterator reads no memory: only the candidate key is compared.
         if let Some((k, v)) = map.iter().nth(hint)
-            && k == key
+            && same_key(k, key)
         {
             return Some(v);
         }
@@ -147,7 +147,7 @@ impl JsonView for Value {
             let (at, (_, v)) = map
                 .iter()
                 .enumerate()
-                .find(|(_, (k, _))| k.as_str() == key)?;
+                .find(|(_, (k, _))| same_key(k, key))?;
             slot.set(at);
             Some(v)
         } else {
@@ -200,6 +200,46 @@ impl JsonView for Value {
             _ => None,
         }
     }
+}
+
+/// Whether two member names (or other short strings) are equal. Names are mostly short, and
+/// comparing up to 16 bytes with two pairs of (possibly overlapping) word loads is cheaper than
+/// calling `memcmp`, which the comparison of slices does.
+#[inline]
+pub(crate) fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=8 => match (
+            word::<4>(a, 0),
+            word::<4>(b, 0),
+            word::<4>(a, n - 4),
+            word::<4>(b, n - 4),
+        ) {
+            (Some(a0), Some(b0), Some(a1), Some(b1)) => a0 == b0 && a1 == b1,
+            _ => a == b,
+        },
+        9..=16 => match (
+            word::<8>(a, 0),
+            word::<8>(b, 0),
+            word::<8>(a, n - 8),
+            word::<8>(b, n - 8),
+        ) {
+            (Some(a0), Some(b0), Some(a1), Some(b1)) => a0 == b0 && a1 == b1,
+            _ => a == b,
+        },
+        _ => a == b,
+    }
+}
+
+/// The `N` bytes of `s` from `at`, if it has them.
+#[inline]
+fn word<const N: usize>(s: &[u8], at: usize) -> Option<[u8; N]> {
+    s.get(at..at + N)?.try_into().ok()
 }
 
 /// The members of a `serde_json` object as `(&str, &Value)` pairs.
@@ -347,5 +387,71 @@ mod tests {
             .map(|r| r.get_at_hint("b", &slot))
             .collect();
         assert_eq!(found, [Some(&json!(2)), Some(&json!(3)), None, None]);
+    }
+
+    #[test]
+    fn keys_compare_by_every_byte() {
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "state",
+            "number",
+            "abcdefgh",
+            "abcdefghi",
+            "title_of",
+            "a_sixteen_bytes!",
+            "seventeen_bytes!!",
+            "é",
+            "clé",
+            "naïve key",
+            "日本語のキー",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(same_key(a, b), a == b, "{a:?} vs {b:?}");
+            }
+            // Same length, one byte different at each position (first, middle, last).
+            for at in 0..a.len() {
+                let mut bytes = a.as_bytes().to_vec();
+                bytes[at] ^= 1;
+                if let Ok(other) = std::str::from_utf8(&bytes) {
+                    assert!(!same_key(a, other), "{a:?} vs {other:?}");
+                }
+            }
+        }
+        // Non-ASCII names of equal byte length that differ only inside a code point.
+        assert!(!same_key("clé", "clè"));
+        assert!(same_key("日本語のキー", "日本語のキー"));
+    }
+
+    #[test]
+    fn lookups_in_small_and_large_objects() {
+        // Small objects are scanned, large ones hashed: both find every member and nothing else.
+        for size in [1usize, 7, 8, 9, 16, 17, 40] {
+            let mut map = serde_json::Map::new();
+            for i in 0..size {
+                map.insert(format!("k{i}é"), json!(i));
+            }
+            let doc = Value::Object(map);
+            let slot = std::cell::Cell::new(0);
+            for i in (0..size).rev() {
+                let key = format!("k{i}é");
+                assert_eq!(JsonView::get(&doc, &key), Some(&json!(i)));
+                assert_eq!(doc.get_at_hint(&key, &slot), Some(&json!(i)));
+                // A hint that points at another member still finds the right one.
+                slot.set((i + 1) % size);
+                assert_eq!(doc.get_at_hint(&key, &slot), Some(&json!(i)));
+            }
+            for missing in ["k", "k0", "missing", "k999é"] {
+                assert_eq!(JsonView::get(&doc, missing), None);
+                assert_eq!(doc.get_at_hint(missing, &slot), None);
+            }
+            // A hint past the end is ignored.
+            slot.set(size + 5);
+            assert_eq!(doc.get_at_hint("k0é", &slot), Some(&json!(0)));
+        }
     }
 }
