@@ -266,6 +266,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             }
             Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, slot),
             Node::Field(name) => self.emit_field(id, name, cur, slot),
+            Node::Index(i) => self.emit_scalar(cur.index(*i), slot),
             Node::Call(Func::ToString, args) if args.len() == 1 => {
                 self.emit_to_string(args[0], cur, slot)
             }
@@ -299,6 +300,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 // Members are usually fields of the current element, or `to_string` of one.
                 match self.ast.node(*value) {
                     Node::Field(name) => self.emit_field(*value, name, cur, member)?,
+                    Node::Index(i) => self.emit_scalar(cur.index(*i), member)?,
                     Node::Call(Func::ToString, args) if args.len() == 1 => {
                         self.emit_to_string(args[0], cur, member)?
                     }
@@ -337,14 +339,25 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         cur: &Val<'a, V>,
         slot: &mut Value,
     ) -> Result<bool, JmespathError> {
-        match cur.member_at_hint(name, &self.hints[id as usize]) {
-            None | Some(Val::Null) => Ok(false),
-            Some(Val::Str(s)) => {
+        self.emit_scalar(
+            cur.member_at_hint(name, &self.hints[id as usize])
+                .unwrap_or(Val::Null),
+            slot,
+        )
+    }
+
+    /// [`Interp::emit`] of a value read from the current one (a field, an index): strings,
+    /// the usual case, are copied without the generic conversion.
+    #[inline]
+    fn emit_scalar(&self, value: Val<'a, V>, slot: &mut Value) -> Result<bool, JmespathError> {
+        match value {
+            Val::Null => Ok(false),
+            Val::Str(s) => {
                 self.budget.spend_text(s.len())?;
                 *slot = Value::String(s.to_owned());
                 Ok(true)
             }
-            Some(other) => {
+            other => {
                 *slot = to_value(other, &self.budget)?;
                 Ok(true)
             }
@@ -436,6 +449,25 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 .member_at_hint(name, &self.hints[*lhs as usize])
                 .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, lit)));
             return Ok(same == (*op == Cmp::Eq));
+        }
+        // Both sides read straight from the element (`@ != null`, where `null` is the field of
+        // that name, which is how the guide's reshape drops the records its pattern missed).
+        if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond) {
+            let operand = |id: NodeId| match self.ast.node(id) {
+                Node::Identity => Some(Ok(item.clone())),
+                Node::Field(_) => Some(self.eval_arg(id, item)),
+                Node::Literal(v) => Some(Ok(Val::from_json(v))),
+                _ => None,
+            };
+            if let (Some(a), Some(b)) = (operand(*lhs), operand(*rhs)) {
+                let (a, b) = (a?, b?);
+                let same = if a.is_null() || b.is_null() {
+                    a.is_null() && b.is_null()
+                } else {
+                    equals(&a, &b, &self.budget)?
+                };
+                return Ok(same == (*op == Cmp::Eq));
+            }
         }
         self.test_value(cond, item)
     }

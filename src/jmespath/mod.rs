@@ -207,6 +207,37 @@ mod tests {
         Expression::compile(expr).unwrap().search(&data).unwrap()
     }
 
+    #[test]
+    fn filter_conditions_read_in_place_answer_like_the_generic_comparison() {
+        // `null` in an expression is the field of that name, missing in most data.
+        let rows = json!([["a", 1], null, {"null": 1}, {"null": null}, "x", [], {}, 0, false]);
+        assert_eq!(
+            search("[?@ != null]", rows.clone()),
+            json!([["a", 1], {"null": 1}, {"null": null}, "x", [], {}, 0, false])
+        );
+        // The null element passes, and the projection then drops it (as in the JS library).
+        assert_eq!(search("[?@ == null]", rows.clone()), json!([]));
+        assert_eq!(search("[?null == @] | length(@)", rows.clone()), json!(0));
+        assert_eq!(search("[?@ == `\"x\"`]", rows.clone()), json!(["x"]));
+        assert_eq!(search("[?@ == `0`]", rows.clone()), json!([0]));
+        assert_eq!(search("[?`[]` == @]", rows.clone()), json!([[]]));
+        let records =
+            json!([{"a": 1, "b": 1}, {"a": 1, "b": 2}, {"a": [1], "b": [1]}, {"b": null}]);
+        assert_eq!(search("[?a == b].b", records.clone()), json!([1, [1]]));
+        assert_eq!(search("[?a != b] | length(@)", records), json!(1));
+    }
+
+    #[test]
+    fn indexes_in_projections_keep_their_values() {
+        // Expected values from the JavaScript library (jmespath 0.16).
+        let rows = json!([["t", "u"], ["v"], [1, {"k": true}], null, "s"]);
+        assert_eq!(
+            search("[*].{a: [0], b: [1]}", rows.clone()),
+            json!([{"a": "t", "b": "u"}, {"a": "v", "b": null}, {"a": 1, "b": {"k": true}}, {"a": null, "b": null}])
+        );
+        assert_eq!(search("[*][1]", rows), json!(["u", {"k": true}]));
+    }
+
     fn error(expr: &str, data: Value) -> JmespathError {
         match Expression::compile(expr) {
             Ok(e) => e.search(&data).unwrap_err(),

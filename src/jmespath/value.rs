@@ -474,6 +474,11 @@ pub(crate) fn equals<'a, V: JsonView + ?Sized>(
     if let (Some(x), Some(y)) = (a.as_str(), b.as_str()) {
         return Ok(x == y);
     }
+    // Values of different types are never equal: say so before setting up the walk.
+    match (a.kind(), b.kind()) {
+        (Some(x), Some(y)) if x == y => {}
+        _ => return Ok(false),
+    }
     let mut stack = vec![(a.clone(), b.clone())];
     while let Some((x, y)) = stack.pop() {
         budget.spend(1)?;
