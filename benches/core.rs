@@ -1,4 +1,4 @@
-//! The core engine: compile vs evaluate, atomic writes, and split.
+//! The core engine: compile vs evaluate, atomic writes, split, and the JSON depth pre-scan.
 //!
 //! `cargo bench --bench core`
 
@@ -106,5 +106,35 @@ fn split_1mb(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, compile_vs_eval, update_1000_paths, split_1mb);
+/// The depth pre-scan tool texts go through before `sonic-rs` parses them: byte by byte
+/// (`nesting_depth`) against 64-byte blocks (`nests_deeper_than`), on about 4 MB of issues.
+fn depth_scan_4mb(c: &mut Criterion) {
+    let issue = |k: usize| {
+        json!({
+            "number": k, "title": format!("Fix \"quoted\" layout {k}"), "state": "open",
+            "user": {"login": format!("user{k}"), "id": k, "type": "User"},
+            "labels": [{"name": "p1"}, {"name": "renderer"}],
+            "html_url": format!("https://github.com/a2ui/a2ui/issues/{k}"),
+            "body": "render surface catalog button path token stream layout card ".repeat(3),
+        })
+    };
+    let text = Value::Array((0..10_000).map(issue).collect()).to_string();
+    let mut g = c.benchmark_group("depth-scan-4MB");
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("byte-by-byte", |b| {
+        b.iter(|| a2ui_catalog_mcp::json::nesting_depth(black_box(&text), 128) > 128)
+    });
+    g.bench_function("blocks", |b| {
+        b.iter(|| a2ui_catalog_mcp::json::nests_deeper_than(black_box(&text), 128))
+    });
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    compile_vs_eval,
+    update_1000_paths,
+    split_1mb,
+    depth_scan_4mb
+);
 criterion_main!(benches);
