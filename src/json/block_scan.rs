@@ -7,9 +7,9 @@
 //! into bit masks of quotes, backslashes and brackets. The
 //! bytes inside strings are then found with a prefix XOR of the quote mask, and the brackets
 //! outside strings are only counted: a block can only pass the limit when its opening brackets
-//! could take the depth there, and only then are its brackets walked one by one. A block with
-//! a backslash (an escape can hide a quote), or one that starts right after a backslash, is
-//! scanned byte by byte, as is the tail.
+//! could take the depth there, and only then are its brackets walked one by one. In a block
+//! with a backslash (an escape can hide a quote), or one that starts right after a backslash,
+//! the marked bytes are visited in order instead; the tail is scanned byte by byte.
 
 /// Where the scan is between bytes: the depth, and whether it is inside a string, right after
 /// a backslash in one.
@@ -38,7 +38,7 @@ pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
         let deeper = if masks.backslash == 0 && !state.escaped {
             counted(&masks, &mut state, limit)
         } else {
-            byte_by_byte(block, &mut state, limit)
+            walked(&masks, &mut state, limit)
         };
         if deeper {
             return true;
@@ -77,6 +77,43 @@ fn counted(masks: &Masks, state: &mut State, limit: usize) -> bool {
             state.depth = state.depth.saturating_sub(1);
         }
         brackets &= brackets - 1;
+    }
+    false
+}
+
+/// One block with escapes: its quotes, backslashes and brackets visited in order (usually a
+/// few, against 64 bytes), with `byte_by_byte`'s rules.
+fn walked(masks: &Masks, state: &mut State, limit: usize) -> bool {
+    let mut marked = masks.quote | masks.backslash | masks.open | masks.close;
+    // The position of the byte a backslash escapes: skipped if it is marked (`\"`, `\\`).
+    let mut escaped_at = if state.escaped { Some(0) } else { None };
+    state.escaped = false;
+    while marked != 0 {
+        let at = marked.trailing_zeros();
+        marked &= marked - 1;
+        let bit = 1u64 << at;
+        if state.in_string {
+            if escaped_at == Some(at) {
+                continue;
+            }
+            if masks.backslash & bit != 0 {
+                match at {
+                    63 => state.escaped = true,
+                    _ => escaped_at = Some(at + 1),
+                }
+            } else if masks.quote & bit != 0 {
+                state.in_string = false;
+            }
+        } else if masks.quote & bit != 0 {
+            state.in_string = true;
+        } else if masks.open & bit != 0 {
+            state.depth += 1;
+            if state.depth > limit {
+                return true;
+            }
+        } else if masks.close & bit != 0 {
+            state.depth = state.depth.saturating_sub(1);
+        }
     }
     false
 }
