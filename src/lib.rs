@@ -42,7 +42,8 @@
 //!
 //! - no walk over untrusted JSON recurses: the compiler, the text coercion and the depth checks
 //!   use explicit stacks, and JSON text is measured for depth before it is parsed
-//!   ([`json::from_str_limited`]); past [`Limits::max_depth`] (128) it is `LIMIT_EXCEEDED`;
+//!   ([`json::from_str_limited`]; tool texts, which `sonic-rs` parses recursively, go through
+//!   [`json::nests_deeper_than`]); past [`Limits::max_depth`] (128) it is `LIMIT_EXCEEDED`;
 //! - writes cannot grow an array past [`Limits::max_index`] (10 000), and a function's output is
 //!   bounded by [`Limits::max_output_items`] and [`Limits::max_output_bytes`];
 //! - the evaluator is a machine with an explicit stack, not a recursive walk. What it copies
