@@ -270,6 +270,19 @@ impl<'a> Args<'a> {
         })
     }
 
+    /// Takes the argument out if it is a string the call owns (a previous call's result), and
+    /// leaves it in place otherwise.
+    pub(crate) fn take_owned_string(&mut self, name: &str) -> Option<String> {
+        let slot = self.values.get_mut(self.schema.slot(name)?)?;
+        if !matches!(slot, Some(ArgValue::Json(Cow::Owned(Value::String(_))))) {
+            return None;
+        }
+        match slot.take() {
+            Some(ArgValue::Json(Cow::Owned(Value::String(text)))) => Some(text),
+            _ => None,
+        }
+    }
+
     /// The argument in whichever form it has (`None` when it was not passed).
     pub(crate) fn view(&self, name: &str) -> Option<ArgView<'_>> {
         Some(match self.values[self.schema.slot(name)?].as_ref()? {

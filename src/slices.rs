@@ -296,11 +296,18 @@ mod chain_tests {
     use proptest::prelude::*;
     use serde_json::{Value, json};
 
-    fn chain(separator: &str, pattern: &str) -> Value {
+    /// The chain over `/t`, lent by the model (split copies the pieces) or as a call's own
+    /// string (split shares it).
+    fn chain(separator: &str, pattern: &str, owned: bool) -> Value {
+        let text = if owned {
+            json!({"@call": "transformData", "args": {"jmespath": "@", "data": {"@path": "/t"}}})
+        } else {
+            json!({"@path": "/t"})
+        };
         json!({"@call": "transformData", "args": {
             "jmespath": "{all: @, kept: [?@ != null].{a: [0], b: [1]}, n: length(@)}",
             "data": {"@call": "regexCapture", "args": {"pattern": pattern, "value": {
-                "@call": "split", "args": {"separator": separator, "value": {"@path": "/t"}}}}}
+                "@call": "split", "args": {"separator": separator, "value": text}}}}
         }})
     }
 
@@ -326,9 +333,11 @@ mod chain_tests {
             pattern in prop::sample::select(vec!["^Title: (.*)\nURL: (.*)", "(a)(b)?", "(é|😀)+", "^(.*)"]),
         ) {
             let env = Environment::new();
-            let payload = env.compile(&chain(separator, pattern)).unwrap();
-            let got = payload.eval(&mut json!({"t": text})).unwrap();
-            prop_assert_eq!(got, expected(&text, separator, pattern));
+            for owned in [false, true] {
+                let payload = env.compile(&chain(separator, pattern, owned)).unwrap();
+                let got = payload.eval(&mut json!({"t": text})).unwrap();
+                prop_assert_eq!(got, expected(&text, separator, pattern));
+            }
         }
     }
 
@@ -338,7 +347,8 @@ mod chain_tests {
         let p = env
             .compile(
                 &json!({"@call": "regexCapture", "args": {"pattern": "(\\w+)=(\\d+)?", "value": {
-                "@call": "split", "args": {"separator": ";", "value": "x=1;y="}}}}),
+                "@call": "split", "args": {"separator": ";", "value": {
+                    "@call": "transformData", "args": {"jmespath": "@", "data": "x=1;y="}}}}}}),
             )
             .unwrap();
         assert_eq!(
