@@ -12,10 +12,21 @@ use std::cmp::Ordering;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-/// How many elements ahead a filter over input data starts loading the field its condition
-/// reads: records are scattered in memory, and starting those loads early lets them overlap the
-/// work on the current element (measured: 5% faster on 1 000 GitHub-like issues, 12% on 10 000).
+/// How far ahead a filter over input data prefetches the field its condition reads. Records
+/// are scattered in memory, so the member record of element `i + 2 * LOOKAHEAD` is requested
+/// first, then, once it has arrived, the name and string it points to for element
+/// `i + LOOKAHEAD`. Prefetches, unlike loads, do not hold up the instructions behind them.
+/// Measured on the guide's filter over GitHub-like issues: 130.5 µs without, 122.9 µs with at
+/// 1 000; 1.62 ms and 1.39 ms at 10 000. Distances from 4 to 16 measured the same.
 const LOOKAHEAD: usize = 8;
+
+/// A member of a multi-select hash that reads a field of the current element: its value, or
+/// with `text`, `to_string` of it.
+struct Direct<'h> {
+    name: &'h str,
+    hint: &'h Cell<usize>,
+    text: bool,
+}
 
 /// One evaluation: the tree, the budget, and the input type.
 pub(crate) struct Interp<'a, V: ?Sized> {
@@ -213,19 +224,35 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                         Some(elements) => {
                             self.budget.spend(array.len() as u64)?;
                             let ahead = self.compared_field(*cond);
+                            let record = match ast.node(*rhs) {
+                                Node::Hash { pairs, template } => self
+                                    .direct_members(pairs)
+                                    .map(|members| (members, template)),
+                                _ => None,
+                            };
                             // Sized for every element to pass: one large allocation instead of
                             // a series of reallocations (each of which makes glibc consolidate
                             // its free lists).
                             let mut out = Vec::with_capacity(array.len());
                             for (i, element) in elements.enumerate() {
-                                if let Some((name, slot)) = ahead
-                                    && let Some(next) = array.index(i + LOOKAHEAD)
-                                {
-                                    next.warm(name, slot);
+                                if let Some((name, slot)) = ahead {
+                                    if let Some(far) = array.index(i + 2 * LOOKAHEAD) {
+                                        far.warm_slot(slot);
+                                    }
+                                    if let Some(next) = array.index(i + LOOKAHEAD) {
+                                        next.warm(name, slot);
+                                    }
                                 }
                                 let item = Val::from_view(element);
                                 if self.test(*cond, &item)? {
-                                    self.emit_element(*rhs, &item, &mut out)?;
+                                    match &record {
+                                        Some((members, template)) => {
+                                            if !item.is_null() {
+                                                out.push(self.record(element, members, template)?);
+                                            }
+                                        }
+                                        None => self.emit_element(*rhs, &item, &mut out)?,
+                                    }
                                 }
                             }
                             out
@@ -309,6 +336,67 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             }
         }
         Ok(true)
+    }
+
+    /// The members of a multi-select hash if each is a field of the current element or
+    /// `to_string` of one (the usual reshape of tool records), with their position hints.
+    fn direct_members(&self, pairs: &'a [(Box<str>, NodeId)]) -> Option<Vec<Direct<'_>>> {
+        let ast: &'a Ast = self.ast;
+        pairs
+            .iter()
+            .map(|(_, value)| {
+                let (arg, text) = match ast.node(*value) {
+                    Node::Call(Func::ToString, args) if args.len() == 1 => (args[0], true),
+                    _ => (*value, false),
+                };
+                match ast.node(arg) {
+                    Node::Field(name) => Some(Direct {
+                        name,
+                        hint: &self.hints[arg as usize],
+                        text,
+                    }),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// [`Interp::emit_hash`] of a hash whose members are all [`Direct`], for an element of the
+    /// input that is not `null`: the same output and budget, with each member read straight
+    /// from the element rather than through the generic evaluation of its node.
+    #[inline]
+    fn record(
+        &self,
+        element: &'a V,
+        members: &[Direct<'_>],
+        template: &Map<String, Value>,
+    ) -> Result<Value, JmespathError> {
+        self.budget.spend(members.len() as u64)?;
+        let mut out = template.clone();
+        for (member, slot) in members.iter().zip(out.values_mut()) {
+            let found = element
+                .get_at_hint(member.name, member.hint)
+                .map_or(Val::Null, Val::from_view);
+            if member.text {
+                *slot = match found {
+                    Val::Num(n) => {
+                        self.budget.spend(1)?;
+                        Value::String(n.json_text())
+                    }
+                    other => to_value(self.to_string_of(other)?, &self.budget)?,
+                };
+            } else {
+                match found {
+                    Val::Null => {}
+                    Val::Str(s) => {
+                        self.budget.spend_text(s.len())?;
+                        *slot = Value::String(s.to_owned());
+                    }
+                    other => *slot = to_value(other, &self.budget)?,
+                }
+            }
+        }
+        Ok(Value::Object(out))
     }
 
     /// [`Interp::emit`] of `to_string(arg)`: never `null`, and the built string moves into the
@@ -423,10 +511,10 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
     }
 
     /// The field of each element that a filter's condition compares, with its position hint.
-    /// Loading its record a few elements ahead overlaps the wait for scattered records with
+    /// Fetching its record a few elements ahead overlaps the wait for scattered records with
     /// the work on the current one. Only this field: the projection's fields sit in nearby
-    /// records of the same object, and each further load made ahead was measured to cost more
-    /// than it saved (so was loading the bytes the records point to).
+    /// records of the same object, and prefetching them too was measured slower at 1 000
+    /// issues (129 µs against 123 µs) for a gain under 1% at 10 000.
     fn compared_field(&self, cond: NodeId) -> Option<(&'a str, &Cell<usize>)> {
         let ast: &'a Ast = self.ast;
         let Node::Compare(_, lhs, rhs) = ast.node(cond) else {

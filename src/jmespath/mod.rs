@@ -238,6 +238,43 @@ mod tests {
         assert_eq!(search("[*][1]", rows), json!(["u", {"k": true}]));
     }
 
+    #[test]
+    fn filtered_records_read_straight_from_the_input() {
+        // A filter whose projection is a hash of fields and `to_string` of fields builds each
+        // record without the generic evaluation (`Interp::record`): elements of every type,
+        // missing members, members in another order. Expected values from the JavaScript
+        // library (jmespath 0.16).
+        let rows = json!([
+            null, 5, "s", {"a": "x", "n": 7, "t": "seven"}, {"a": "x"},
+            {"a": "x", "n": 1.5, "t": [1, {"k": null}]}, {"t": "first", "n": -3, "a": "x"},
+            {"a": "x", "n": "text", "t": false}, {"a": "x", "n": {"k": [1, "2"]}, "t": 0},
+            {"a": "x", "n": null, "t": null}, {"a": "y", "n": 1, "t": "no"}, [1, 2],
+            {"a": "x", "n": true, "t": {"z": 1}}, {"a": "x", "n": 1e21, "t": ""}
+        ]);
+        let js = |text: &str| serde_json::from_str::<Value>(text).unwrap();
+        assert_eq!(
+            search("[?a != `\"y\"`].{n: to_string(n), t: t}", rows.clone()),
+            js(
+                r#"[{"n":"null","t":null},{"n":"null","t":null},{"n":"7","t":"seven"},{"n":"null","t":null},{"n":"1.5","t":[1,{"k":null}]},{"n":"-3","t":"first"},{"n":"text","t":false},{"n":"{\"k\":[1,\"2\"]}","t":0},{"n":"null","t":null},{"n":"null","t":null},{"n":"true","t":{"z":1}},{"n":"1e+21","t":""}]"#
+            )
+        );
+        assert_eq!(
+            search(
+                "[?a == `\"x\"`].{t: t, n: to_string(n), again: t}",
+                rows.clone()
+            ),
+            js(
+                r#"[{"t":"seven","n":"7","again":"seven"},{"t":null,"n":"null","again":null},{"t":[1,{"k":null}],"n":"1.5","again":[1,{"k":null}]},{"t":"first","n":"-3","again":"first"},{"t":false,"n":"text","again":false},{"t":0,"n":"{\"k\":[1,\"2\"]}","again":0},{"t":null,"n":"null","again":null},{"t":{"z":1},"n":"true","again":{"z":1}},{"t":"","n":"1e+21","again":""}]"#
+            )
+        );
+        assert_eq!(
+            search("[?a == `\"x\"`].{n: n}", rows),
+            js(
+                r#"[{"n":7},{"n":null},{"n":1.5},{"n":-3},{"n":"text"},{"n":{"k":[1,"2"]}},{"n":null},{"n":true},{"n":1e+21}]"#
+            )
+        );
+    }
+
     fn error(expr: &str, data: Value) -> JmespathError {
         match Expression::compile(expr) {
             Ok(e) => e.search(&data).unwrap_err(),

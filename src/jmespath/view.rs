@@ -63,9 +63,16 @@ pub trait JsonView {
         let _ = slot;
         self.get(key)
     }
+    /// A hint that the member at the position in `slot` will be looked up in a while: an
+    /// implementation may start fetching where that member is stored. Called some elements
+    /// before [`JsonView::warm`] for the same element. The default does nothing.
+    #[inline]
+    fn warm_slot(&self, slot: &std::cell::Cell<usize>) {
+        let _ = slot;
+    }
     /// A hint that the member `key` (at the position in `slot`) will be read soon: an
-    /// implementation may load it now so that the wait overlaps other work. The default does
-    /// nothing.
+    /// implementation may start fetching its name and value now so that the wait overlaps other
+    /// work. The default does nothing.
     #[inline]
     fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
         let _ = (key, slot);
@@ -156,14 +163,29 @@ impl JsonView for Value {
     }
 
     #[inline]
-    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
+    fn warm_slot(&self, slot: &std::cell::Cell<usize>) {
+        // Only addresses are computed here: the entry itself is not read.
         if let Value::Object(map) = self
             && let Some((k, v)) = map.iter().nth(slot.get())
         {
-            // Loads whose results are unused; `black_box` keeps them.
-            std::hint::black_box((k.len() == key.len(), k.as_bytes().first()));
-            if let Value::String(s) = v {
-                std::hint::black_box(s.as_bytes().first());
+            prefetch(k);
+            prefetch(v);
+        }
+    }
+
+    #[inline]
+    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
+        if let Value::Object(map) = self
+            && let Some((k, v)) = map.iter().nth(slot.get())
+            && k.len() == key.len()
+        {
+            if let Some(first) = k.as_bytes().first() {
+                prefetch(first);
+            }
+            if let Value::String(s) = v
+                && let Some(first) = s.as_bytes().first()
+            {
+                prefetch(first);
             }
         }
     }
@@ -454,4 +476,14 @@ mod tests {
             assert_eq!(doc.get_at_hint("k0é", &slot), Some(&json!(0)));
         }
     }
+}
+
+/// Asks the processor to start loading the cache line that holds `value`, without waiting for
+/// it (a load would hold up the instructions behind it until the data arrives).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(value);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }
