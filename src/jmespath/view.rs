@@ -282,6 +282,16 @@ impl<'a> Iterator for ObjectMembers<'a> {
     }
 }
 
+/// Asks the processor to start loading the cache line that holds `value`, without waiting for
+/// it (a load would hold up the instructions behind it until the data arrives).
+#[inline(always)]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    safe_arch::prefetch_t0(value);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,14 +486,4 @@ mod tests {
             assert_eq!(doc.get_at_hint("k0é", &slot), Some(&json!(0)));
         }
     }
-}
-
-/// Asks the processor to start loading the cache line that holds `value`, without waiting for
-/// it (a load would hold up the instructions behind it until the data arrives).
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    safe_arch::prefetch_t0(value);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
 }
