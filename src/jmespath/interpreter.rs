@@ -224,6 +224,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                         Some(elements) => {
                             self.budget.spend(array.len() as u64)?;
                             let ahead = self.compared_field(*cond);
+                            let compared = self.field_is_text(*cond);
                             let record = match ast.node(*rhs) {
                                 Node::Hash { pairs, template } => self
                                     .direct_members(pairs)
@@ -244,7 +245,17 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                                     }
                                 }
                                 let item = Val::from_view(element);
-                                if self.test(*cond, &item)? {
+                                let passed = match compared {
+                                    Some((name, hint, literal, eq)) => {
+                                        element
+                                            .get_at_hint(name, hint)
+                                            .and_then(JsonView::as_str)
+                                            .is_some_and(|text| same_key(text, literal))
+                                            == eq
+                                    }
+                                    None => self.test(*cond, &item)?,
+                                };
+                                if passed {
                                     match &record {
                                         Some((members, template)) => {
                                             if !item.is_null() {
@@ -524,6 +535,25 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             Node::Field(name) => Some((&**name, &self.hints[id as usize])),
             _ => None,
         })
+    }
+
+    /// `field == 'text'` or `field != 'text'` as the field's name and position hint, the text,
+    /// and whether equality passes: the usual filter over tool records, which a loop over input
+    /// elements decides without going through values.
+    fn field_is_text(&self, cond: NodeId) -> Option<(&'a str, &Cell<usize>, &'a str, bool)> {
+        let ast: &'a Ast = self.ast;
+        let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = ast.node(cond) else {
+            return None;
+        };
+        match (ast.node(*lhs), ast.node(*rhs)) {
+            (Node::Field(name), Node::Literal(Value::String(text))) => Some((
+                &**name,
+                &self.hints[*lhs as usize],
+                text.as_str(),
+                *op == Cmp::Eq,
+            )),
+            _ => None,
+        }
     }
 
     /// A filter condition, with the common `field == literal` decided without building values.
