@@ -5,7 +5,7 @@ use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
 use super::functions::Func;
 use super::value::{Budget, Val, equals, to_value};
-use super::view::{JsonView, same_key};
+use super::view::{JsonKind, JsonView, same_key};
 use serde_json::{Map, Value};
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -220,54 +220,8 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 let out = match &base {
                     // Elements of the input are read straight from its array, so the loop
                     // neither goes through `Items` nor returns each element through memory.
-                    Val::View(array) => match array.array_iter() {
-                        Some(elements) => {
-                            self.budget.spend(array.len() as u64)?;
-                            let ahead = self.compared_field(*cond);
-                            let compared = self.field_is_text(*cond);
-                            let record = match ast.node(*rhs) {
-                                Node::Hash { pairs, template } => self
-                                    .direct_members(pairs)
-                                    .map(|members| (members, template)),
-                                _ => None,
-                            };
-                            // Sized for every element to pass: one large allocation instead of
-                            // a series of reallocations (each of which makes glibc consolidate
-                            // its free lists).
-                            let mut out = Vec::with_capacity(array.len());
-                            for (i, element) in elements.enumerate() {
-                                if let Some((name, slot)) = ahead {
-                                    if let Some(far) = array.index(i + 2 * LOOKAHEAD) {
-                                        far.warm_slot(slot);
-                                    }
-                                    if let Some(next) = array.index(i + LOOKAHEAD) {
-                                        next.warm(name, slot);
-                                    }
-                                }
-                                let item = Val::from_view(element);
-                                let passed = match compared {
-                                    Some((name, hint, literal, eq)) => {
-                                        element
-                                            .get_at_hint(name, hint)
-                                            .and_then(JsonView::as_str)
-                                            .is_some_and(|text| same_key(text, literal))
-                                            == eq
-                                    }
-                                    None => self.test(*cond, &item)?,
-                                };
-                                if passed {
-                                    match &record {
-                                        Some((members, template)) => {
-                                            if !item.is_null() {
-                                                out.push(self.record(element, members, template)?);
-                                            }
-                                        }
-                                        None => self.emit_element(*rhs, &item, &mut out)?,
-                                    }
-                                }
-                            }
-                            out
-                        }
+                    Val::View(array) => match self.filter_view(array, *cond, *rhs)? {
+                        Some(out) => out,
                         None => return Ok(false),
                     },
                     _ => {
@@ -347,6 +301,66 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             }
         }
         Ok(true)
+    }
+
+    /// [`Interp::emit`] of a filter over an array of the input (`None` if `array` is not one).
+    /// Its elements are read straight from the array, so the loop neither goes through
+    /// `Items` nor returns each element through memory; the usual condition and projection of
+    /// tool records (`field == 'text'`, a hash of fields) are decided on the element itself.
+    fn filter_view(
+        &self,
+        array: &'a V,
+        cond: NodeId,
+        rhs: NodeId,
+    ) -> Result<Option<Vec<Value>>, JmespathError> {
+        let Some(elements) = array.array_iter() else {
+            return Ok(None);
+        };
+        self.budget.spend(array.len() as u64)?;
+        let ahead = self.compared_field(cond);
+        let compared = self.field_is_text(cond);
+        let record = match self.ast.node(rhs) {
+            Node::Hash { pairs, template } => self
+                .direct_members(pairs)
+                .map(|members| (members, template)),
+            _ => None,
+        };
+        // Sized for every element to pass: one large allocation instead of a series of
+        // reallocations (each of which makes glibc consolidate its free lists).
+        let mut out = Vec::with_capacity(array.len());
+        for (i, element) in elements.enumerate() {
+            if let Some((name, slot)) = ahead {
+                if let Some(far) = array.index(i + 2 * LOOKAHEAD) {
+                    far.warm_slot(slot);
+                }
+                if let Some(next) = array.index(i + LOOKAHEAD) {
+                    next.warm(name, slot);
+                }
+            }
+            let passed = match compared {
+                Some((name, hint, literal, eq)) => {
+                    element
+                        .get_at_hint(name, hint)
+                        .and_then(JsonView::as_str)
+                        .is_some_and(|text| same_key(text, literal))
+                        == eq
+                }
+                None => self.test(cond, &Val::from_view(element))?,
+            };
+            if !passed {
+                continue;
+            }
+            match &record {
+                // A hash over `null` is `null`, which the projection drops.
+                Some((members, template)) => {
+                    if element.kind() != JsonKind::Null {
+                        out.push(self.record(element, members, template)?);
+                    }
+                }
+                None => self.emit_element(rhs, &Val::from_view(element), &mut out)?,
+            }
+        }
+        Ok(Some(out))
     }
 
     /// The members of a multi-select hash if each is a field of the current element or
