@@ -121,7 +121,8 @@ fn build_output(rows: &[(String, String)]) -> Value {
     template.insert("title".to_owned(), Value::Null);
     let mut issues = Vec::with_capacity(rows.len());
     for (number, title) in rows {
-        let mut object = template.clone();
+        let mut object = serde_json::Map::with_capacity(2);
+        object.clone_from(&template);
         for (slot, text) in object.values_mut().zip([number, title]) {
             *slot = Value::String(text.as_str().to_owned());
         }
@@ -153,7 +154,7 @@ fn filter(c: &mut Criterion) {
         });
         assert_eq!(handwritten(&data), expected);
         // Only the output: the same objects built from strings extracted beforehand, by
-        // cloning a two-key template, with no input read and no expression. What is left of
+        // copying a two-key template as the engine does, with no input read and no expression. What is left of
         // the engine's time once this is subtracted is the search itself.
         let rows = output_rows(&data);
         group.bench_with_input(BenchmarkId::new("output_only", n), &rows, |b, rows| {
