@@ -21,6 +21,9 @@
 //!   ([`projects_through_a_multi_select`]).
 //!
 //! When both engines fail, the test only requires that both failed.
+//!
+//! A second property compares the engine with itself: the direct path of a filter over input
+//! records against the general evaluation of the same expression.
 
 use a2ui_catalog_mcp::fixtures::json_eq;
 use a2ui_catalog_mcp::jmespath::Expression;
@@ -210,4 +213,62 @@ fn generated_cases_mostly_evaluate() {
     eprintln!("{both_ok} of {total} cases evaluate on both engines, {non_null} non-null");
     assert!(both_ok * 2 > total, "{both_ok} of {total}");
     assert!(non_null * 5 > total, "{non_null} of {total}");
+}
+
+/// Records as tool results carry them: objects with string, number and other members, in
+/// varying key order (so position hints miss as well as hit), mixed with elements of other
+/// types.
+fn records() -> impl Strategy<Value = Value> {
+    let member = prop_oneof![
+        4 => prop::sample::select(vec!["", "a", "b", "ab", "foo"])
+            .prop_map(|s| Value::String(s.to_string())),
+        3 => (-20i64..20).prop_map(|n| Value::Number(n.into())),
+        1 => (-40i32..40).prop_map(|n| serde_json::json!(f64::from(n) / 4.0)),
+        1 => data(),
+    ];
+    let record = prop::collection::vec((prop::sample::select(KEYS.to_vec()), member), 0..5)
+        .prop_map(|members| {
+            let mut object = Map::new();
+            for (key, value) in members {
+                object.insert(key.to_string(), value);
+            }
+            Value::Object(object)
+        });
+    prop::collection::vec(prop_oneof![6 => record, 1 => data()], 0..12).prop_map(Value::Array)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// A filter over input records (`field == 'text'`) whose projection is a hash of fields and
+    /// `to_string` of fields is decided and built straight from each element. The same
+    /// expression written so that neither shortcut applies (a condition joined with `true`, the
+    /// hash applied after a pipe) must give the same result, key order included.
+    #[test]
+    fn direct_filter_agrees_with_the_general_path(
+        data in records(),
+        field in prop::sample::select(KEYS.to_vec()),
+        negate in any::<bool>(),
+        text in prop::sample::select(vec!["", "a", "b", "foo"]),
+        members in prop::collection::vec(
+            (prop::sample::select(KEYS.to_vec()), any::<bool>()), 1..4),
+    ) {
+        let op = if negate { "!=" } else { "==" };
+        let hash = members
+            .iter()
+            .enumerate()
+            .map(|(i, (name, text))| {
+                if *text { format!("k{i}: to_string({name})") } else { format!("k{i}: {name}") }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let direct = format!("[?{field} {op} '{text}'].{{{hash}}}");
+        let general = format!("[?{field} {op} '{text}' && `true`] | [*].{{{hash}}}");
+        let run = |expr: &str| Expression::compile(expr).and_then(|e| e.search(&data));
+        let (a, b) = (run(&direct), run(&general));
+        prop_assert!(a.is_ok() && b.is_ok(), "{direct}: {a:?}; {general}: {b:?}");
+        let (a, b) = (a.unwrap(), b.unwrap());
+        // `==` on `Value` compares maps without regard to order; the text form keeps it.
+        prop_assert_eq!(a.to_string(), b.to_string(), "{} on {}", direct, data);
+    }
 }
