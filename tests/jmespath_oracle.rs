@@ -240,15 +240,17 @@ fn records() -> impl Strategy<Value = Value> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
-    /// A filter over input records (`field == 'text'`) whose projection is a hash of fields and
-    /// `to_string` of fields is decided and built straight from each element. The same
-    /// expression written so that neither shortcut applies (a condition joined with `true`, the
-    /// hash applied after a pipe) must give the same result, key order included.
+    /// A filter over input records (`field == 'text'`) or a plain projection (`[*]`) whose
+    /// right side is a hash of fields and `to_string` of fields is decided and built straight
+    /// from each element. The same expression written so that no shortcut applies (a condition
+    /// joined with `true`, the hash applied after a pipe) must give the same result, key order
+    /// included.
     #[test]
     fn direct_filter_agrees_with_the_general_path(
         data in records(),
         field in prop::sample::select(KEYS.to_vec()),
         negate in any::<bool>(),
+        project in any::<bool>(),
         text in prop::sample::select(vec!["", "a", "b", "foo"]),
         members in prop::collection::vec(
             (prop::sample::select(KEYS.to_vec()), any::<bool>()), 1..4),
@@ -262,8 +264,14 @@ proptest! {
             })
             .collect::<Vec<_>>()
             .join(", ");
-        let direct = format!("[?{field} {op} '{text}'].{{{hash}}}");
-        let general = format!("[?{field} {op} '{text}' && `true`] | [*].{{{hash}}}");
+        let (direct, general) = if project {
+            (format!("[*].{{{hash}}}"), format!("[*] | [*].{{{hash}}}"))
+        } else {
+            (
+                format!("[?{field} {op} '{text}'].{{{hash}}}"),
+                format!("[?{field} {op} '{text}' && `true`] | [*].{{{hash}}}"),
+            )
+        };
         let run = |expr: &str| Expression::compile(expr).and_then(|e| e.search(&data));
         let (a, b) = (run(&direct), run(&general));
         prop_assert!(a.is_ok() && b.is_ok(), "{direct}: {a:?}; {general}: {b:?}");

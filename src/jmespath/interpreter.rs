@@ -202,6 +202,12 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             }
             Node::Projection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
+                if let Val::View(array) = &base
+                    && let Some(out) = self.project_records(array, *rhs)?
+                {
+                    *slot = Value::Array(out);
+                    return Ok(true);
+                }
                 let Some(items) = base.items() else {
                     return Ok(false);
                 };
@@ -369,6 +375,32 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     }
                 }
                 None => self.emit_element(rhs, &Val::from_view(element), &mut out)?,
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// [`Interp::emit`] of `array[*].{…}` when `array` is an array of the input and each member
+    /// of the hash is [`Direct`]: every record is built straight from its element, as in
+    /// [`Interp::filter_view`]. `None` when that does not apply.
+    fn project_records(
+        &self,
+        array: &'a V,
+        rhs: NodeId,
+    ) -> Result<Option<Vec<Value>>, JmespathError> {
+        let Node::Hash { pairs, template } = self.ast.node(rhs) else {
+            return Ok(None);
+        };
+        let (Some(elements), Some(members)) = (array.array_iter(), self.direct_members(pairs))
+        else {
+            return Ok(None);
+        };
+        self.budget.spend(array.len() as u64)?;
+        let mut out = Vec::with_capacity(array.len());
+        for element in elements {
+            // A hash over `null` is `null`, which the projection drops.
+            if element.kind() != JsonKind::Null {
+                out.push(self.record(element, &members, template)?);
             }
         }
         Ok(Some(out))
