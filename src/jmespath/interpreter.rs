@@ -616,14 +616,11 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
     /// A filter condition, with the common `field == literal` decided without building values.
     #[inline(always)]
     fn test(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
-        if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond)
-            && let (Node::Field(name), Node::Literal(serde_json::Value::String(lit))) =
-                (self.ast.node(*lhs), self.ast.node(*rhs))
-        {
+        if let Some((name, hint, literal, eq)) = self.field_is_text(cond) {
             let same = item
-                .member_at_hint(name, &self.hints[*lhs as usize])
-                .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, lit)));
-            return Ok(same == (*op == Cmp::Eq));
+                .member_at_hint(name, hint)
+                .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, literal)));
+            return Ok(same == eq);
         }
         // Both sides read straight from the element (`@ != null`, where `null` is the field of
         // that name, which is how the guide's reshape drops the records its pattern missed).

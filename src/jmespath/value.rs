@@ -103,17 +103,17 @@ impl Num {
     pub(crate) fn json_text(self) -> String {
         match self {
             Num::Int(i) if i.unsigned_abs() <= MAX_SAFE as u64 => {
-                // A safe integer has at most 16 digits, so the sign always fits in front.
                 let mut digits = [0u8; 20];
-                let mut at = write_digits(&mut digits, i.unsigned_abs());
+                let at = write_digits(&mut digits, i.unsigned_abs());
+                let mut out = String::with_capacity(digits.len() - at + usize::from(i < 0));
                 if i < 0 {
-                    at -= 1;
-                    digits[at] = b'-';
+                    out.push('-');
                 }
-                // Digits and `-` are ASCII; the copy is one allocation of the exact length.
-                std::str::from_utf8(&digits[at..])
-                    .map(str::to_owned)
-                    .unwrap_or_default()
+                // One `push` per digit: each is a single byte and the capacity is exact.
+                for &d in &digits[at..] {
+                    out.push(char::from(d));
+                }
+                out
             }
             other => {
                 let mut out = String::new();
