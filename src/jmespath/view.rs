@@ -236,24 +236,24 @@ pub(crate) fn same_key(a: &str, b: &str) -> bool {
     }
     match n {
         0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
-        4..=8 => match (
-            word::<4>(a, 0),
-            word::<4>(b, 0),
-            word::<4>(a, n - 4),
-            word::<4>(b, n - 4),
-        ) {
-            (Some(a0), Some(b0), Some(a1), Some(b1)) => a0 == b0 && a1 == b1,
-            _ => a == b,
-        },
-        9..=16 => match (
-            word::<8>(a, 0),
-            word::<8>(b, 0),
-            word::<8>(a, n - 8),
-            word::<8>(b, n - 8),
-        ) {
-            (Some(a0), Some(b0), Some(a1), Some(b1)) => a0 == b0 && a1 == b1,
-            _ => a == b,
-        },
+        4..=8 => same_ends::<4>(a, b),
+        9..=16 => same_ends::<8>(a, b),
+        _ => a == b,
+    }
+}
+
+/// Whether `a` and `b`, of the same length between `N` and `2 * N`, are equal: their first and
+/// last `N` bytes (which overlap or meet) cover them.
+#[inline]
+fn same_ends<const N: usize>(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    match (
+        word::<N>(a, 0),
+        word::<N>(b, 0),
+        word::<N>(a, n - N),
+        word::<N>(b, n - N),
+    ) {
+        (Some(a0), Some(b0), Some(a1), Some(b1)) => a0 == b0 && a1 == b1,
         _ => a == b,
     }
 }
