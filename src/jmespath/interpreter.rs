@@ -4,7 +4,7 @@
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::JmespathError;
 use super::functions::Func;
-use super::value::{Budget, Val, equals, to_value};
+use super::value::{Budget, Num, Val, equals, to_value};
 use super::view::{JsonKind, JsonView, same_key};
 use serde_json::{Map, Value};
 use std::cell::Cell;
@@ -371,7 +371,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 // A hash over `null` is `null`, which the projection drops.
                 Some((members, template)) => {
                     if element.kind() != JsonKind::Null {
-                        out.push(self.record(element, members, template)?);
+                        self.record(element, members, template, &mut out)?;
                     }
                 }
                 None => self.emit_element(rhs, &Val::from_view(element), &mut out)?,
@@ -400,7 +400,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         for element in elements {
             // A hash over `null` is `null`, which the projection drops.
             if element.kind() != JsonKind::Null {
-                out.push(self.record(element, &members, template)?);
+                self.record(element, &members, template, &mut out)?;
             }
         }
         Ok(Some(out))
@@ -431,40 +431,51 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
 
     /// [`Interp::emit_hash`] of a hash whose members are all [`Direct`], for an element of the
     /// input that is not `null`: the same output and budget, with each member read straight
-    /// from the element rather than through the generic evaluation of its node.
+    /// from the element rather than through the generic evaluation of its node. The record is
+    /// pushed onto `out` here: returning it as a `Result<Value, _>` made the caller copy the
+    /// 72-byte value through the stack twice, reading it back with wider loads than the writes
+    /// (a stalled store forward). That change and reading numbers and strings without `Val`
+    /// took the guide's filter from 121.6 to 111.2 µs at 1 000 issues with glibc, and from 77.4
+    /// to 66.1 µs with mimalloc (alternating runs of the two builds).
     #[inline]
     fn record(
         &self,
         element: &'a V,
         members: &[Direct<'_>],
         template: &Map<String, Value>,
-    ) -> Result<Value, JmespathError> {
+        out: &mut Vec<Value>,
+    ) -> Result<(), JmespathError> {
         self.budget.spend(members.len() as u64)?;
-        let mut out = new_record(template);
-        for (member, slot) in members.iter().zip(out.values_mut()) {
-            let found = element
-                .get_at_hint(member.name, member.hint)
-                .map_or(Val::Null, Val::from_view);
+        let mut record = new_record(template);
+        for (member, slot) in members.iter().zip(record.values_mut()) {
+            let Some(found) = element.get_at_hint(member.name, member.hint) else {
+                if member.text {
+                    *slot = to_value(self.to_string_of(Val::Null)?, &self.budget)?;
+                }
+                continue;
+            };
+            // The common kinds (a number under `to_string`, a string as is) are read straight
+            // from the view rather than through `Val`.
             if member.text {
-                *slot = match found {
-                    Val::Num(n) => {
+                *slot = match found.as_number() {
+                    Some(n) => {
                         self.budget.spend(1)?;
-                        Value::String(n.json_text())
+                        Value::String(Num::from_number(&n).json_text())
                     }
-                    other => to_value(self.to_string_of(other)?, &self.budget)?,
+                    None => to_value(self.to_string_of(Val::from_view(found))?, &self.budget)?,
                 };
+            } else if let Some(s) = found.as_str() {
+                self.budget.spend_text(s.len())?;
+                *slot = Value::String(s.to_owned());
             } else {
-                match found {
-                    Val::Null => {}
-                    Val::Str(s) => {
-                        self.budget.spend_text(s.len())?;
-                        *slot = Value::String(s.to_owned());
-                    }
-                    other => *slot = to_value(other, &self.budget)?,
+                let value = Val::from_view(found);
+                if !matches!(value, Val::Null) {
+                    *slot = to_value(value, &self.budget)?;
                 }
             }
         }
-        Ok(Value::Object(out))
+        out.push(Value::Object(record));
+        Ok(())
     }
 
     /// [`Interp::emit`] of `to_string(arg)`: never `null`, and the built string moves into the
