@@ -280,3 +280,52 @@ proptest! {
         prop_assert_eq!(a.to_string(), b.to_string(), "{} on {}", direct, data);
     }
 }
+
+/// The direct filter prefetches elements ahead of the one it reads; the proptest above uses
+/// short arrays, shorter than that distance. Over long arrays, with runs of passing and failing
+/// elements of every length, `null` and non-object elements, and records whose key order
+/// changes, it must agree with the general path.
+#[test]
+fn direct_filter_agrees_with_the_general_path_over_long_arrays() {
+    // A small linear congruential generator: the same pseudo-random arrays on every run.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |bound: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % bound
+    };
+    for len in [255, 256, 257, 700, 1500] {
+        let mut items = Vec::with_capacity(len);
+        let mut open = true;
+        while items.len() < len {
+            // Runs of 0 to 40 elements of one state, mostly records.
+            for _ in 0..next(41) {
+                let number = items.len();
+                let state = if open { "open" } else { "closed" };
+                items.push(match next(20) {
+                    0 => Value::Null,
+                    1 => serde_json::json!([number]),
+                    2 => serde_json::json!({"title": format!("t{number}"), "state": state, "number": number}),
+                    3 => serde_json::json!({"state": state, "number": number as f64 + 0.5}),
+                    _ => serde_json::json!({"number": number, "title": format!("t{number}"), "state": state}),
+                });
+            }
+            open = !open;
+        }
+        items.truncate(len);
+        let data = Value::Array(items);
+        for op in ["==", "!="] {
+            let direct = format!("[?state {op} 'open'].{{n: to_string(number), t: title}}");
+            let general =
+                format!("[?state {op} 'open' && `true`] | [*].{{n: to_string(number), t: title}}");
+            let run = |expr: &str| Expression::compile(expr).and_then(|e| e.search(&data));
+            let (a, b) = (run(&direct).unwrap(), run(&general).unwrap());
+            assert!(
+                a.as_array().is_some_and(|a| a.len() > len / 4),
+                "{len} {op}"
+            );
+            assert_eq!(a.to_string(), b.to_string(), "{len} {op}");
+        }
+    }
+}
