@@ -448,30 +448,25 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         self.budget.spend(members.len() as u64)?;
         let mut record = new_record(template);
         for (member, slot) in members.iter().zip(record.values_mut()) {
-            let Some(found) = element.get_at_hint(member.name, member.hint) else {
-                if member.text {
-                    *slot = to_value(self.to_string_of(Val::Null)?, &self.budget)?;
-                }
-                continue;
-            };
+            let found = element.get_at_hint(member.name, member.hint);
             // The common kinds (a number under `to_string`, a string as is) are read straight
             // from the view rather than through `Val`.
             if member.text {
-                *slot = match found.as_number() {
+                *slot = match found.and_then(JsonView::as_number) {
                     Some(n) => {
                         self.budget.spend(1)?;
                         Value::String(Num::from_number(&n).json_text())
                     }
-                    None => to_value(self.to_string_of(Val::from_view(found))?, &self.budget)?,
+                    None => to_value(
+                        self.to_string_of(found.map_or(Val::Null, Val::from_view))?,
+                        &self.budget,
+                    )?,
                 };
-            } else if let Some(s) = found.as_str() {
+            } else if let Some(s) = found.and_then(JsonView::as_str) {
                 self.budget.spend_text(s.len())?;
                 *slot = Value::String(s.to_owned());
             } else {
-                let value = Val::from_view(found);
-                if !matches!(value, Val::Null) {
-                    *slot = to_value(value, &self.budget)?;
-                }
+                self.emit_scalar(found.map_or(Val::Null, Val::from_view), slot)?;
             }
         }
         out.push(Value::Object(record));
