@@ -29,6 +29,7 @@
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
 use crate::mcp::ToolResponse;
+use crate::path::JsonPointer;
 use crate::slices::Slices;
 use serde_json::Value;
 use std::any::Any;
@@ -296,6 +297,7 @@ impl<'a> Args<'a> {
 /// What a running function can reach besides its arguments.
 pub struct CallContext<'a> {
     pub(crate) limits: &'a Limits,
+    pub(crate) context: &'a JsonPointer,
     pub(crate) prepared: Option<&'a (dyn Any + Send + Sync)>,
     pub(crate) writes: Vec<(String, Value)>,
     /// A built-in function's result as `Slices`, which then stands for the returned value.
@@ -306,6 +308,12 @@ impl CallContext<'_> {
     /// The environment's limits (output size, index).
     pub fn limits(&self) -> &Limits {
         self.limits
+    }
+
+    /// The data context the payload is evaluated in: relative paths join it, and inside a list
+    /// template it ends with the item's array index (`/rows/2`).
+    pub fn data_context(&self) -> &JsonPointer {
+        self.context
     }
 
     /// What [`Function::prepare`] returned for this call site, if it is a `T`.

@@ -2,6 +2,7 @@
 
 mod call_mcp_tool;
 mod coerce;
+pub(crate) mod index;
 mod regex_capture;
 mod split;
 mod transform_data;

@@ -8,6 +8,7 @@ use super::program::{CallNode, Node, NodeId, Program};
 use crate::catalog::{StaticArg, StaticArgs};
 use crate::env::{Environment, Lookup};
 use crate::error::{Error, ErrorCode, Phase};
+use crate::functions::index;
 use crate::path::{DataPath, escape_token};
 use serde_json::{Map, Value};
 
@@ -309,7 +310,13 @@ impl<'e> Compiler<'e> {
             }
         };
         let mut def = None;
-        if let (Some(catalog), true) = (catalog, ok) {
+        if name == index::NAME {
+            // A system function: the compiler resolves it, no catalog holds it.
+            if ok {
+                self.index_call(map, args, &location);
+                def = Some(index::definition());
+            }
+        } else if let (Some(catalog), true) = (catalog, ok) {
             match self.env.lookup(&catalog, &name) {
                 Lookup::NoCatalog => {
                     let err = Error::new(
@@ -409,6 +416,47 @@ impl<'e> Compiler<'e> {
         }
     }
 
+    /// The checks of `@index` that no argument schema states: no `catalogId`, a `returnType`
+    /// (when given) of `number`, and a literal `offset` that is a number.
+    fn index_call(
+        &mut self,
+        map: &Map<String, Value>,
+        args: Option<&Map<String, Value>>,
+        location: &str,
+    ) {
+        let mut problem = |err: Error, at: String| {
+            self.errors.push(
+                err.with_function(index::NAME)
+                    .with_location(at)
+                    .with_phase(Phase::Compile),
+            );
+        };
+        if map.contains_key("catalogId") {
+            let err = Error::new(
+                ErrorCode::ValidationFailed,
+                "@index is a system function: it belongs to no catalog and takes no 'catalogId'",
+            );
+            problem(err, child_location(location, "catalogId"));
+        }
+        if let Some(Value::String(rt)) = map.get("returnType")
+            && rt != index::RETURN_TYPE
+        {
+            let err = Error::new(
+                ErrorCode::ValidationFailed,
+                format!("@index returns a number, not '{rt}' (returnType)"),
+            );
+            problem(err, child_location(location, "returnType"));
+        }
+        // A binding or a call has its value only at evaluation, where the same check runs.
+        if let Some(offset) = args.and_then(|a| a.get("offset"))
+            && !offset.is_number()
+            && !is_dynamic(offset)
+        {
+            let at = child_location(&child_location(location, "args"), "offset");
+            problem(index::offset_not_a_number(offset), at);
+        }
+    }
+
     fn finish_array(&mut self, items: Vec<Compiled>) -> Compiled {
         if items.iter().any(|c| matches!(c, Compiled::Invalid)) {
             return Compiled::Invalid;
@@ -500,6 +548,11 @@ impl<'e> Compiler<'e> {
             }
         }
     }
+}
+
+/// Whether a value is a binding or a call (evaluated, so not checkable as a literal).
+fn is_dynamic(value: &Value) -> bool {
+    matches!(value, Value::Object(map) if map.contains_key("@path") || map.contains_key("@call"))
 }
 
 fn into_const(c: Compiled) -> Value {

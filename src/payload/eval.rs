@@ -247,6 +247,7 @@ impl<'p> Machine<'p> {
     ) -> Result<Val<'p>, Error> {
         let mut cx = CallContext {
             limits: self.limits,
+            context: self.context,
             prepared: call.prepared.as_deref(),
             writes: Vec::new(),
             slices: None,
