@@ -653,9 +653,15 @@ mod tests {
         assert!(is_safe("([^]|a)+"));
         assert!(!is_safe("([^]|.)+"));
         assert!(!is_safe("([^]|[a])+"));
-        // Q4: \d matches d.
+        // Q4: \d matches d, as an escape and in a class scan (then a negated class does not).
         assert!(!is_safe("(d|\\d)+"));
         assert!(is_safe("(e|\\d)+"));
+        assert!(!is_safe("(d[\\d]+)*"));
+        assert!(!is_safe("(s[\\s]+)*"));
+        assert!(!is_safe("(d|[\\d])+"));
+        assert!(is_safe("(e[\\d]+)*"));
+        assert!(is_safe("(d[^\\d]+)*"));
+        assert!(!is_safe("(e[^\\d]+)*"));
         // Q5: parseInt counts and no knowledge of \u{…}, \p{…}, \cX.
         assert!(!is_safe("(?:\\u{61}b+)+"));
         assert!(!is_safe("(?:\\cJ\\w+)+"));
