@@ -220,7 +220,7 @@ impl Pattern {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
             // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
-            // finds the match (found by tests/regex_vs_v8.rs).
+            // finds the match; `find` is the answer JavaScript gives.
             let found = inner.regex.find(haystack).map(|m| m.start());
             return self.first_match(haystack, found).is_some();
         }

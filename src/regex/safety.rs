@@ -671,6 +671,37 @@ mod tests {
         assert!(is_safe("\\p{L}+"));
     }
 
+    /// Every example of docs/regex-dialect.md's "The safety check".
+    #[test]
+    fn the_documented_examples() {
+        for p in [
+            "(a|ab)+",
+            "(\\d|\\w)+",
+            "(^a|b)+",
+            "(a+)+",
+            "((ab)+)+",
+            "(a?b?)+",
+            "(d[\\d]+)*",
+            "a{1001}",
+            "a{0,1001}",
+            "(?:😀|😁)+",
+            "(?:\\u{61}b+)+",
+            "(d|\\d)+",
+            "(s[\\s]+)*",
+        ] {
+            assert!(!is_safe(p), "{p} should be unsafe");
+        }
+        for p in [
+            "(,[a-z]+)*",
+            "(\\.\\d+)*",
+            "(?:ab+)+",
+            "(e[\\d]+)*",
+            "([^]|a)+",
+        ] {
+            assert!(is_safe(p), "{p} should be safe");
+        }
+    }
+
     #[test]
     fn limits_and_disjoint_separators() {
         assert!(!is_safe("a{1001}"));
