@@ -57,38 +57,37 @@ impl Quant {
 
 /// An element that is not a group.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Leaf {
+enum Leaf<'a> {
     Literal(u16),
     /// `d w s D W S`, or `.` (anything).
     Escape(u16),
-    /// `[…]`: its raw content is `units[start..end]`, escape pairs as written.
+    /// `[…]` and its raw content, escape pairs as written.
     Class {
         negated: bool,
-        start: usize,
-        end: usize,
+        raw: &'a [u16],
     },
 }
 
 #[derive(Debug, Clone, Copy)]
-enum Elem {
-    Leaf(Leaf),
-    Group(Group),
+enum Elem<'a> {
+    Leaf(Leaf<'a>),
+    Group(Group<'a>),
     Anchor,
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Item {
-    elem: Elem,
+struct Item<'a> {
+    elem: Elem<'a>,
     quant: Option<Quant>,
 }
 
 /// First-element summary of a branch: the element, looking through groups into their first
-/// branch; `None` is "anything" (an empty branch, or an anchor first: quirk Q2).
-type Summary = Option<Leaf>;
+/// branch; `None` is "anything" (an empty branch, or one that starts with an anchor).
+type Summary<'a> = Option<Leaf<'a>>;
 
 /// What the check needs to know about a group, or about the whole pattern's branches.
 #[derive(Debug, Clone, Copy)]
-struct Group {
+struct Group<'a> {
     /// Some element of some branch, at any depth, has a quantifier that varies.
     descendant_quantifier: bool,
     /// Every branch has a disjoint separator.
@@ -96,22 +95,22 @@ struct Group {
     /// It has more than one branch and two of them overlap.
     overlapping_branches: bool,
     /// The summary of its first branch.
-    summary: Summary,
+    summary: Summary<'a>,
     /// Whether some branch is unsafe when checked with `inside` false (`[0]`) or true (`[1]`).
     unsafe_when: [bool; 2],
 }
 
 /// The branches of a group (or of the pattern) read so far, and the current one's elements.
-struct Open {
+struct Open<'a> {
     descendant_quantifier: bool,
     disjoint_separator: bool,
-    summaries: Vec<Summary>,
+    summaries: Vec<Summary<'a>>,
     unsafe_when: [bool; 2],
-    items: Vec<Item>,
+    items: Vec<Item<'a>>,
 }
 
-impl Open {
-    fn new() -> Open {
+impl Open<'_> {
+    fn new() -> Self {
         Open {
             descendant_quantifier: false,
             disjoint_separator: true,
@@ -131,7 +130,7 @@ struct Tokenizer<'a> {
     pos: usize,
 }
 
-impl Tokenizer<'_> {
+impl<'a> Tokenizer<'a> {
     fn peek(&self) -> Option<u16> {
         self.units.get(self.pos).copied()
     }
@@ -142,13 +141,12 @@ impl Tokenizer<'_> {
 
     /// Reads the pattern and returns the facts of its top-level branches; `None` on an internal
     /// failure (nesting beyond [`MAX_DEPTH`]).
-    fn top_level(&mut self) -> Option<Group> {
+    fn top_level(&mut self) -> Option<Group<'a>> {
         let mut stack = vec![Open::new()];
         while let Some(c) = self.peek() {
             if c == u('|') {
                 self.pos += 1;
-                let open = stack.last_mut()?;
-                self.end_branch(open);
+                end_branch(stack.last_mut()?);
             } else if c == u(')') {
                 if stack.len() == 1 {
                     // Nothing is open: the reference stops reading here.
@@ -171,8 +169,7 @@ impl Tokenizer<'_> {
         while stack.len() > 1 {
             self.close_group(&mut stack)?;
         }
-        let top = stack.pop()?;
-        Some(self.finish(top))
+        stack.pop().map(finish)
     }
 
     /// Skips a group's `(` and prefix: `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>` (to the
@@ -202,9 +199,8 @@ impl Tokenizer<'_> {
 
     /// Closes the innermost open group (its `)`, if any, already read) into an element of the
     /// enclosing one, with the quantifier that follows.
-    fn close_group(&mut self, stack: &mut Vec<Open>) -> Option<()> {
-        let open = stack.pop()?;
-        let group = self.finish(open);
+    fn close_group(&mut self, stack: &mut Vec<Open<'a>>) -> Option<()> {
+        let group = finish(stack.pop()?);
         let quant = self.quantifier();
         stack.last_mut()?.items.push(Item {
             elem: Elem::Group(group),
@@ -213,42 +209,8 @@ impl Tokenizer<'_> {
         Some(())
     }
 
-    /// Ends the last branch of `open` and decides the facts of all its branches.
-    fn finish(&self, mut open: Open) -> Group {
-        self.end_branch(&mut open);
-        let s = &open.summaries;
-        let overlapping_branches =
-            (0..s.len()).any(|i| (i + 1..s.len()).any(|j| self.summaries_overlap(s[i], s[j])));
-        Group {
-            descendant_quantifier: open.descendant_quantifier,
-            disjoint_separator: open.disjoint_separator,
-            overlapping_branches,
-            summary: s.first().copied().flatten(),
-            unsafe_when: open.unsafe_when,
-        }
-    }
-
-    /// Ends the current branch of `open`: folds its facts into the group's.
-    fn end_branch(&self, open: &mut Open) {
-        let items = std::mem::take(&mut open.items);
-        open.descendant_quantifier |= items.iter().any(|item| {
-            item.quant.is_some_and(Quant::varies)
-                || matches!(item.elem, Elem::Group(g) if g.descendant_quantifier)
-        });
-        open.disjoint_separator &= self.has_disjoint_separator(&items);
-        open.summaries
-            .push(match items.first().map(|item| item.elem) {
-                Some(Elem::Leaf(leaf)) => Some(leaf),
-                Some(Elem::Group(g)) => g.summary,
-                Some(Elem::Anchor) | None => None,
-            });
-        for inside in [false, true] {
-            open.unsafe_when[usize::from(inside)] |= self.sequence_unsafe(&items, inside);
-        }
-    }
-
     /// An element that is not a group, and its quantifier.
-    fn leaf_item(&mut self, c: u16) -> Item {
+    fn leaf_item(&mut self, c: u16) -> Item<'a> {
         let leaf = if c == u('[') {
             self.pos += 1;
             let negated = self.peek() == Some(u('^'));
@@ -274,8 +236,7 @@ impl Tokenizer<'_> {
             };
             Leaf::Class {
                 negated,
-                start,
-                end,
+                raw: &self.units[start..end],
             }
         } else if c == u('\\') {
             self.pos += 1;
@@ -356,112 +317,118 @@ impl Tokenizer<'_> {
         }
         Some(q)
     }
+}
 
-    /// Whether element `item` is unsafe, checked with `inside`.
-    fn item_unsafe(&self, item: &Item, inside: bool) -> bool {
-        let repeating = item.quant.filter(|q| q.repeats());
-        match item.elem {
-            Elem::Group(g) => {
-                let q = repeating.is_some();
-                let d = q && g.disjoint_separator;
-                if q && (inside || (g.descendant_quantifier && !d) || g.overlapping_branches) {
-                    return true;
-                }
-                let inner = !d && (inside || q);
-                g.unsafe_when[usize::from(inner)]
+/// Ends the last branch of `open` and decides the facts of all its branches.
+fn finish(mut open: Open<'_>) -> Group<'_> {
+    end_branch(&mut open);
+    let s = &open.summaries;
+    let overlapping_branches =
+        (0..s.len()).any(|i| (i + 1..s.len()).any(|j| summaries_overlap(s[i], s[j])));
+    Group {
+        descendant_quantifier: open.descendant_quantifier,
+        disjoint_separator: open.disjoint_separator,
+        overlapping_branches,
+        summary: s.first().copied().flatten(),
+        unsafe_when: open.unsafe_when,
+    }
+}
+
+/// Ends the current branch of `open`: folds its facts into the group's.
+fn end_branch(open: &mut Open<'_>) {
+    let items = std::mem::take(&mut open.items);
+    open.descendant_quantifier |= items.iter().any(|item| {
+        item.quant.is_some_and(Quant::varies)
+            || matches!(item.elem, Elem::Group(g) if g.descendant_quantifier)
+    });
+    open.disjoint_separator &= has_disjoint_separator(&items);
+    open.summaries
+        .push(match items.first().map(|item| item.elem) {
+            Some(Elem::Leaf(leaf)) => Some(leaf),
+            Some(Elem::Group(g)) => g.summary,
+            Some(Elem::Anchor) | None => None,
+        });
+    for inside in [false, true] {
+        open.unsafe_when[usize::from(inside)] |= sequence_unsafe(&items, inside);
+    }
+}
+
+/// Whether element `item` is unsafe, checked with `inside`.
+fn item_unsafe(item: &Item<'_>, inside: bool) -> bool {
+    let repeating = item.quant.filter(|q| q.repeats());
+    match item.elem {
+        Elem::Group(g) => {
+            let q = repeating.is_some();
+            let d = q && g.disjoint_separator;
+            if q && (inside || (g.descendant_quantifier && !d) || g.overlapping_branches) {
+                return true;
             }
-            Elem::Anchor => false,
-            Elem::Leaf(_) => repeating
-                .is_some_and(|q| inside || q.min > 1000.0 || (q.max.is_finite() && q.max > 1000.0)),
+            let inner = !d && (inside || q);
+            g.unsafe_when[usize::from(inner)]
         }
+        Elem::Anchor => false,
+        Elem::Leaf(_) => repeating
+            .is_some_and(|q| inside || q.min > 1000.0 || (q.max.is_finite() && q.max > 1000.0)),
     }
+}
 
-    /// Whether a branch is unsafe, checked with `inside`: one of its elements is, or (inside a
-    /// repetition) two adjacent elements both repeat and overlap (`(x+x+)+`).
-    fn sequence_unsafe(&self, items: &[Item], inside: bool) -> bool {
-        if items.iter().any(|item| self.item_unsafe(item, inside)) {
-            return true;
-        }
-        let repeats = |i: &Item| i.quant.is_some_and(Quant::repeats);
-        inside
-            && items
-                .windows(2)
-                .any(|w| repeats(&w[0]) && repeats(&w[1]) && nodes_overlap(&w[0].elem, &w[1].elem))
+/// Whether a branch is unsafe, checked with `inside`: one of its elements is. (The reference also
+/// refuses two adjacent repetitions that overlap when `inside`, as in `(x+x+)+`; but when
+/// `inside`, every repetition is refused on its own, so that rule never decides a verdict.)
+fn sequence_unsafe(items: &[Item<'_>], inside: bool) -> bool {
+    items.iter().any(|item| item_unsafe(item, inside))
+}
+
+fn can_match(elem: &Elem<'_>, c: u16) -> bool {
+    match *elem {
+        Elem::Leaf(Leaf::Literal(l)) => l == c,
+        Elem::Leaf(Leaf::Class { negated, raw }) => class_matches(negated, raw, c),
+        Elem::Leaf(Leaf::Escape(e)) => escape_matches(e, c),
+        Elem::Group(_) => true,
+        Elem::Anchor => false,
     }
+}
 
-    fn class_matches(&self, negated: bool, start: usize, end: usize, c: u16) -> bool {
-        class_matches(negated, &self.units[start..end], c)
+/// Whether a branch has at least two elements and a separator character that no other
+/// quantified element of the branch can match.
+fn has_disjoint_separator(branch: &[Item<'_>]) -> bool {
+    if branch.len() < 2 {
+        return false;
     }
+    let Some((at, c)) = separator(branch) else {
+        return false;
+    };
+    branch
+        .iter()
+        .enumerate()
+        .all(|(i, item)| i == at || item.quant.is_none() || !can_match(&item.elem, c))
+}
 
-    fn can_match(&self, elem: &Elem, c: u16) -> bool {
-        match *elem {
-            Elem::Leaf(Leaf::Literal(l)) => l == c,
-            Elem::Leaf(Leaf::Class {
-                negated,
-                start,
-                end,
-            }) => self.class_matches(negated, start, end, c),
-            Elem::Leaf(Leaf::Escape(e)) => escape_matches(e, c),
-            Elem::Group(_) => true,
-            Elem::Anchor => false,
-        }
+fn summaries_overlap(a: Summary<'_>, b: Summary<'_>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else {
+        return true;
+    };
+    let dot = |l: Leaf<'_>| l == Leaf::Escape(u('.'));
+    if dot(a) || dot(b) {
+        return true;
     }
-
-    /// Whether a branch has at least two elements and a separator character that no other
-    /// quantified element of the branch can match.
-    fn has_disjoint_separator(&self, branch: &[Item]) -> bool {
-        if branch.len() < 2 {
-            return false;
-        }
-        let Some((at, c)) = separator(branch) else {
-            return false;
-        };
-        branch
-            .iter()
-            .enumerate()
-            .all(|(i, item)| i == at || item.quant.is_none() || !self.can_match(&item.elem, c))
+    // The reference's rule: an empty class overlaps only non-empty classes (and anything, and `.`).
+    let empty_class = |l: Leaf<'_>| matches!(l, Leaf::Class { raw, .. } if raw.is_empty());
+    if empty_class(a) || empty_class(b) {
+        let other = if empty_class(a) { b } else { a };
+        return matches!(other, Leaf::Class { .. }) && !empty_class(other);
     }
-
-    fn summaries_overlap(&self, a: Summary, b: Summary) -> bool {
-        let (Some(a), Some(b)) = (a, b) else {
-            return true;
-        };
-        let dot = |l: Leaf| l == Leaf::Escape(u('.'));
-        if dot(a) || dot(b) {
-            return true;
+    match (a, b) {
+        (Leaf::Literal(x), Leaf::Literal(y)) => x == y,
+        (Leaf::Literal(l), Leaf::Escape(e)) | (Leaf::Escape(e), Leaf::Literal(l)) => {
+            escape_matches(e, l)
         }
-        // Quirk Q3: an empty class overlaps only non-empty classes (and anything, and `.`).
-        let empty_class = |l: Leaf| matches!(l, Leaf::Class { start, end, .. } if start == end);
-        if empty_class(a) || empty_class(b) {
-            let other = if empty_class(a) { b } else { a };
-            return matches!(other, Leaf::Class { .. }) && !empty_class(other);
+        (Leaf::Escape(x), Leaf::Escape(y)) => {
+            x == y || (x == u('w') && y == u('d')) || (x == u('d') && y == u('w'))
         }
-        match (a, b) {
-            (Leaf::Literal(x), Leaf::Literal(y)) => x == y,
-            (Leaf::Literal(l), Leaf::Escape(e)) | (Leaf::Escape(e), Leaf::Literal(l)) => {
-                escape_matches(e, l)
-            }
-            (Leaf::Escape(x), Leaf::Escape(y)) => {
-                x == y || (x == u('w') && y == u('d')) || (x == u('d') && y == u('w'))
-            }
-            (
-                Leaf::Literal(l),
-                Leaf::Class {
-                    negated,
-                    start,
-                    end,
-                },
-            )
-            | (
-                Leaf::Class {
-                    negated,
-                    start,
-                    end,
-                },
-                Leaf::Literal(l),
-            ) => self.class_matches(negated, start, end, l),
-            (Leaf::Class { .. }, _) | (_, Leaf::Class { .. }) => true,
-        }
+        (Leaf::Literal(l), Leaf::Class { negated, raw })
+        | (Leaf::Class { negated, raw }, Leaf::Literal(l)) => class_matches(negated, raw, l),
+        (Leaf::Class { .. }, _) | (_, Leaf::Class { .. }) => true,
     }
 }
 
@@ -504,7 +471,7 @@ fn is_space(c: u16) -> bool {
     )
 }
 
-/// `\d`, `\w`, `\s` test their set and, a quirk of the reference (Q4), also their own letter;
+/// `\d`, `\w`, `\s` test their set and, as in the reference, also their own letter;
 /// any other letter compares equal. The class scan and escape elements share this.
 fn perl_or_letter_matches(e: u16, c: u16) -> bool {
     let set = if e == u('d') {
@@ -547,8 +514,8 @@ fn escape_matches(e: u16, c: u16) -> bool {
 
 /// The separator of a branch: its first element, else its last, if that element is an
 /// unquantified literal, or an unquantified escape other than `d`, `w`, `s`, `.`.
-fn separator(branch: &[Item]) -> Option<(usize, u16)> {
-    let qualifies = |item: &Item| -> Option<u16> {
+fn separator(branch: &[Item<'_>]) -> Option<(usize, u16)> {
+    let qualifies = |item: &Item<'_>| -> Option<u16> {
         if item.quant.is_some() {
             return None;
         }
@@ -565,11 +532,6 @@ fn separator(branch: &[Item]) -> Option<(usize, u16)> {
         let last = branch.len().checked_sub(1)?;
         branch.last().and_then(qualifies).map(|c| (last, c))
     })
-}
-
-/// Two adjacent elements overlap unless both are literals and different.
-fn nodes_overlap(a: &Elem, b: &Elem) -> bool {
-    !matches!((a, b), (Elem::Leaf(Leaf::Literal(x)), Elem::Leaf(Leaf::Literal(y))) if x != y)
 }
 
 #[cfg(test)]
@@ -641,19 +603,19 @@ mod tests {
 
     #[test]
     fn quirks() {
-        // Q1: UTF-16 code units.
+        // UTF-16 code units.
         assert!(is_safe("(?:😀+😀+)+"));
         assert!(!is_safe("(?:😀|😁)+"));
         assert!(is_safe(&"😀".repeat(128)));
         assert!(!is_safe(&"😀".repeat(129)));
-        // Q2: a leading anchor summarises as anything.
+        // A leading anchor summarises as anything.
         assert!(!is_safe("(^a|b)+"));
         assert!(is_safe("(a|b)+"));
-        // Q3: empty classes.
+        // Empty classes.
         assert!(is_safe("([^]|a)+"));
         assert!(!is_safe("([^]|.)+"));
         assert!(!is_safe("([^]|[a])+"));
-        // Q4: \d matches d, as an escape and in a class scan (then a negated class does not).
+        // \d matches d, as an escape and in a class (then a negated class does not).
         assert!(!is_safe("(d|\\d)+"));
         assert!(is_safe("(e|\\d)+"));
         assert!(!is_safe("(d[\\d]+)*"));
@@ -662,7 +624,7 @@ mod tests {
         assert!(is_safe("(e[\\d]+)*"));
         assert!(is_safe("(d[^\\d]+)*"));
         assert!(!is_safe("(e[^\\d]+)*"));
-        // Q5: parseInt counts and no knowledge of \u{…}, \p{…}, \cX.
+        // parseInt counts and no knowledge of \u{…}, \p{…}, \cX.
         assert!(!is_safe("(?:\\u{61}b+)+"));
         assert!(!is_safe("(?:\\cJ\\w+)+"));
         assert!(is_safe("(?:ab+)+"));
