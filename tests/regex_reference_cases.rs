@@ -1,5 +1,6 @@
-//! The `regexCases` of the reference conformance set (regex-dialect.json): every verdict, message
-//! and capture must hold exactly.
+//! The `regexCases` of the reference conformance set (regex-dialect.json), with the crate's own
+//! additions at the end (the safety check's class rule: `(d[\d]+)*` is unsafe): every verdict,
+//! message and capture must hold exactly.
 
 use a2ui_catalog_mcp::regex::Pattern;
 use serde_json::Value;

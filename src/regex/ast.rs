@@ -1,29 +1,28 @@
-//! The syntax tree of a dialect pattern, with byte offsets into the pattern text.
+//! The syntax tree of a dialect pattern.
 //!
 //! The parser only builds trees for patterns JavaScript accepts in `u` mode; constructs outside the
 //! dialect (lookaround, backreferences, lone surrogates, unshared properties) never get a node.
+//!
+//! Nodes live in one vector, each after its children, and each carries the facts the translator
+//! asks about it ([`Props`]), computed from its children's facts when it is added. So no pass over
+//! a tree recurses over the pattern's nesting: the facts are one lookup, the translator walks with
+//! an explicit stack, and a node's subtree is a contiguous run of the vector ending at the node.
 
-/// A byte range of the pattern text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
-    /// Offset of the first byte.
-    pub start: usize,
-    /// Offset just past the last byte.
-    pub end: usize,
-}
+/// Index of a node in [`Ast::nodes`].
+pub(crate) type NodeId = usize;
 
-/// A node and where it was written.
+/// A node, where it starts in the pattern text, and its facts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Node {
-    /// What the node is.
+pub(crate) struct Node {
     pub kind: NodeKind,
-    /// Where it is in the pattern.
-    pub span: Span,
+    /// Byte offset of the node's first character in the pattern, for error messages.
+    pub at: usize,
+    pub props: Props,
 }
 
 /// The constructs of the dialect.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NodeKind {
+pub(crate) enum NodeKind {
     /// Matches the empty string (an empty alternative or group).
     Empty,
     /// One code point, written or escaped (`a`, `\n`, `\u{1F600}`, `\uD83D\uDE00`).
@@ -38,20 +37,20 @@ pub enum NodeKind {
     Class(Class),
     /// `^ $ \b \B`.
     Assertion(Assertion),
-    /// `(…)`, `(?<name>…)` or `(?:…)`.
-    Group(Box<Group>),
-    /// Terms one after another.
-    Concat(Vec<Node>),
+    /// `(…)` and `(?<name>…)` (with the group's number, 1-based by opening parenthesis, as
+    /// JavaScript numbers them), or `(?:…)`.
+    Group { capture: Option<u32>, child: NodeId },
+    /// Terms one after another (two or more).
+    Concat(Vec<NodeId>),
     /// `a|b|…` (two or more alternatives).
-    Alternation(Vec<Node>),
-    /// A quantified atom.
-    Repeat(Box<Repeat>),
+    Alternation(Vec<NodeId>),
+    /// A quantified atom: `*` `+` `?` `{n}` `{n,}` `{n,m}`, each optionally lazy.
+    Repeat(Repeat),
 }
 
 /// `\d` (digits), `\w` (ASCII word characters), `\s` (JavaScript white space), maybe negated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PerlClass {
-    /// Which of the three.
+pub(crate) struct PerlClass {
     pub kind: PerlKind,
     /// `\D \W \S`.
     pub negated: bool,
@@ -59,7 +58,7 @@ pub struct PerlClass {
 
 /// The three built-in classes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PerlKind {
+pub(crate) enum PerlKind {
     /// `[0-9]`.
     Digit,
     /// `[A-Za-z0-9_]`.
@@ -70,8 +69,7 @@ pub enum PerlKind {
 
 /// A Unicode property, already resolved to its canonical Unicode name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Property {
-    /// Which property and value.
+pub(crate) struct Property {
     pub kind: PropertyKind,
     /// `\P{…}`.
     pub negated: bool,
@@ -79,12 +77,10 @@ pub struct Property {
 
 /// The property families the dialect accepts; each holds the canonical Unicode name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PropertyKind {
+pub(crate) enum PropertyKind {
     /// `General_Category` value (`Lu`, `Letter`, …).
     GeneralCategory(&'static str),
-    /// `Script` value.
     Script(&'static str),
-    /// `Script_Extensions` value.
     ScriptExtensions(&'static str),
     /// A binary property (`Alphabetic`, `ASCII`, …).
     Binary(&'static str),
@@ -92,7 +88,7 @@ pub enum PropertyKind {
 
 /// A character class.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Class {
+pub(crate) struct Class {
     /// `[^…]`.
     pub negated: bool,
     /// The members, in written order.
@@ -101,21 +97,18 @@ pub struct Class {
 
 /// One member of a class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClassItem {
-    /// One code point.
+pub(crate) enum ClassItem {
     Char(char),
     /// `a-z`; the ends are code points and may be surrogates (the part in `D800–DFFF` matches
     /// nothing in well-formed text).
     Range(u32, u32),
-    /// `\d` etc. inside the class.
     Perl(PerlClass),
-    /// `\p{…}` inside the class.
     Property(Property),
 }
 
 /// Zero-width assertions of the dialect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Assertion {
+pub(crate) enum Assertion {
     /// `^`: start of the text (there is no `m` flag).
     Start,
     /// `$`: end of the text.
@@ -126,29 +119,10 @@ pub enum Assertion {
     NotWordBoundary,
 }
 
-/// A group.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Group {
-    /// `Some` for a capturing group.
-    pub capture: Option<Capture>,
-    /// The contents.
-    pub node: Node,
-}
-
-/// A capturing group's number (1-based, by opening parenthesis) and optional name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Capture {
-    /// Group number, as JavaScript numbers it.
-    pub index: u32,
-    /// The name of a `(?<name>…)` group, escapes resolved.
-    pub name: Option<String>,
-}
-
-/// A quantified atom: `*` `+` `?` `{n}` `{n,}` `{n,m}`, each optionally lazy.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Repeat {
-    /// The repeated atom.
-    pub node: Node,
+/// A quantifier and what it repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Repeat {
+    pub child: NodeId,
     /// Fewest repetitions (saturated at `u32::MAX`).
     pub min: u32,
     /// Most repetitions; `None` is unbounded (saturated at `u32::MAX`).
@@ -157,11 +131,127 @@ pub struct Repeat {
     pub greedy: bool,
 }
 
+/// What the translator needs to know about a node, decided from its children's facts alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Props {
+    /// First node of this node's subtree (the subtree is `first..=id`).
+    pub first: NodeId,
+    /// It can match the empty string.
+    pub nullable: bool,
+    /// It may match non-empty text (over-approximated: `[]` counts).
+    pub consumes: bool,
+    /// It can match the empty string between the two halves of an astral character, where `\B`
+    /// holds and `^`, `$`, `\b` and every character fail.
+    pub empty_mid_pair: bool,
+    /// It holds a capture group (itself included).
+    pub has_capture: bool,
+    /// Some successful match of it skips a capture group inside it.
+    pub skips_capture: bool,
+}
+
 /// A parsed pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ast {
-    /// The root node.
-    pub root: Node,
+pub(crate) struct Ast {
+    /// Every node, each after its children; the root is the last.
+    pub nodes: Vec<Node>,
     /// Number of capturing groups.
     pub group_count: u32,
+}
+
+impl Ast {
+    /// An empty tree, to be filled with [`Ast::push`].
+    pub(crate) fn new() -> Ast {
+        Ast {
+            nodes: Vec::new(),
+            group_count: 0,
+        }
+    }
+
+    /// The root node (the last one pushed).
+    pub(crate) fn root(&self) -> NodeId {
+        self.nodes.len() - 1
+    }
+
+    pub(crate) fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id]
+    }
+
+    pub(crate) fn props(&self, id: NodeId) -> Props {
+        self.nodes[id].props
+    }
+
+    /// Adds a node whose children are already in the tree, with its facts.
+    pub(crate) fn push(&mut self, kind: NodeKind, at: usize) -> NodeId {
+        let id = self.nodes.len();
+        let props = self.props_of(&kind, id);
+        self.nodes.push(Node { kind, at, props });
+        id
+    }
+
+    fn props_of(&self, kind: &NodeKind, id: NodeId) -> Props {
+        let leaf = |nullable: bool, empty_mid_pair: bool| Props {
+            first: id,
+            nullable,
+            consumes: !nullable,
+            empty_mid_pair,
+            has_capture: false,
+            skips_capture: false,
+        };
+        match kind {
+            NodeKind::Empty => leaf(true, true),
+            NodeKind::Assertion(a) => leaf(true, *a == Assertion::NotWordBoundary),
+            NodeKind::Literal(_)
+            | NodeKind::Dot
+            | NodeKind::Perl(_)
+            | NodeKind::Property(_)
+            | NodeKind::Class(_) => leaf(false, false),
+            NodeKind::Group { capture, child } => {
+                let inner = self.props(*child);
+                Props {
+                    has_capture: inner.has_capture || capture.is_some(),
+                    ..inner
+                }
+            }
+            NodeKind::Concat(items) => {
+                let all = items.iter().map(|&i| self.props(i));
+                Props {
+                    first: self.props(items[0]).first,
+                    nullable: all.clone().all(|p| p.nullable),
+                    consumes: all.clone().any(|p| p.consumes),
+                    empty_mid_pair: all.clone().all(|p| p.empty_mid_pair),
+                    has_capture: all.clone().any(|p| p.has_capture),
+                    skips_capture: all.clone().any(|p| p.skips_capture),
+                }
+            }
+            NodeKind::Alternation(items) => {
+                let all = items.iter().map(|&i| self.props(i));
+                let has_capture = all.clone().any(|p| p.has_capture);
+                Props {
+                    first: self.props(items[0]).first,
+                    nullable: all.clone().any(|p| p.nullable),
+                    consumes: all.clone().any(|p| p.consumes),
+                    empty_mid_pair: all.clone().any(|p| p.empty_mid_pair),
+                    has_capture,
+                    // Each alternative skips the captures of the others.
+                    skips_capture: has_capture,
+                }
+            }
+            NodeKind::Repeat(rep) => {
+                let inner = self.props(rep.child);
+                Props {
+                    first: inner.first,
+                    nullable: rep.min == 0 || inner.nullable,
+                    consumes: rep.max != Some(0) && inner.consumes,
+                    empty_mid_pair: rep.min == 0 || inner.empty_mid_pair,
+                    has_capture: inner.has_capture,
+                    // Zero iterations skip every capture inside.
+                    skips_capture: if rep.min == 0 {
+                        inner.has_capture
+                    } else {
+                        inner.skips_capture
+                    },
+                }
+            }
+        }
+    }
 }

@@ -2,31 +2,50 @@
 
 use std::fmt;
 
-/// The class of a [`RegexError`].
+/// The class of a [`RegexError`]. Each kind below names a pattern that is rejected with it.
+///
+/// ```
+/// use a2ui_catalog_mcp::regex::{Pattern, RegexErrorKind};
+///
+/// let kind = |p: &str| Pattern::new(p).unwrap_err().kind();
+/// assert_eq!(kind("a{2"), RegexErrorKind::Syntax);
+/// assert_eq!(kind("foo(?=bar)"), RegexErrorKind::Lookaround);
+/// assert_eq!(kind(r"(a)\1"), RegexErrorKind::Backreference);
+/// assert_eq!(kind("(a+)+b"), RegexErrorKind::Unsafe);
+/// assert_eq!(kind(r"\p{Extended_Pictographic}"), RegexErrorKind::UnsupportedProperty);
+/// assert_eq!(kind(r"\uD800"), RegexErrorKind::LoneSurrogate);
+/// assert_eq!(kind("(a*)?"), RegexErrorKind::EmptyIteration);
+/// assert_eq!(kind("(?:ab){100001}"), RegexErrorKind::TooBig);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RegexErrorKind {
-    /// Not valid ECMAScript pattern syntax in Unicode mode (`a{2`, `\a`, `[z-a]`, `(?i:a)`).
+    /// Not valid ECMAScript pattern syntax in Unicode mode: `a{2`, `\a`, `[z-a]`, `(?i:a)`.
     Syntax,
-    /// Lookahead or lookbehind (`(?=`, `(?!`, `(?<=`, `(?<!`): valid JavaScript, not in the dialect.
+    /// Lookahead or lookbehind, valid JavaScript but not in the dialect: `foo(?=bar)`,
+    /// `a(?!b)`, `(?<=\$)\d+`, `(?<!x)y`.
     Lookaround,
-    /// A backreference (`\1`, `\k<name>`): valid JavaScript, not in the dialect.
+    /// A backreference, valid JavaScript but not in the dialect: `(a)\1`, `(?<q>a)\k<q>`.
     Backreference,
     /// The basic catalog's safety check calls the pattern vulnerable to catastrophic
-    /// backtracking, or it is longer than 256 UTF-16 code units.
+    /// backtracking (`(a+)+b`, `(d[\d]+)*`, `a{1001}`), or it is longer than 256 UTF-16 code
+    /// units.
     Unsafe,
-    /// A `\p{…}` / `\P{…}` property that the two engines do not share with the same meaning.
+    /// A `\p{…}` / `\P{…}` property that the two engines do not share with the same meaning:
+    /// `\p{Extended_Pictographic}`, `\p{lu}`, `\p{Foo}`.
     UnsupportedProperty,
-    /// A lone surrogate (`\uD800`): it can never match text, which is always well-formed here.
+    /// A lone surrogate (`\uD800`, `[\uDC00-\uDFFF]`): it can never match text, which is always
+    /// well-formed here.
     LoneSurrogate,
-    /// A capture group inside a repetition where JavaScript and this engine could disagree.
-    /// (Captures in repetitions are emulated, so the dialect currently never reports this.)
-    CaptureInRepetition,
     /// An optional repetition (`?`, `{n,m}`) of something that can match both the empty string
     /// and non-empty text (`(a*)?`, `(\p{L}?){2,3}`): JavaScript skips empty optional iterations, the
     /// `regex` crate takes them, so the two could capture different text.
     EmptyIteration,
-    /// The compiled program would exceed the size limit (`(?:abc){100000}`).
+    /// The compiled program would exceed the size limit: a counted repetition above 100 000
+    /// (`(?:ab){100001}`), or a program above [`Pattern::with_size_limit`]'s bound
+    /// (`\p{L}{1000}` at the default 1 MiB).
+    ///
+    /// [`Pattern::with_size_limit`]: super::Pattern::with_size_limit
     TooBig,
 }
 
@@ -116,6 +135,41 @@ impl std::error::Error for RegexError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::regex::Pattern;
+
+    /// One rejected pattern per kind. The match has no wildcard arm, so a new kind does not
+    /// compile until it has an example here.
+    fn example(kind: RegexErrorKind) -> &'static str {
+        match kind {
+            RegexErrorKind::Syntax => "[z-a]",
+            RegexErrorKind::Lookaround => "(?<!x)y",
+            RegexErrorKind::Backreference => "(?<q>a)\\k<q>",
+            RegexErrorKind::Unsafe => "(d[\\d]+)*",
+            RegexErrorKind::UnsupportedProperty => "\\p{lu}",
+            RegexErrorKind::LoneSurrogate => "[\\uDC00-\\uDFFF]",
+            RegexErrorKind::EmptyIteration => "(\\p{L}?){2,3}",
+            RegexErrorKind::TooBig => "\\p{L}{1000}",
+        }
+    }
+
+    #[test]
+    fn every_kind_has_a_pattern_that_triggers_it() {
+        for kind in [
+            RegexErrorKind::Syntax,
+            RegexErrorKind::Lookaround,
+            RegexErrorKind::Backreference,
+            RegexErrorKind::Unsafe,
+            RegexErrorKind::UnsupportedProperty,
+            RegexErrorKind::LoneSurrogate,
+            RegexErrorKind::EmptyIteration,
+            RegexErrorKind::TooBig,
+        ] {
+            let pattern = example(kind);
+            let err = Pattern::new(pattern).unwrap_err();
+            assert_eq!(err.kind(), kind, "{pattern}: {err}");
+            assert!(err.message().ends_with(pattern), "{err}");
+        }
+    }
 
     #[test]
     fn messages_name_the_pattern_and_offset() {

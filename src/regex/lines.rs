@@ -9,7 +9,7 @@
 //! that literal match (the character there would not be a line terminator). With `^` and no
 //! flags only position 0 can start a match. So one forward pass decides, with no backtracking.
 
-use super::ast::{Assertion, Node, NodeKind};
+use super::ast::{Assertion, Ast, NodeId, NodeKind};
 use std::ops::Range;
 
 /// One step of the plan.
@@ -31,41 +31,44 @@ fn is_line_terminator(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
 
-/// Whether `node` is `(.*)`: a capturing group of a greedy `.*`.
-fn is_line_group(node: &Node) -> bool {
-    let NodeKind::Group(group) = &node.kind else {
+/// Whether `id` is `(.*)`: a capturing group of a greedy `.*`.
+fn is_line_group(ast: &Ast, id: NodeId) -> bool {
+    let NodeKind::Group {
+        capture: Some(_),
+        child,
+    } = ast.node(id).kind
+    else {
         return false;
     };
-    let NodeKind::Repeat(repeat) = &group.node.kind else {
+    let NodeKind::Repeat(repeat) = ast.node(child).kind else {
         return false;
     };
-    group.capture.is_some()
-        && repeat.greedy
+    repeat.greedy
         && repeat.min == 0
         && repeat.max.is_none()
-        && matches!(repeat.node.kind, NodeKind::Dot)
+        && matches!(ast.node(repeat.child).kind, NodeKind::Dot)
 }
 
 impl LinePlan {
-    /// The plan for `root`, when the pattern has the supported shape (`group_count` groups, all
-    /// of them `(.*)`, in order).
-    pub(crate) fn new(root: &Node, group_count: u32) -> Option<LinePlan> {
-        let NodeKind::Concat(items) = &root.kind else {
+    /// The plan for `ast`, when the pattern has the supported shape (all of its groups are
+    /// `(.*)`, in order).
+    pub(crate) fn new(ast: &Ast) -> Option<LinePlan> {
+        let NodeKind::Concat(items) = &ast.node(ast.root()).kind else {
             return None;
         };
-        let (first, rest) = items.split_first()?;
-        if !matches!(first.kind, NodeKind::Assertion(Assertion::Start)) {
+        let (&first, rest) = items.split_first()?;
+        if !matches!(ast.node(first).kind, NodeKind::Assertion(Assertion::Start)) {
             return None;
         }
         let mut steps: Vec<Step> = Vec::new();
         let mut groups = 0;
-        for item in rest {
-            match &item.kind {
+        for &item in rest {
+            match ast.node(item).kind {
                 NodeKind::Literal(c) => match steps.last_mut() {
-                    Some(Step::Literal(text)) => text.push(*c),
+                    Some(Step::Literal(text)) => text.push(c),
                     _ => steps.push(Step::Literal(c.to_string())),
                 },
-                _ if is_line_group(item) => {
+                _ if is_line_group(ast, item) => {
                     groups += 1;
                     steps.push(Step::Line);
                 }
@@ -81,7 +84,7 @@ impl LinePlan {
                 }
             }
         }
-        (groups == group_count).then_some(LinePlan { steps })
+        (groups == ast.group_count).then_some(LinePlan { steps })
     }
 
     /// Groups 1..n of the match at position 0, or `None`.
@@ -138,8 +141,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn plan(pattern: &str) -> Option<LinePlan> {
-        let ast = parser::parse(pattern).unwrap();
-        LinePlan::new(&ast.root, ast.group_count)
+        LinePlan::new(&parser::parse(pattern).unwrap())
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //! assert_eq!(p.captures("ab"), Some(vec![""]));
 //! ```
 
-pub mod ast;
+mod ast;
 mod cache;
 mod error;
 mod lines;
@@ -32,6 +32,8 @@ mod translate;
 
 pub use cache::{DEFAULT_CACHE_CAPACITY, PatternCache};
 pub use error::{RegexError, RegexErrorKind};
+/// Every `\p{…}` name the dialect accepts (with the `internals` feature only).
+#[cfg(feature = "internals")]
 pub use properties::accepted_names as accepted_property_names;
 
 use std::ops::Range;
@@ -71,6 +73,7 @@ impl std::fmt::Debug for Pattern {
 
 /// The code points `\p{name}` matches in the dialect, as inclusive ranges; `name` is what goes
 /// between the braces (`Lu`, `Script=Greek`). `None` when the dialect does not accept the name.
+/// With the `internals` feature only: the test suite checks every accepted name against V8 with it.
 ///
 /// ```
 /// use a2ui_catalog_mcp::regex::property_code_points;
@@ -78,6 +81,7 @@ impl std::fmt::Debug for Pattern {
 /// assert_eq!(property_code_points("ASCII"), Some(vec![(0, 0x7F)]));
 /// assert_eq!(property_code_points("Foo"), None);
 /// ```
+#[cfg(feature = "internals")]
 pub fn property_code_points(name: &str) -> Option<Vec<(u32, u32)>> {
     let class = properties::class(properties::resolve(name)?)?;
     Some(
@@ -101,8 +105,8 @@ pub fn property_code_points(name: &str) -> Option<Vec<(u32, u32)>> {
 /// assert_eq!(validate("a{2").unwrap_err().kind(), RegexErrorKind::Syntax);
 /// assert_eq!(validate("(a*)?").unwrap_err().kind(), RegexErrorKind::EmptyIteration);
 /// ```
-pub fn validate(pattern: &str) -> Result<ast::Ast, RegexError> {
-    checked(pattern).map(|(tree, _)| tree)
+pub fn validate(pattern: &str) -> Result<(), RegexError> {
+    checked(pattern).map(|_| ())
 }
 
 fn checked(pattern: &str) -> Result<(ast::Ast, translate::Translation), RegexError> {
@@ -162,8 +166,7 @@ impl Pattern {
                 groups: translation.groups,
                 guarded,
                 matches_mid_pair: translation.matches_mid_pair,
-                lines: lines::LinePlan::new(&tree.root, tree.group_count)
-                    .filter(|_| !translation.matches_mid_pair),
+                lines: lines::LinePlan::new(&tree).filter(|_| !translation.matches_mid_pair),
             }),
         })
     }
@@ -217,7 +220,7 @@ impl Pattern {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
             // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
-            // finds the match (found by tests/regex_vs_v8.rs).
+            // finds the match; `find` is the answer JavaScript gives.
             let found = inner.regex.find(haystack).map(|m| m.start());
             return self.first_match(haystack, found).is_some();
         }

@@ -5,8 +5,7 @@
 //! JavaScript but outside the dialect: each is rejected with its own kind and offset.
 
 use super::ast::{
-    Assertion, Ast, Capture, Class, ClassItem, Group, Node, NodeKind, PerlClass, PerlKind,
-    Property, Repeat, Span,
+    Assertion, Ast, Class, ClassItem, NodeId, NodeKind, PerlClass, PerlKind, Property, Repeat,
 };
 use super::error::{RegexError, RegexErrorKind};
 use super::properties;
@@ -14,8 +13,8 @@ use regex_syntax::hir::ClassUnicode;
 use std::sync::LazyLock;
 
 /// Deepest group nesting the parser accepts. A pattern that nests deeper is longer than the
-/// 256 UTF-16 code units the safety check allows, so it is rejected as unsafe; the limit keeps
-/// every later walk over the tree shallow.
+/// 256 UTF-16 code units the safety check allows, so it is rejected as unsafe as soon as the
+/// parser sees it, before any work is spent on the rest.
 pub(crate) const MAX_DEPTH: usize = 128;
 
 /// Parses `pattern` into a syntax tree.
@@ -23,25 +22,48 @@ pub(crate) fn parse(pattern: &str) -> Result<Ast, RegexError> {
     let mut p = Parser {
         pattern,
         pos: 0,
-        group_count: 0,
+        ast: Ast::new(),
         names: Vec::new(),
     };
-    let root = p.disjunction(0)?;
-    if p.pos < pattern.len() {
-        // The only way an alternative stops early is a `)` with no group open.
-        return Err(p.err(p.pos, "unmatched ')'"));
-    }
-    Ok(Ast {
-        root,
-        group_count: p.group_count,
-    })
+    p.pattern()?;
+    Ok(p.ast)
 }
 
 struct Parser<'p> {
     pattern: &'p str,
     pos: usize,
-    group_count: u32,
+    ast: Ast,
     names: Vec<String>,
+}
+
+/// A disjunction being read: the whole pattern, or the inside of a group whose `)` has not come
+/// yet.
+struct Open {
+    /// Where the disjunction starts (after the group's prefix).
+    start: usize,
+    alternatives: Vec<NodeId>,
+    /// Where the current alternative starts, and its terms so far.
+    alternative_start: usize,
+    terms: Vec<NodeId>,
+}
+
+impl Open {
+    fn new(start: usize) -> Open {
+        Open {
+            start,
+            alternatives: Vec::new(),
+            alternative_start: start,
+            terms: Vec::new(),
+        }
+    }
+}
+
+/// A group whose `)` has not come yet.
+struct OpenGroup {
+    /// Where its `(` is.
+    start: usize,
+    capture: Option<u32>,
+    inside: Open,
 }
 
 /// A class atom before ranges are formed: a code point (maybe a surrogate) or a set escape.
@@ -121,51 +143,92 @@ impl<'p> Parser<'p> {
         }
     }
 
-    fn span(&self, start: usize) -> Span {
-        Span {
-            start,
-            end: self.pos,
-        }
-    }
-
-    fn disjunction(&mut self, depth: usize) -> Result<Node, RegexError> {
-        let start = self.pos;
-        let mut alternatives = vec![self.alternative(depth)?];
-        while self.eat('|') {
-            alternatives.push(self.alternative(depth)?);
-        }
-        if alternatives.len() == 1 {
-            return Ok(alternatives.remove(0));
-        }
-        Ok(Node {
-            kind: NodeKind::Alternation(alternatives),
-            span: self.span(start),
-        })
-    }
-
-    fn alternative(&mut self, depth: usize) -> Result<Node, RegexError> {
-        let start = self.pos;
-        let mut terms = Vec::new();
-        while let Some(c) = self.peek() {
-            if c == '|' || c == ')' {
-                break;
+    /// Reads the whole pattern, one term at a time. Groups are not read by a recursive call:
+    /// `(` opens an [`OpenGroup`] and `)` closes it into a term of the enclosing disjunction, so
+    /// the nesting of the pattern never becomes nesting of calls.
+    fn pattern(&mut self) -> Result<(), RegexError> {
+        let mut top = Open::new(0);
+        let mut groups: Vec<OpenGroup> = Vec::new();
+        loop {
+            let open = match groups.last_mut() {
+                Some(group) => &mut group.inside,
+                None => &mut top,
+            };
+            match self.peek() {
+                None => break,
+                Some('|') => {
+                    let alternative = self.alternative(open);
+                    open.alternatives.push(alternative);
+                    self.bump();
+                    open.alternative_start = self.pos;
+                }
+                Some(')') => {
+                    let Some(group) = groups.pop() else {
+                        // The only way the pattern stops early is a `)` with no group open.
+                        return Err(self.err(self.pos, "unmatched ')'"));
+                    };
+                    let child = self.disjunction(group.inside);
+                    self.bump();
+                    let capture = group.capture;
+                    let node = self
+                        .ast
+                        .push(NodeKind::Group { capture, child }, group.start);
+                    let term = self.quantifier(node)?;
+                    match groups.last_mut() {
+                        Some(outer) => outer.inside.terms.push(term),
+                        None => top.terms.push(term),
+                    }
+                }
+                Some('(') => {
+                    let start = self.pos;
+                    if groups.len() >= MAX_DEPTH {
+                        return Err(RegexError::unsafe_pattern(self.pattern));
+                    }
+                    let capture = self.group_prefix()?;
+                    groups.push(OpenGroup {
+                        start,
+                        capture,
+                        inside: Open::new(self.pos),
+                    });
+                }
+                Some(_) => {
+                    let term = self.term()?;
+                    open.terms.push(term);
+                }
             }
-            terms.push(self.term(depth)?);
         }
-        Ok(match terms.len() {
-            0 => Node {
-                kind: NodeKind::Empty,
-                span: self.span(start),
-            },
-            1 => terms.remove(0),
-            _ => Node {
-                kind: NodeKind::Concat(terms),
-                span: self.span(start),
-            },
-        })
+        if let Some(innermost) = groups.last() {
+            return Err(self.err(innermost.start, "unterminated group"));
+        }
+        self.disjunction(top);
+        Ok(())
     }
 
-    fn term(&mut self, depth: usize) -> Result<Node, RegexError> {
+    /// Closes the current alternative of `open`: its terms as one node.
+    fn alternative(&mut self, open: &mut Open) -> NodeId {
+        let start = open.alternative_start;
+        let mut terms = std::mem::take(&mut open.terms);
+        match terms.len() {
+            0 => self.ast.push(NodeKind::Empty, start),
+            1 => terms.remove(0),
+            _ => self.ast.push(NodeKind::Concat(terms), start),
+        }
+    }
+
+    /// Closes `open`'s last alternative and the disjunction: its alternatives as one node.
+    fn disjunction(&mut self, mut open: Open) -> NodeId {
+        let last = self.alternative(&mut open);
+        let mut alternatives = open.alternatives;
+        if alternatives.is_empty() {
+            return last;
+        }
+        alternatives.push(last);
+        self.ast
+            .push(NodeKind::Alternation(alternatives), open.start)
+    }
+
+    /// One term other than a group: an assertion, or an atom and its quantifier.
+    fn term(&mut self) -> Result<NodeId, RegexError> {
         let start = self.pos;
         let Some(c) = self.peek() else {
             return Err(self.err(start, "unexpected end of pattern"));
@@ -189,21 +252,14 @@ impl<'p> Parser<'p> {
                     "nothing to repeat (an assertion cannot be quantified)",
                 ));
             }
-            return Ok(Node {
-                kind: NodeKind::Assertion(a),
-                span: self.span(start),
-            });
+            return Ok(self.ast.push(NodeKind::Assertion(a), start));
         }
-        let atom = match c {
-            '(' => self.group(depth)?,
+        let kind = match c {
             '[' => self.class()?,
             '\\' => self.atom_escape()?,
             '.' => {
                 self.bump();
-                Node {
-                    kind: NodeKind::Dot,
-                    span: self.span(start),
-                }
+                NodeKind::Dot
             }
             '*' | '+' | '?' => return Err(self.err(start, "nothing to repeat")),
             '{' => {
@@ -225,16 +281,15 @@ impl<'p> Parser<'p> {
             ']' => return Err(self.err(start, "lone ']' (write \\] for the character)")),
             _ => {
                 self.bump();
-                Node {
-                    kind: NodeKind::Literal(c),
-                    span: self.span(start),
-                }
+                NodeKind::Literal(c)
             }
         };
+        let atom = self.ast.push(kind, start);
         self.quantifier(atom)
     }
 
-    fn quantifier(&mut self, atom: Node) -> Result<Node, RegexError> {
+    /// The quantifier after `atom`, if there is one, as a repetition of it.
+    fn quantifier(&mut self, atom: NodeId) -> Result<NodeId, RegexError> {
         let qstart = self.pos;
         let (min, max) = match self.peek() {
             Some('*') => {
@@ -267,16 +322,14 @@ impl<'p> Parser<'p> {
         }
         let greedy = !self.eat('?');
         let saturate = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
-        let start = atom.span.start;
-        Ok(Node {
-            kind: NodeKind::Repeat(Box::new(Repeat {
-                node: atom,
-                min: saturate(min),
-                max: max.map(saturate),
-                greedy,
-            })),
-            span: self.span(start),
-        })
+        let repeat = Repeat {
+            child: atom,
+            min: saturate(min),
+            max: max.map(saturate),
+            greedy,
+        };
+        let start = self.ast.node(atom).at;
+        Ok(self.ast.push(NodeKind::Repeat(repeat), start))
     }
 
     /// Reads `{n}`, `{n,}` or `{n,m}` at the current `{`. On failure the position is unchanged.
@@ -322,11 +375,9 @@ impl<'p> Parser<'p> {
         value
     }
 
-    fn group(&mut self, depth: usize) -> Result<Node, RegexError> {
+    /// Reads a group's `(` and prefix (`?:`, `?<name>`); returns its capture number.
+    fn group_prefix(&mut self) -> Result<Option<u32>, RegexError> {
         let start = self.pos;
-        if depth >= MAX_DEPTH {
-            return Err(RegexError::unsafe_pattern(self.pattern));
-        }
         self.bump();
         let mut capture = None;
         if self.eat('?') {
@@ -370,32 +421,19 @@ impl<'p> Parser<'p> {
                             self.err(start, &format!("duplicate capture group name '{name}'"))
                         );
                     }
-                    self.names.push(name.clone());
-                    self.group_count += 1;
-                    capture = Some(Capture {
-                        index: self.group_count,
-                        name: Some(name),
-                    });
+                    self.names.push(name);
+                    self.ast.group_count += 1;
+                    capture = Some(self.ast.group_count);
                 }
                 _ => {
                     return Err(self.err(start, "invalid group (after '(?' only ':', '<name>' are allowed; flags like (?i) are not)"));
                 }
             }
         } else {
-            self.group_count += 1;
-            capture = Some(Capture {
-                index: self.group_count,
-                name: None,
-            });
+            self.ast.group_count += 1;
+            capture = Some(self.ast.group_count);
         }
-        let node = self.disjunction(depth + 1)?;
-        if !self.eat(')') {
-            return Err(self.err(start, "unterminated group"));
-        }
-        Ok(Node {
-            kind: NodeKind::Group(Box::new(Group { capture, node })),
-            span: self.span(start),
-        })
+        Ok(capture)
     }
 
     /// `RegExpIdentifierName` followed by `>`; the `<` is already consumed.
@@ -430,7 +468,7 @@ impl<'p> Parser<'p> {
     }
 
     /// After `\` outside a class (`\b` and `\B` are handled as assertions before).
-    fn atom_escape(&mut self) -> Result<Node, RegexError> {
+    fn atom_escape(&mut self) -> Result<NodeKind, RegexError> {
         let start = self.pos;
         self.bump();
         let Some(c) = self.bump() else {
@@ -471,10 +509,7 @@ impl<'p> Parser<'p> {
                 }
             }
         };
-        Ok(Node {
-            kind,
-            span: self.span(start),
-        })
+        Ok(kind)
     }
 
     fn lone_surrogate(&self, at: usize) -> RegexError {
@@ -615,7 +650,7 @@ impl<'p> Parser<'p> {
         }
     }
 
-    fn class(&mut self) -> Result<Node, RegexError> {
+    fn class(&mut self) -> Result<NodeKind, RegexError> {
         let start = self.pos;
         self.bump();
         let negated = self.eat('^');
@@ -656,10 +691,7 @@ impl<'p> Parser<'p> {
                 });
             }
         }
-        Ok(Node {
-            kind: NodeKind::Class(Class { negated, items }),
-            span: self.span(start),
-        })
+        Ok(NodeKind::Class(Class { negated, items }))
     }
 
     fn class_atom(&mut self) -> Result<ClassAtom, RegexError> {
@@ -822,29 +854,60 @@ mod tests {
     fn builds_the_tree() {
         let ast = parse("(a)|[^\\d-]+?").unwrap();
         assert_eq!(ast.group_count, 1);
-        let NodeKind::Alternation(alts) = &ast.root.kind else {
-            panic!("{:?}", ast.root)
+        let root = ast.node(ast.root());
+        let NodeKind::Alternation(alts) = &root.kind else {
+            panic!("{root:?}")
         };
-        assert_eq!(alts[1].span, Span { start: 4, end: 12 });
-        let NodeKind::Repeat(r) = &alts[1].kind else {
+        let repeat = ast.node(alts[1]);
+        assert_eq!(repeat.at, 4);
+        let NodeKind::Repeat(r) = repeat.kind else {
             panic!()
         };
         assert_eq!((r.min, r.max, r.greedy), (1, None, false));
-        let NodeKind::Class(c) = &r.node.kind else {
+        let NodeKind::Class(c) = &ast.node(r.child).kind else {
             panic!()
         };
         assert!(c.negated);
         assert_eq!(c.items.len(), 2);
-        assert_eq!(
-            parse("\\uD83D\\uDE00").unwrap().root.kind,
-            NodeKind::Literal('😀')
-        );
-        assert_eq!(parse("\\cj").unwrap().root.kind, NodeKind::Literal('\n'));
+        // Children come before their parents; a subtree is a contiguous run ending at its root.
+        assert_eq!(ast.props(ast.root()).first, 0);
+        assert_eq!(ast.props(alts[1]).first, r.child);
+        let single = parse("\\uD83D\\uDE00").unwrap();
+        assert_eq!(single.node(single.root()).kind, NodeKind::Literal('😀'));
+        let control = parse("\\cj").unwrap();
+        assert_eq!(control.node(control.root()).kind, NodeKind::Literal('\n'));
         let big = parse("a{99999999999}").unwrap();
-        let NodeKind::Repeat(r) = big.root.kind else {
+        let NodeKind::Repeat(r) = big.node(big.root()).kind else {
             panic!()
         };
         assert_eq!(r.min, u32::MAX);
+    }
+
+    #[test]
+    fn offsets_of_groups_and_alternatives() {
+        let ast = parse("x(?:ab|(c))d").unwrap();
+        let NodeKind::Concat(terms) = &ast.node(ast.root()).kind else {
+            panic!()
+        };
+        assert_eq!(ast.node(terms[1]).at, 1);
+        let NodeKind::Group {
+            capture: None,
+            child,
+        } = ast.node(terms[1]).kind
+        else {
+            panic!()
+        };
+        let NodeKind::Alternation(alts) = &ast.node(child).kind else {
+            panic!()
+        };
+        assert_eq!(ast.node(child).at, 4);
+        assert_eq!(ast.node(alts[1]).at, 7);
+        assert_eq!(ast.group_count, 1);
+        let empty_alternative = parse("a|").unwrap();
+        assert_eq!(
+            empty_alternative.node(empty_alternative.root()).kind,
+            NodeKind::Alternation(vec![0, 1])
+        );
     }
 
     #[test]

@@ -177,8 +177,9 @@ pub(super) fn resolve(text: &str) -> Option<PropertyKind> {
     }
 }
 
-/// Every property name the dialect accepts without `=`, and every script value: for tests and
-/// documentation.
+/// Every property name the dialect accepts without `=`, and every script value (as
+/// `Script=…` and `Script_Extensions=…`).
+#[cfg(feature = "internals")]
 pub fn accepted_names() -> impl Iterator<Item = String> {
     GENERAL_CATEGORIES
         .iter()

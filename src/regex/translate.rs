@@ -13,9 +13,7 @@
 //! capture that starts before the last iteration of an enclosing repetition is stale and reads as
 //! "did not take part" (`""`), as in JavaScript.
 
-use super::ast::{
-    Assertion, Ast, ClassItem, Node, NodeKind, PerlClass, PerlKind, Property, Repeat,
-};
+use super::ast::{Assertion, Ast, ClassItem, NodeId, NodeKind, PerlClass, PerlKind, Property};
 use super::error::{RegexError, RegexErrorKind};
 use super::properties;
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
@@ -51,13 +49,14 @@ pub(crate) struct Translation {
 
 pub(crate) fn translate(ast: &Ast, pattern: &str) -> Result<Translation, RegexError> {
     let mut t = Translator {
+        ast,
         pattern,
         out: String::new(),
         next_slot: 1,
         groups: vec![None; ast.group_count as usize],
         frames: Vec::new(),
     };
-    t.walk(&ast.root, Ctx { optional_upto: 0 })?;
+    t.run()?;
     let groups = t
         .groups
         .into_iter()
@@ -76,12 +75,13 @@ pub(crate) fn translate(ast: &Ast, pattern: &str) -> Result<Translation, RegexEr
     Ok(Translation {
         pattern: t.out,
         groups,
-        matches_mid_pair: empty_by_not_boundary(&ast.root),
+        matches_mid_pair: ast.props(ast.root()).empty_mid_pair,
     })
 }
 
-struct Translator<'p> {
-    pattern: &'p str,
+struct Translator<'a> {
+    ast: &'a Ast,
+    pattern: &'a str,
     out: String,
     /// Next capture index in the compiled regex (0 is the whole match). Allocated in the order
     /// the generated pattern opens its groups, which is how the `regex` crate numbers them.
@@ -99,15 +99,57 @@ struct Ctx {
     optional_upto: usize,
 }
 
+/// What is left to do, in the order it is popped from the walk's stack.
+enum Step {
+    /// Write a node.
+    Node(NodeId, Ctx),
+    /// Write fixed text.
+    Text(&'static str),
+    /// Leave the innermost repetition frame.
+    PopFrame,
+    /// Write a repetition's counts and laziness.
+    Counts {
+        min: u32,
+        max: Option<u32>,
+        greedy: bool,
+    },
+}
+
 impl Translator<'_> {
-    fn walk(&mut self, node: &Node, ctx: Ctx) -> Result<(), RegexError> {
+    /// Writes the whole pattern. The walk keeps its own stack of steps: a node's opening text is
+    /// written when it is reached, and what comes after its children is pushed below them.
+    fn run(&mut self) -> Result<(), RegexError> {
+        let mut todo = vec![Step::Node(self.ast.root(), Ctx { optional_upto: 0 })];
+        while let Some(step) = todo.pop() {
+            match step {
+                Step::Node(id, ctx) => self.node(id, ctx, &mut todo)?,
+                Step::Text(text) => self.out.push_str(text),
+                Step::PopFrame => {
+                    self.frames.pop();
+                }
+                Step::Counts { min, max, greedy } => {
+                    let _ = match max {
+                        None => write!(self.out, "{{{min},}}"),
+                        Some(max) => write!(self.out, "{{{min},{max}}}"),
+                    };
+                    if !greedy {
+                        self.out.push('?');
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn node(&mut self, id: NodeId, ctx: Ctx, todo: &mut Vec<Step>) -> Result<(), RegexError> {
+        let node = self.ast.node(id);
         match &node.kind {
             NodeKind::Empty => self.out.push_str("(?:)"),
             NodeKind::Literal(c) => push_char(&mut self.out, *c),
             NodeKind::Dot => push_class(&mut self.out, &dot()),
             NodeKind::Perl(p) => push_class(&mut self.out, &perl(*p)),
             NodeKind::Property(p) => {
-                let class = self.property(*p, node.span.start)?;
+                let class = self.property(*p, node.at)?;
                 push_class(&mut self.out, &class);
             }
             NodeKind::Class(class) => {
@@ -117,7 +159,7 @@ impl Translator<'_> {
                         ClassItem::Char(c) => ClassUnicode::new([ClassUnicodeRange::new(c, c)]),
                         ClassItem::Range(lo, hi) => range(lo, hi),
                         ClassItem::Perl(p) => perl(p),
-                        ClassItem::Property(p) => self.property(p, node.span.start)?,
+                        ClassItem::Property(p) => self.property(p, node.at)?,
                     };
                     set.union(&part);
                 }
@@ -132,38 +174,95 @@ impl Translator<'_> {
                 Assertion::WordBoundary => r"(?-u:\b)",
                 Assertion::NotWordBoundary => r"(?-u:\B)",
             }),
-            NodeKind::Group(group) => match &group.capture {
-                None => {
-                    self.out.push_str("(?:");
-                    self.walk(&group.node, ctx)?;
-                    self.out.push(')');
+            NodeKind::Group { capture, child } => {
+                match capture {
+                    None => self.out.push_str("(?:"),
+                    Some(index) => {
+                        let slot = self.capture_slot(*index, ctx);
+                        self.open_capture(slot);
+                    }
                 }
-                Some(cap) => {
-                    let slot = self.capture_slot(cap.index, ctx);
-                    self.open_capture(slot);
-                    self.walk(&group.node, ctx)?;
-                    self.out.push(')');
-                }
-            },
-            NodeKind::Concat(nodes) => {
-                for n in nodes {
-                    self.walk(n, ctx)?;
-                }
+                todo.push(Step::Text(")"));
+                todo.push(Step::Node(*child, ctx));
             }
-            NodeKind::Alternation(nodes) => {
+            NodeKind::Concat(items) => {
+                todo.extend(items.iter().rev().map(|&item| Step::Node(item, ctx)));
+            }
+            NodeKind::Alternation(items) => {
                 let inner = Ctx {
                     optional_upto: self.frames.len(),
                 };
                 self.out.push_str("(?:");
-                for (i, n) in nodes.iter().enumerate() {
+                todo.push(Step::Text(")"));
+                for (i, &item) in items.iter().enumerate().rev() {
+                    todo.push(Step::Node(item, inner));
                     if i > 0 {
-                        self.out.push('|');
+                        todo.push(Step::Text("|"));
                     }
-                    self.walk(n, inner)?;
                 }
-                self.out.push(')');
             }
-            NodeKind::Repeat(rep) => self.repeat(rep, node, ctx)?,
+            NodeKind::Repeat(rep) => {
+                let (min, max, greedy, child) = (rep.min, rep.max, rep.greedy, rep.child);
+                let too_big = |n: u32| n > MAX_COUNT;
+                if too_big(min) || max.is_some_and(too_big) {
+                    return Err(RegexError::at(
+                        RegexErrorKind::TooBig,
+                        node.at,
+                        &format!("a counted repetition above {MAX_COUNT} is too big to compile"),
+                        self.pattern,
+                    ));
+                }
+                let body = self.ast.props(child);
+                if max.is_none_or(|max| max > min) && body.nullable && body.consumes {
+                    return Err(RegexError::at(
+                        RegexErrorKind::EmptyIteration,
+                        node.at,
+                        "an optional repetition of something that can match both empty and non-empty text (like (a*)?, (\\p{L}?){2,3} \
+                         or (?:x{0}|y)+) can match differently in JavaScript, which skips empty optional iterations; make the \
+                         repeated part non-empty (write (a+)? for (a*)?)",
+                        self.pattern,
+                    ));
+                }
+                if max == Some(0) {
+                    // `x{0}` matches the empty string; its groups never take part.
+                    self.never_participate(child);
+                    self.out.push_str("(?:)");
+                    return Ok(());
+                }
+                let ctx = if min == 0 {
+                    Ctx {
+                        optional_upto: self.frames.len(),
+                    }
+                } else {
+                    ctx
+                };
+                let iterates = max.is_none_or(|m| m > 1);
+                self.out.push_str("(?:");
+                todo.push(Step::Counts { min, max, greedy });
+                todo.push(Step::Text(")"));
+                if iterates && body.skips_capture {
+                    // The last iteration's span is kept in a capture (the frame's guard): a
+                    // repeated capture group already records it, anything else gets a hidden one.
+                    let (slot, inside) = match self.ast.node(child).kind {
+                        NodeKind::Group {
+                            capture: Some(index),
+                            child: inside,
+                        } => (self.capture_slot(index, ctx), inside),
+                        _ => {
+                            let slot = self.next_slot;
+                            self.next_slot += 1;
+                            (slot, child)
+                        }
+                    };
+                    self.open_capture(slot);
+                    self.frames.push(slot);
+                    todo.push(Step::Text(")"));
+                    todo.push(Step::PopFrame);
+                    todo.push(Step::Node(inside, ctx));
+                } else {
+                    todo.push(Step::Node(child, ctx));
+                }
+            }
         }
         Ok(())
     }
@@ -186,100 +285,22 @@ impl Translator<'_> {
         slot
     }
 
-    fn repeat(&mut self, rep: &Repeat, node: &Node, ctx: Ctx) -> Result<(), RegexError> {
-        let too_big = |n: u32| n > MAX_COUNT;
-        if too_big(rep.min) || rep.max.is_some_and(too_big) {
-            return Err(RegexError::at(
-                RegexErrorKind::TooBig,
-                node.span.start,
-                &format!("a counted repetition above {MAX_COUNT} is too big to compile"),
-                self.pattern,
-            ));
-        }
-        if rep.max.is_none_or(|max| max > rep.min) && nullable(&rep.node) && can_consume(&rep.node)
-        {
-            return Err(RegexError::at(
-                RegexErrorKind::EmptyIteration,
-                node.span.start,
-                "an optional repetition of something that can match both empty and non-empty text (like (a*)?, (\\p{L}?){2,3} \
-                 or (?:x{0}|y)+) can match differently in JavaScript, which skips empty optional iterations; make the \
-                 repeated part non-empty (write (a+)? for (a*)?)",
-                self.pattern,
-            ));
-        }
-        if rep.max == Some(0) {
-            // `x{0}` matches the empty string; its groups never take part.
-            self.never_participate(&rep.node);
-            self.out.push_str("(?:)");
-            return Ok(());
-        }
-        let ctx = if rep.min == 0 {
-            Ctx {
-                optional_upto: self.frames.len(),
+    /// Records every capture group in `id`'s subtree (a contiguous run of nodes) as never
+    /// taking part.
+    fn never_participate(&mut self, id: NodeId) {
+        let first = self.ast.props(id).first;
+        for node in &self.ast.nodes[first..=id] {
+            if let NodeKind::Group {
+                capture: Some(index),
+                ..
+            } = node.kind
+                && let Some(entry) = self.groups.get_mut(index as usize - 1)
+            {
+                *entry = Some(GroupPlan {
+                    slot: None,
+                    guards: Vec::new(),
+                });
             }
-        } else {
-            ctx
-        };
-        let iterates = rep.max.is_none_or(|m| m > 1);
-        self.out.push_str("(?:");
-        if iterates && optional_capture(body_of(&rep.node), false) {
-            match &rep.node.kind {
-                // A repeated capture group already records the last iteration: it is the guard.
-                NodeKind::Group(group) if group.capture.is_some() => {
-                    let index = group.capture.as_ref().map_or(0, |c| c.index);
-                    let slot = self.capture_slot(index, ctx);
-                    self.open_capture(slot);
-                    self.frames.push(slot);
-                    let inner = self.walk(&group.node, ctx);
-                    self.frames.pop();
-                    inner?;
-                    self.out.push(')');
-                }
-                _ => {
-                    let slot = self.next_slot;
-                    self.next_slot += 1;
-                    self.open_capture(slot);
-                    self.frames.push(slot);
-                    let inner = self.walk(&rep.node, ctx);
-                    self.frames.pop();
-                    inner?;
-                    self.out.push(')');
-                }
-            }
-        } else {
-            self.walk(&rep.node, ctx)?;
-        }
-        self.out.push(')');
-        let _ = match rep.max {
-            None => write!(self.out, "{{{},}}", rep.min),
-            Some(max) => write!(self.out, "{{{},{}}}", rep.min, max),
-        };
-        if !rep.greedy {
-            self.out.push('?');
-        }
-        Ok(())
-    }
-
-    /// Records every capture group under `node` as never taking part. Bounded by the parser's
-    /// nesting limit.
-    fn never_participate(&mut self, node: &Node) {
-        match &node.kind {
-            NodeKind::Group(group) => {
-                if let Some(cap) = &group.capture
-                    && let Some(entry) = self.groups.get_mut(cap.index as usize - 1)
-                {
-                    *entry = Some(GroupPlan {
-                        slot: None,
-                        guards: Vec::new(),
-                    });
-                }
-                self.never_participate(&group.node);
-            }
-            NodeKind::Concat(nodes) | NodeKind::Alternation(nodes) => {
-                nodes.iter().for_each(|n| self.never_participate(n));
-            }
-            NodeKind::Repeat(rep) => self.never_participate(&rep.node),
-            _ => {}
         }
     }
 
@@ -296,78 +317,6 @@ impl Translator<'_> {
             class.negate();
         }
         Ok(class)
-    }
-}
-
-/// The contents of a repeated atom: a group's inside, or the atom itself.
-fn body_of(node: &Node) -> &Node {
-    match &node.kind {
-        NodeKind::Group(group) => &group.node,
-        _ => node,
-    }
-}
-
-/// Whether `node` can match the empty string between the halves of a surrogate pair: there `\B`
-/// holds and `^`, `$`, `\b` and every character fail. Bounded by the parser's nesting limit.
-fn empty_by_not_boundary(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Empty | NodeKind::Assertion(Assertion::NotWordBoundary) => true,
-        NodeKind::Assertion(_)
-        | NodeKind::Literal(_)
-        | NodeKind::Dot
-        | NodeKind::Perl(_)
-        | NodeKind::Property(_)
-        | NodeKind::Class(_) => false,
-        NodeKind::Group(group) => empty_by_not_boundary(&group.node),
-        NodeKind::Concat(nodes) => nodes.iter().all(empty_by_not_boundary),
-        NodeKind::Alternation(nodes) => nodes.iter().any(empty_by_not_boundary),
-        NodeKind::Repeat(rep) => rep.min == 0 || empty_by_not_boundary(&rep.node),
-    }
-}
-
-/// Whether `node` can match the empty string. Bounded by the parser's nesting limit.
-fn nullable(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Empty | NodeKind::Assertion(_) => true,
-        NodeKind::Literal(_)
-        | NodeKind::Dot
-        | NodeKind::Perl(_)
-        | NodeKind::Property(_)
-        | NodeKind::Class(_) => false,
-        NodeKind::Group(group) => nullable(&group.node),
-        NodeKind::Concat(nodes) => nodes.iter().all(nullable),
-        NodeKind::Alternation(nodes) => nodes.iter().any(nullable),
-        NodeKind::Repeat(rep) => rep.min == 0 || nullable(&rep.node),
-    }
-}
-
-/// Whether `node` may match non-empty text (over-approximated: `[]` counts as consuming).
-fn can_consume(node: &Node) -> bool {
-    match &node.kind {
-        NodeKind::Empty | NodeKind::Assertion(_) => false,
-        NodeKind::Literal(_)
-        | NodeKind::Dot
-        | NodeKind::Perl(_)
-        | NodeKind::Property(_)
-        | NodeKind::Class(_) => true,
-        NodeKind::Group(group) => can_consume(&group.node),
-        NodeKind::Concat(nodes) | NodeKind::Alternation(nodes) => nodes.iter().any(can_consume),
-        NodeKind::Repeat(rep) => rep.max != Some(0) && can_consume(&rep.node),
-    }
-}
-
-/// Whether `node` holds a capture group that some successful path through `node` skips.
-///
-/// Bounded by the parser's nesting limit.
-fn optional_capture(node: &Node, optional: bool) -> bool {
-    match &node.kind {
-        NodeKind::Group(group) => {
-            (group.capture.is_some() && optional) || optional_capture(&group.node, optional)
-        }
-        NodeKind::Concat(nodes) => nodes.iter().any(|n| optional_capture(n, optional)),
-        NodeKind::Alternation(nodes) => nodes.iter().any(|n| optional_capture(n, true)),
-        NodeKind::Repeat(rep) => optional_capture(&rep.node, optional || rep.min == 0),
-        _ => false,
     }
 }
 
