@@ -5,11 +5,37 @@
 //! past the depth limit the subtree is not entered.
 
 use super::program::{CallNode, Node, NodeId, Program};
-use crate::catalog::{StaticArg, StaticArgs};
-use crate::env::{Environment, Lookup};
+use crate::catalog::{Catalog, FunctionDef, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode, Phase};
+use crate::limits::Limits;
 use crate::path::{DataPath, escape_token};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// What a payload is compiled against: the catalogs by id, the catalog of calls without
+/// `catalogId`, and the limits.
+pub(crate) struct Scope<'a> {
+    pub(crate) catalogs: &'a HashMap<String, Catalog>,
+    pub(crate) default_catalog: &'a str,
+    pub(crate) limits: &'a Limits,
+}
+
+enum Lookup<'a> {
+    NoCatalog,
+    NoFunction,
+    Found(&'a FunctionDef),
+}
+
+impl Scope<'_> {
+    fn lookup(&self, catalog: &str, function: &str) -> Lookup<'_> {
+        match self.catalogs.get(catalog) {
+            None => Lookup::NoCatalog,
+            Some(c) => c
+                .function(function)
+                .map_or(Lookup::NoFunction, Lookup::Found),
+        }
+    }
+}
 
 /// What a visited subtree compiled to: a constant (so far) or a node.
 enum Compiled {
@@ -22,7 +48,7 @@ enum Compiled {
 /// A call whose arguments are being compiled.
 struct PendingCall {
     name: String,
-    def: Option<crate::catalog::FunctionDef>,
+    def: Option<FunctionDef>,
     /// Declared slot of each argument, in document order (`None`: undeclared but accepted).
     slots: Vec<Option<usize>>,
     location: String,
@@ -44,14 +70,14 @@ enum Task<'v> {
 }
 
 struct Compiler<'e> {
-    env: &'e Environment,
+    scope: &'e Scope<'e>,
     nodes: Vec<Node>,
     errors: Vec<Error>,
 }
 
-pub(crate) fn compile(env: &Environment, payload: &Value) -> Result<Program, Error> {
+pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Error> {
     let mut c = Compiler {
-        env,
+        scope,
         nodes: Vec::new(),
         errors: Vec::new(),
     };
@@ -142,13 +168,13 @@ impl<'e> Compiler<'e> {
         results: &mut Vec<Compiled>,
     ) {
         let is_container = matches!(value, Value::Array(_) | Value::Object(_));
-        if is_container && depth + 1 > self.env.limits().max_depth {
+        if is_container && depth + 1 > self.scope.limits.max_depth {
             self.problem(
                 ErrorCode::LimitExceeded,
                 &location,
                 format!(
                     "the payload nests deeper than the limit of {} levels",
-                    self.env.limits().max_depth
+                    self.scope.limits.max_depth
                 ),
             );
             results.push(Compiled::Invalid);
@@ -295,7 +321,7 @@ impl<'e> Compiler<'e> {
             }
         };
         let catalog = match map.get("catalogId") {
-            None => Some(self.env.default_catalog().to_owned()),
+            None => Some(self.scope.default_catalog.to_owned()),
             Some(Value::String(id)) => Some(id.clone()),
             Some(other) => {
                 let kind = crate::json::kind_name(other);
@@ -310,7 +336,7 @@ impl<'e> Compiler<'e> {
         };
         let mut def = None;
         if let (Some(catalog), true) = (catalog, ok) {
-            match self.env.lookup(&catalog, &name) {
+            match self.scope.lookup(&catalog, &name) {
                 Lookup::NoCatalog => {
                     let err = Error::new(
                         ErrorCode::CatalogError,
@@ -465,6 +491,7 @@ impl<'e> Compiler<'e> {
         let prepared = function.prepare(&StaticArgs {
             schema: &def.schema,
             args: static_args,
+            limits: self.scope.limits,
         });
         let prepared = match prepared {
             Ok(p) => p,
