@@ -207,6 +207,7 @@ async fn respond(
 
     let mut collected = Collected {
         version: &host.default_version,
+        limits,
         sink: host.sink.as_deref(),
         messages: Vec::new(),
         apps: Vec::new(),
@@ -366,6 +367,7 @@ async fn read_resource(
 /// The messages and MCP Apps a call has collected so far.
 struct Collected<'a> {
     version: &'a str,
+    limits: &'a Limits,
     sink: Option<&'a dyn MessageSink>,
     messages: Vec<Value>,
     apps: Vec<McpAppResource>,
@@ -418,18 +420,20 @@ impl Collected<'_> {
 
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
-        super::protocol::read::read_messages(item, "", &mut messages).map_err(|e| {
-            let code = if e.code() == ErrorCode::LimitExceeded {
-                ErrorCode::LimitExceeded
-            } else {
-                ErrorCode::ExpressionError
-            };
-            Error::new(
-                code,
-                format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
-            )
-            .with_source(e)
-        })?;
+        super::protocol::read::read_messages(item, "", self.limits, &mut messages).map_err(
+            |e| {
+                let code = if e.code() == ErrorCode::LimitExceeded {
+                    ErrorCode::LimitExceeded
+                } else {
+                    ErrorCode::ExpressionError
+                };
+                Error::new(
+                    code,
+                    format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
+                )
+                .with_source(e)
+            },
+        )?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {

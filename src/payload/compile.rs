@@ -5,8 +5,10 @@
 //! past the depth limit the subtree is not entered.
 
 use super::program::{CallNode, Node, NodeId, Program};
+use super::shape::{Misfit, binding_misfits, call_misfits};
 use crate::catalog::{Catalog, FunctionDef, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode, Phase};
+use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::path::{DataPath, escape_token};
 use serde_json::{Map, Value};
@@ -239,23 +241,26 @@ impl<'e> Compiler<'e> {
     }
 
     fn binding(&mut self, map: &Map<String, Value>, location: &str) -> Compiled {
-        if let Some(extra) = map.keys().find(|k| *k != "@path") {
-            self.problem(
-                ErrorCode::ValidationFailed,
-                location,
-                format!("a binding has only the key '@path', this one also has '{extra}' (write '@@path' for a literal key)"),
-            );
+        let misfits = binding_misfits(map);
+        // One problem per binding: the first extra key, else the path's type.
+        let first = misfits
+            .iter()
+            .find(|m| matches!(m, Misfit::Unknown(_)))
+            .or(misfits.first());
+        if let Some(misfit) = first {
+            let message = match misfit {
+                Misfit::Unknown(extra) => format!(
+                    "a binding has only the key '@path', this one also has '{extra}' (write '@@path' for a literal key)"
+                ),
+                Misfit::WrongType { key, wanted, got } => {
+                    format!("'{key}' must be {wanted}, got {}", kind_name(got))
+                }
+            };
+            self.problem(ErrorCode::ValidationFailed, location, message);
             return Compiled::Invalid;
         }
-        let Some(Value::String(path)) = map.get("@path") else {
-            let kind = map.get("@path").map_or("nothing", crate::json::kind_name);
-            self.problem(
-                ErrorCode::ValidationFailed,
-                location,
-                format!("'@path' must be a string, got {kind}"),
-            );
-            return Compiled::Invalid;
-        };
+        // Without misfits, the path is there and a string.
+        let path = map.get("@path").and_then(Value::as_str).unwrap_or_default();
         match DataPath::parse(path) {
             Ok(p) => Compiled::Node(self.push(Node::Bind(p))),
             Err(e) => {
@@ -273,66 +278,28 @@ impl<'e> Compiler<'e> {
         depth: usize,
         tasks: &mut Vec<Task<'v>>,
     ) {
-        let mut ok = true;
-        for key in map.keys() {
-            if !matches!(key.as_str(), "@call" | "args" | "catalogId" | "returnType") {
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("a call takes the keys '@call', 'args', 'catalogId' and 'returnType', not '{key}'"),
-                );
-                ok = false;
-            }
+        let misfits = call_misfits(map);
+        let ok = misfits.is_empty();
+        for misfit in misfits {
+            let message = match misfit {
+                Misfit::Unknown(key) => format!(
+                    "a call takes the keys '@call', 'args', 'catalogId' and 'returnType', not '{key}'"
+                ),
+                Misfit::WrongType { key, wanted, got } => {
+                    format!("'{key}' must be {wanted}, got {}", kind_name(got))
+                }
+            };
+            self.problem(ErrorCode::ValidationFailed, &location, message);
         }
-        let name = match map.get("@call") {
-            Some(Value::String(name)) => name.clone(),
-            other => {
-                let kind = other.map_or("nothing", crate::json::kind_name);
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("'@call' must be a string, got {kind}"),
-                );
-                ok = false;
-                String::new()
-            }
-        };
-        if let Some(rt) = map.get("returnType").filter(|v| !v.is_string()) {
-            let kind = crate::json::kind_name(rt);
-            self.problem(
-                ErrorCode::ValidationFailed,
-                &location,
-                format!("'returnType' must be a string, got {kind}"),
-            );
-            ok = false;
-        }
-        let args = match map.get("args") {
-            None => None,
-            Some(Value::Object(args)) => Some(args),
-            Some(other) => {
-                let kind = crate::json::kind_name(other);
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("'args' must be an object, got {kind}"),
-                );
-                ok = false;
-                None
-            }
-        };
+        let name = map
+            .get("@call")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let args = map.get("args").and_then(Value::as_object);
         let catalog = match map.get("catalogId") {
             None => Some(self.scope.default_catalog.to_owned()),
-            Some(Value::String(id)) => Some(id.clone()),
-            Some(other) => {
-                let kind = crate::json::kind_name(other);
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("'catalogId' must be a string, got {kind}"),
-                );
-                ok = false;
-                None
-            }
+            Some(id) => id.as_str().map(str::to_owned),
         };
         let mut def = None;
         if let (Some(catalog), true) = (catalog, ok) {

@@ -10,6 +10,7 @@
 mod compile;
 mod eval;
 mod program;
+pub(crate) mod shape;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
