@@ -373,7 +373,8 @@ impl<'a> CallContext<'a> {
 pub(crate) struct FunctionDef {
     pub(crate) schema: Arc<ArgSchema>,
     pub(crate) imp: Option<Arc<dyn Function>>,
-    /// The built-in `callMcpTool`, which asynchronous evaluation runs with the host's client.
+    /// Whether the function calls tools (`callMcpTool`): a payload that calls it needs the
+    /// asynchronous evaluation.
     pub(crate) tool: bool,
 }
 
@@ -519,7 +520,7 @@ impl Catalog {
         let _ = self.implement_function(name, function);
     }
 
-    /// Marks a declared function as the tool call the asynchronous evaluation runs itself.
+    /// Marks a declared function as one that calls tools (see [`FunctionDef::tool`]).
     pub(crate) fn mark_tool(&mut self, name: &str) {
         if let Some(def) = self.functions.get_mut(name) {
             def.tool = true;

@@ -10,7 +10,7 @@ use std::fmt;
 
 /// Tokens a payload may not write (and reads as `null`): JavaScript renderers cannot use them,
 /// and a payload must mean the same in every renderer.
-pub const FORBIDDEN_TOKENS: [&str; 3] = ["__proto__", "constructor", "prototype"];
+pub(crate) const FORBIDDEN_TOKENS: [&str; 3] = ["__proto__", "constructor", "prototype"];
 
 /// An absolute JSON Pointer (RFC 6901), stored as its unescaped tokens.
 ///
@@ -82,7 +82,7 @@ impl JsonPointer {
     }
 
     /// Whether any token is one of [`FORBIDDEN_TOKENS`].
-    pub fn has_forbidden_token(&self) -> bool {
+    pub(crate) fn has_forbidden_token(&self) -> bool {
         self.tokens
             .iter()
             .any(|t| FORBIDDEN_TOKENS.contains(&t.as_str()))

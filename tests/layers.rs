@@ -59,7 +59,10 @@ fn checked_lines(text: &str) -> Vec<(usize, String)> {
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
         if trimmed == "#[cfg(test)]" {
-            let next = lines[i + 1..].iter().map(|l| l.trim()).find(|l| !l.is_empty());
+            let next = lines[i + 1..]
+                .iter()
+                .map(|l| l.trim())
+                .find(|l| !l.is_empty());
             if next.is_some_and(|l| l.starts_with("mod ") || l.starts_with("pub(crate) mod ")) {
                 break;
             }
@@ -194,9 +197,11 @@ fn the_reader_finds_every_kind_of_path() {
         crate_paths("let v = crate::json::kind_name(x); crate::mcp::X"),
         ["json", "mcp"]
     );
-    let lines = checked_lines("use crate::a; // crate::b\n#[cfg(test)]\nmod tests {\nuse crate::c;\n}");
+    let lines =
+        checked_lines("use crate::a; // crate::b\n#[cfg(test)]\nmod tests {\nuse crate::c;\n}");
     assert_eq!(lines, [(1, "use crate::a; ".to_owned())]);
-    let roots = root_names("pub use env::Environment;\npub use mcp::{\n    McpHost, ToolClient,\n};");
+    let roots =
+        root_names("pub use env::Environment;\npub use mcp::{\n    McpHost, ToolClient,\n};");
     assert_eq!(roots["Environment"], "env");
     assert_eq!(roots["ToolClient"], "mcp");
 }

@@ -128,28 +128,26 @@ impl Function for RegexCapture {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Environment, ErrorCode, Phase};
+    use crate::payload::tests::{fail, give};
+    use crate::{ErrorCode, Phase};
     use serde_json::json;
 
     #[test]
     fn the_guides_pattern_over_records() {
-        let env = Environment::new();
-        let p = env
-            .compile(&json!({"@call": "regexCapture", "args": {"value": {"@path": "/records"}, "pattern": "^Title: (.*)\nURL: (.*)"}}))
-            .unwrap();
-        let mut model = json!({"records": ["Title: A\nURL: https://a", "Results:", "Title: B\nURL: https://b\nmore"]});
-        assert_eq!(
-            p.eval(&mut model).unwrap(),
-            json!([["A", "https://a"], null, ["B", "https://b"]])
-        );
+        let records = json!([
+            "Title: A\nURL: https://a",
+            "Results:",
+            "Title: B\nURL: https://b\nmore"
+        ]);
+        let payload = json!({"@call": "regexCapture", "args": {"value": {"@path": "/records"}, "pattern": "^Title: (.*)\nURL: (.*)"}});
+        let rows = json!([["A", "https://a"], null, ["B", "https://b"]]);
+        give(json!({"records": records}), payload, rows);
     }
 
     #[test]
     fn patterns_outside_the_dialect_fail_where_they_are_known() {
-        let env = Environment::new();
-        let err = env
-            .compile(&json!({"@call": "regexCapture", "args": {"value": "x", "pattern": "(?=a)"}}))
-            .unwrap_err();
+        let call = |pattern| json!({"@call": "regexCapture", "args": {"value": "aab", "pattern": pattern}});
+        let err = fail(json!({}), call(json!("(?=a)")));
         assert_eq!(
             (err.code(), err.phase(), err.function()),
             (
@@ -158,15 +156,15 @@ mod tests {
                 Some("regexCapture")
             )
         );
-        let p = env.compile(&json!({"@call": "regexCapture", "args": {"value": "aab", "pattern": {"@path": "/p"}}})).unwrap();
-        let err = p.eval(&mut json!({"p": "(a+)+b"})).unwrap_err();
+        let err = fail(json!({"p": "(a+)+b"}), call(json!({"@path": "/p"})));
         assert_eq!(
             err.message(),
             "Unsafe regex pattern (catastrophic backtracking risk): (a+)+b"
         );
-        assert_eq!(
-            p.eval(&mut json!({"p": "(a)(x)?"})).unwrap(),
-            json!(["a", ""])
+        give(
+            json!({"p": "(a)(x)?"}),
+            call(json!({"@path": "/p"})),
+            json!(["a", ""]),
         );
     }
 }

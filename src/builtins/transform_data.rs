@@ -103,15 +103,14 @@ impl Function for TransformData {
 
 #[cfg(test)]
 mod tests {
+    use crate::payload::tests::fail;
     use crate::{Environment, ErrorCode, Phase};
     use serde_json::json;
 
     #[test]
     fn literal_expressions_are_checked_at_compile_time() {
-        let env = Environment::new();
-        let err = env
-            .compile(&json!({"@call": "transformData", "args": {"jmespath": "a[", "data": {}}}))
-            .unwrap_err();
+        let call = |e| json!({"@call": "transformData", "args": {"jmespath": e, "data": {}}});
+        let err = fail(json!({}), call(json!("a[")));
         assert_eq!(
             (err.code(), err.phase(), err.function()),
             (
@@ -125,11 +124,8 @@ mod tests {
             "{}",
             err.message()
         );
-        let err = env
-            .compile(&json!({"@call": "transformData", "args": {"jmespath": 5, "data": {}}}))
-            .unwrap_err();
         assert_eq!(
-            err.message(),
+            fail(json!({}), call(json!(5))).message(),
             "transformData expects a string expression, got a number."
         );
     }
@@ -162,10 +158,7 @@ mod tests {
 
     #[test]
     fn absent_data_is_null() {
-        let env = Environment::new();
-        let p = env
-            .compile(&json!({"@call": "transformData", "args": {"jmespath": "@", "data": null}}))
-            .unwrap();
-        assert_eq!(p.eval(&mut json!({})).unwrap(), json!(null));
+        let payload = json!({"@call": "transformData", "args": {"jmespath": "@", "data": null}});
+        crate::payload::tests::give(json!({}), payload, json!(null));
     }
 }

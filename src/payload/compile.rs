@@ -75,6 +75,7 @@ struct Compiler<'e> {
     scope: &'e Scope<'e>,
     nodes: Vec<Node>,
     errors: Vec<Error>,
+    calls_tools: bool,
 }
 
 pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Error> {
@@ -82,6 +83,7 @@ pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Err
         scope,
         nodes: Vec::new(),
         errors: Vec::new(),
+        calls_tools: false,
     };
     let root = c.run(payload);
     if let Some(err) = Error::from_many(std::mem::take(&mut c.errors)) {
@@ -92,14 +94,10 @@ pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Err
         Compiled::Node(id) => id,
         Compiled::Invalid => unreachable!("an invalid subtree always records an error"),
     };
-    let calls_tools = c
-        .nodes
-        .iter()
-        .any(|n| matches!(n, Node::Call(call) if call.tool));
     Ok(Program {
         nodes: c.nodes,
         root,
-        calls_tools,
+        calls_tools: c.calls_tools,
     })
 }
 
@@ -480,8 +478,8 @@ impl<'e> Compiler<'e> {
             args: arg_nodes,
             prepared,
             location,
-            tool: def.tool,
         };
+        self.calls_tools |= def.tool;
         Compiled::Node(self.push(Node::Call(Box::new(node))))
     }
 

@@ -97,4 +97,4 @@ impl Payload {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -2,6 +2,10 @@ use super::*;
 use crate::error::ErrorCode;
 use serde_json::json;
 
+fn parse(component: &Value) -> Result<McpAppProps, Error> {
+    McpAppProps::parse(component, &Limits::default())
+}
+
 fn app(extra: Value) -> Value {
     let mut component = json!({"component": "McpApp", "htmlContent": "<p>hi</p>"});
     let (Value::Object(base), Value::Object(extra)) = (&mut component, extra) else {
@@ -13,7 +17,7 @@ fn app(extra: Value) -> Value {
 
 /// Every problem of a failed parse as `(location, message)`.
 fn problems(component: Value) -> Vec<(String, String)> {
-    let err = McpAppProps::parse(&component, &Limits::default()).unwrap_err();
+    let err = parse(&component).unwrap_err();
     assert!(
         err.problems()
             .all(|p| p.code() == ErrorCode::ValidationFailed)
@@ -39,7 +43,7 @@ fn nested_object(depth: usize) -> Value {
 
 #[test]
 fn full_component_parses_into_typed_fields() {
-    let props = McpAppProps::parse(&json!({
+    let props = parse(&json!({
         "id": "app",
         "component": "McpApp",
         "weight": 2,
@@ -52,7 +56,7 @@ fn full_component_parses_into_typed_fields() {
                            "modelContext": "/ctx", "score": "game/score"}},
         "csp": {"connectDomains": ["https://api.example.com"], "frameDomains": []},
         "permissions": {"camera": true, "clipboardWrite": {"reason": "copy"}}
-    }), &Limits::default())
+    }))
     .unwrap();
     assert_eq!(props.id.as_deref(), Some("app"));
     assert_eq!(props.weight, Some(2.0));
@@ -102,7 +106,7 @@ fn full_component_parses_into_typed_fields() {
 
 #[test]
 fn minimal_component_has_empty_policy() {
-    let props = McpAppProps::parse(&app(json!({})), &Limits::default()).unwrap();
+    let props = parse(&app(json!({}))).unwrap();
     assert_eq!(props.html_content.as_literal(), Some("<p>hi</p>"));
     assert!(props.allowed_tools.is_empty());
     assert!(props.allowed_functions.is_empty());
@@ -112,11 +116,7 @@ fn minimal_component_has_empty_policy() {
 
 #[test]
 fn literal_html_is_decoded_and_bad_escapes_are_reported() {
-    let props = McpAppProps::parse(
-        &app(json!({"htmlContent": "url_encoded:a%20b"})),
-        &Limits::default(),
-    )
-    .unwrap();
+    let props = parse(&app(json!({"htmlContent": "url_encoded:a%20b"}))).unwrap();
     assert_eq!(props.html_content.as_literal(), Some("a b"));
     let (at, message) = one_problem(app(json!({"htmlContent": "url_encoded:%ZZ"})));
     assert_eq!(at, "/htmlContent");
@@ -125,7 +125,7 @@ fn literal_html_is_decoded_and_bad_escapes_are_reported() {
 
 #[test]
 fn not_an_object_is_one_error() {
-    let err = McpAppProps::parse(&json!(["McpApp"]), &Limits::default()).unwrap_err();
+    let err = parse(&json!(["McpApp"])).unwrap_err();
     assert_eq!(err.code(), ErrorCode::ValidationFailed);
     assert!(err.related().is_empty());
     assert_eq!(
@@ -136,21 +136,11 @@ fn not_an_object_is_one_error() {
 
 #[test]
 fn too_deep_component_is_one_limit_error() {
-    let err = McpAppProps::parse(
-        &app(json!({"permissions": {"camera": nested_object(127)}})),
-        &Limits::default(),
-    )
-    .unwrap_err();
+    let err = parse(&app(json!({"permissions": {"camera": nested_object(127)}}))).unwrap_err();
     assert_eq!(err.code(), ErrorCode::LimitExceeded);
     assert!(err.related().is_empty());
     // One level less fits: 1 (component) + 1 (permissions) + 126.
-    assert!(
-        McpAppProps::parse(
-            &app(json!({"permissions": {"camera": nested_object(126)}})),
-            &Limits::default()
-        )
-        .is_ok()
-    );
+    assert!(parse(&app(json!({"permissions": {"camera": nested_object(126)}}))).is_ok());
 }
 
 #[test]
@@ -365,11 +355,7 @@ fn bad_function_schemas() {
 
 #[test]
 fn deep_but_allowed_schema_compiles_and_validates() {
-    let props = McpAppProps::parse(
-        &app(json!({"allowedFunctions": {"f": nested_object(126)}})),
-        &Limits::default(),
-    )
-    .unwrap();
+    let props = parse(&app(json!({"allowedFunctions": {"f": nested_object(126)}}))).unwrap();
     let decision = props
         .check_function_call(&json!({"call": "f", "args": {}}))
         .unwrap();
@@ -378,14 +364,11 @@ fn deep_but_allowed_schema_compiles_and_validates() {
 
 #[test]
 fn recursive_schemas_terminate() {
-    let props = McpAppProps::parse(
-        &app(json!({"allowedFunctions": {
-            "self": {"$ref": "#"},
-            "tree": {"type": "object", "properties": {"child": {"$ref": "#"}},
-                     "additionalProperties": false}
-        }})),
-        &Limits::default(),
-    )
+    let props = parse(&app(json!({"allowedFunctions": {
+        "self": {"$ref": "#"},
+        "tree": {"type": "object", "properties": {"child": {"$ref": "#"}},
+                 "additionalProperties": false}
+    }})))
     .unwrap();
     for call in [
         json!({"call": "self", "args": {"x": 1}}),
@@ -409,12 +392,9 @@ fn recursive_schemas_terminate() {
 
 #[test]
 fn pattern_runs_on_linear_engine() {
-    let props = McpAppProps::parse(
-        &app(json!({"allowedFunctions": {
-            "f": {"properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}
-        }})),
-        &Limits::default(),
-    )
+    let props = parse(&app(json!({"allowedFunctions": {
+        "f": {"properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}
+    }})))
     .unwrap();
     let evil = format!("{}b", "a".repeat(5000));
     let decision = props
@@ -428,12 +408,9 @@ fn pattern_runs_on_linear_engine() {
 
 #[test]
 fn violations_are_capped() {
-    let props = McpAppProps::parse(
-        &app(json!({"allowedFunctions": {
-            "f": {"additionalProperties": {"type": "string"}}
-        }})),
-        &Limits::default(),
-    )
+    let props = parse(&app(json!({"allowedFunctions": {
+        "f": {"additionalProperties": {"type": "string"}}
+    }})))
     .unwrap();
     let args: Map<String, Value> = (0..40).map(|i| (format!("k{i}"), json!(i))).collect();
     let decision = props
@@ -447,8 +424,7 @@ fn violations_are_capped() {
 
 #[test]
 fn tool_calls() {
-    let props =
-        McpAppProps::parse(&app(json!({"allowedTools": ["t"]})), &Limits::default()).unwrap();
+    let props = parse(&app(json!({"allowedTools": ["t"]}))).unwrap();
     assert_eq!(
         props.check_tool_call(&json!({"name": "t"})).unwrap(),
         ToolCallDecision::Allowed {
@@ -469,7 +445,7 @@ fn tool_calls() {
         props.check_tool_call(&json!({"name": "T"})).unwrap(),
         ToolCallDecision::Denied(Denial::ToolNotAllowed { tool: "T".into() })
     );
-    let nobody = McpAppProps::parse(&app(json!({})), &Limits::default()).unwrap();
+    let nobody = parse(&app(json!({}))).unwrap();
     assert!(matches!(
         nobody.check_tool_call(&json!({"name": "t"})).unwrap(),
         ToolCallDecision::Denied(_)
@@ -478,8 +454,7 @@ fn tool_calls() {
 
 #[test]
 fn malformed_tool_call_requests() {
-    let props =
-        McpAppProps::parse(&app(json!({"allowedTools": ["t"]})), &Limits::default()).unwrap();
+    let props = parse(&app(json!({"allowedTools": ["t"]}))).unwrap();
     for (params, location, message) in [
         (
             json!("t"),
@@ -516,11 +491,7 @@ fn malformed_tool_call_requests() {
 
 #[test]
 fn malformed_function_call_requests() {
-    let props = McpAppProps::parse(
-        &app(json!({"allowedFunctions": {"f": {}}})),
-        &Limits::default(),
-    )
-    .unwrap();
+    let props = parse(&app(json!({"allowedFunctions": {"f": {}}}))).unwrap();
     for (params, message) in [
         (
             json!(null),
@@ -578,11 +549,7 @@ fn denial_messages() {
 
 #[test]
 fn data_path_lookup_and_notification_constants() {
-    let props = McpAppProps::parse(
-        &app(json!({"data": {"paths": {"toolInput": "/i"}}})),
-        &Limits::default(),
-    )
-    .unwrap();
+    let props = parse(&app(json!({"data": {"paths": {"toolInput": "/i"}}}))).unwrap();
     assert_eq!(
         props.data_path("toolInput").map(|p| &p.binding),
         Some(&AppBinding::ToolInput)
