@@ -261,19 +261,15 @@ fn regex_lines() -> Result<ExitCode, Error> {
 
 /// The fixture files of `paths`: files as given, folders walked for `*.json` in name order.
 fn fixture_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
-    let mut files = Vec::new();
-    // Folders still to walk, deepest last, so that the files come out in name order.
-    let mut pending: Vec<PathBuf> = paths.iter().rev().cloned().collect();
+    let (mut files, mut pending) = (Vec::new(), paths.iter().rev().cloned().collect::<Vec<_>>());
     while let Some(path) = pending.pop() {
         if !path.is_dir() {
             files.push(path);
             continue;
         }
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(&path)
-            .map_err(|e| cannot_read(&path, &e))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|e| e.is_dir() || e.extension().is_some_and(|x| x == "json"))
-            .collect();
+        let read = std::fs::read_dir(&path).map_err(|e| cannot_read(&path, &e))?;
+        let mut entries: Vec<PathBuf> = read.filter_map(|e| Some(e.ok()?.path())).collect();
+        entries.retain(|e| e.is_dir() || e.extension().is_some_and(|x| x == "json"));
         entries.sort();
         pending.extend(entries.into_iter().rev());
     }

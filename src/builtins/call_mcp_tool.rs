@@ -60,25 +60,16 @@ fn target(value: Option<&Value>) -> Result<Option<&str>, Error> {
     }
 }
 
-fn literal<'a>(arg: StaticArg<'a>) -> Option<&'a Value> {
-    match arg {
-        StaticArg::Literal(v) => Some(v),
-        StaticArg::Absent | StaticArg::Dynamic => None,
-    }
-}
-
 impl Function for CallMcpTool {
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
-        let tool = match literal(args.get("name")) {
-            Some(v) => Some(name(Some(v))?),
-            None => None,
+        // The checks of `call`, on the literal arguments.
+        let literal = |arg| match args.get(arg) {
+            StaticArg::Literal(v) => Some(v),
+            StaticArg::Absent | StaticArg::Dynamic => None,
         };
-        if let Some(v) = literal(args.get("arguments")) {
-            arguments(Some(v), tool)?;
-        }
-        if let Some(v) = literal(args.get("targetDataPath")) {
-            target(Some(v))?;
-        }
+        let tool = literal("name").map(|v| name(Some(v))).transpose()?;
+        arguments(literal("arguments"), tool)?;
+        target(literal("targetDataPath"))?;
         Ok(None)
     }
 

@@ -35,17 +35,17 @@ fn env_with(
 
 #[test]
 fn every_static_problem_is_reported_at_once_in_document_order() {
-    let env = Environment::new();
-    let err = env
-        .compile(&json!({
+    let err = fail(
+        json!({}),
+        json!({
             "a": {"@ref": 1},
             "b": {"@path": "/x", "extra": 1},
             "c": {"@call": "split", "args": {"value": "v", "limit": 2}},
             "d": {"@call": "nope"},
             "e": {"@call": "split", "catalogId": "urn:unknown", "args": {}},
             "f": [{"@path": 3}, {"@path": "/bad~2"}]
-        }))
-        .unwrap_err();
+        }),
+    );
     let found: Vec<(ErrorCode, &str)> = err.problems().map(|e| (e.code(), e.location())).collect();
     assert_eq!(
         found,
