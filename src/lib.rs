@@ -58,29 +58,44 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-// The modules in layers, each importing only from the ones above it here (tests/layers.rs
-// checks this): the root re-exports what an embedder uses.
-mod cache;
+// The modules in layers, lowest first, each importing only from the layers before it
+// (tests/layers.rs checks this); the root re-exports what an embedder uses.
 mod error;
+
+mod cache;
+
 pub mod json;
-// Removed when jmespath stops importing functions: the coercion then lives in `json`.
-mod builtins;
-mod catalog;
-mod env;
-#[cfg(feature = "testing")]
-pub mod fixtures;
+// The JavaScript coercion; removed when jmespath stops importing functions (it then lives in
+// `json`).
 #[doc(hidden)]
 pub mod functions;
-pub mod jmespath;
-mod limits;
-pub mod mcp;
-mod model;
+
 mod path;
-mod payload;
+
+mod model;
+
+pub mod jmespath;
 pub mod regex;
+
+mod limits;
+
+mod value;
+
+mod catalog;
+
+mod builtins;
+
+mod payload;
+
+mod env;
+
+pub mod mcp;
+
 #[cfg(feature = "testing")]
 pub mod testing;
-mod value;
+
+#[cfg(feature = "testing")]
+pub mod fixtures;
 
 pub use builtins::{MCP_CATALOG_ID, MCP_CATALOG_JSON};
 pub use catalog::{
