@@ -346,23 +346,17 @@ impl<'a> CallContext<'a> {
     /// Fails with `LIMIT_EXCEEDED` when an output of `items` items and `bytes` bytes of text is
     /// over the limits.
     pub fn check_output(&self, items: usize, bytes: usize) -> Result<(), Error> {
-        if items > self.limits.max_output_items {
-            return Err(Error::new(
+        let (limits, over) = (self.limits, |what: String| {
+            Err(Error::new(
                 ErrorCode::LimitExceeded,
-                format!(
-                    "the output has more than {} items",
-                    self.limits.max_output_items
-                ),
-            ));
+                format!("the output has more than {what}"),
+            ))
+        });
+        if items > limits.max_output_items {
+            return over(format!("{} items", limits.max_output_items));
         }
-        if bytes > self.limits.max_output_bytes {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                format!(
-                    "the output has more than {} bytes of text",
-                    self.limits.max_output_bytes
-                ),
-            ));
+        if bytes > limits.max_output_bytes {
+            return over(format!("{} bytes of text", limits.max_output_bytes));
         }
         Ok(())
     }

@@ -93,10 +93,9 @@ async fn call_tool<M: DataModel + Send>(
         arguments,
         target,
     } = call;
-    let target = match target {
-        Some(path) => Some(write_target(&path, context)?),
-        None => None,
-    };
+    let target = target
+        .map(|path| write_target(&path, context))
+        .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
     let Some(client) = host.router.client_for(&name).await else {

@@ -125,6 +125,13 @@ impl<'e> Compiler<'e> {
         );
     }
 
+    /// A problem of the call to `function` at `location`.
+    fn call_problem(&mut self, code: ErrorCode, function: &str, location: &str, message: String) {
+        let err = Error::new(code, message).with_function(function);
+        self.errors
+            .push(err.with_location(location).with_phase(Phase::Compile));
+    }
+
     fn run<'v>(&mut self, payload: &'v Value) -> Compiled {
         let mut tasks: Vec<Task<'v>> = vec![Task::Visit {
             value: payload,
@@ -302,36 +309,24 @@ impl<'e> Compiler<'e> {
         let mut def = None;
         if let (Some(catalog), true) = (catalog, ok) {
             match self.scope.lookup(&catalog, &name) {
-                Lookup::NoCatalog => {
-                    let err = Error::new(
-                        ErrorCode::CatalogError,
-                        format!("unknown catalog '{catalog}'"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
-                Lookup::NoFunction => {
-                    let err = Error::new(
-                        ErrorCode::ExpressionError,
-                        format!("unknown function '{name}' in catalog '{catalog}'"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
-                Lookup::Found(found) if found.imp.is_none() => {
-                    let err = Error::new(
-                        ErrorCode::ExpressionError,
-                        format!("function '{name}' is declared by catalog '{catalog}' but not implemented in this version of the crate"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
+                Lookup::NoCatalog => self.call_problem(
+                    ErrorCode::CatalogError,
+                    &name,
+                    &location,
+                    format!("unknown catalog '{catalog}'"),
+                ),
+                Lookup::NoFunction => self.call_problem(
+                    ErrorCode::ExpressionError,
+                    &name,
+                    &location,
+                    format!("unknown function '{name}' in catalog '{catalog}'"),
+                ),
+                Lookup::Found(found) if found.imp.is_none() => self.call_problem(
+                    ErrorCode::ExpressionError,
+                    &name,
+                    &location,
+                    format!("function '{name}' is declared by catalog '{catalog}' but not implemented in this version of the crate"),
+                ),
                 Lookup::Found(found) => def = Some(found.clone()),
             }
         }
@@ -352,17 +347,12 @@ impl<'e> Compiler<'e> {
                     None => {
                         if !schema.accepts_additional() {
                             let declared: Vec<&str> = schema.names().collect();
-                            let err = Error::new(
-                                ErrorCode::ValidationFailed,
-                                format!(
-                                    "'{name}' has no argument '{key}' (its arguments are: {})",
-                                    declared.join(", ")
-                                ),
-                            )
-                            .with_function(name.clone())
-                            .with_location(child_location(&child_location(&location, "args"), key))
-                            .with_phase(Phase::Compile);
-                            self.errors.push(err);
+                            let at = child_location(&child_location(&location, "args"), key);
+                            let message = format!(
+                                "'{name}' has no argument '{key}' (its arguments are: {})",
+                                declared.join(", ")
+                            );
+                            self.call_problem(ErrorCode::ValidationFailed, &name, &at, message);
                         }
                         slots.push(None);
                     }
@@ -370,14 +360,8 @@ impl<'e> Compiler<'e> {
             }
             for (slot, arg) in schema.names().enumerate() {
                 if schema.is_required(slot) && !seen[slot] {
-                    let err = Error::new(
-                        ErrorCode::ValidationFailed,
-                        format!("'{name}' requires the argument '{arg}'"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
+                    let message = format!("'{name}' requires the argument '{arg}'");
+                    self.call_problem(ErrorCode::ValidationFailed, &name, &location, message);
                 }
             }
         } else {

@@ -27,6 +27,14 @@ fn problems(component: Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Every problem of a failed parse as `location: message`, one line each.
+fn problem_lines(component: Value) -> Vec<String> {
+    let all = problems(component);
+    all.into_iter()
+        .map(|(at, m)| format!("{at}: {m}"))
+        .collect()
+}
+
 fn one_problem(component: Value) -> (String, String) {
     let mut all = problems(component);
     assert_eq!(all.len(), 1, "{all:?}");
@@ -146,24 +154,15 @@ fn too_deep_component_is_one_limit_error() {
 #[test]
 fn missing_required_properties() {
     assert_eq!(
-        problems(json!({})),
+        problem_lines(json!({})),
         [
-            (
-                "".to_owned(),
-                "an McpApp component needs `component`".to_owned()
-            ),
-            (
-                "".to_owned(),
-                "an McpApp component needs `htmlContent`".to_owned()
-            ),
+            ": an McpApp component needs `component`",
+            ": an McpApp component needs `htmlContent`"
         ]
     );
     assert_eq!(
-        one_problem(json!({"component": "Text", "htmlContent": ""})),
-        (
-            "/component".to_owned(),
-            "`component` must be \"McpApp\", got \"Text\"".to_owned()
-        )
+        problem_lines(json!({"component": "Text", "htmlContent": ""})),
+        ["/component: `component` must be \"McpApp\", got \"Text\""]
     );
 }
 
@@ -223,7 +222,7 @@ fn wrong_types_are_each_named() {
 
 #[test]
 fn wrong_types_inside_containers() {
-    let all = problems(app(json!({
+    let all = problem_lines(app(json!({
         "allowedTools": ["ok", null],
         "data": {"paths": {"a": 1}},
         "csp": {"connectDomains": ["x", 2]},
@@ -232,53 +231,34 @@ fn wrong_types_inside_containers() {
     assert_eq!(
         all,
         [
-            (
-                "/allowedTools/1".to_owned(),
-                "`allowedTools[1]` must be a string, got null".to_owned()
-            ),
-            (
-                "/data/paths/a".to_owned(),
-                "`data.paths.a` must be a string, got a number".to_owned()
-            ),
-            (
-                "/csp/connectDomains/1".to_owned(),
-                "`csp.connectDomains[1]` must be a string, got a number".to_owned()
-            ),
-            (
-                "/permissions/camera".to_owned(),
-                "`permissions.camera` must be a boolean or an object, got a string".to_owned()
-            ),
+            "/allowedTools/1: `allowedTools[1]` must be a string, got null",
+            "/data/paths/a: `data.paths.a` must be a string, got a number",
+            "/csp/connectDomains/1: `csp.connectDomains[1]` must be a string, got a number",
+            "/permissions/camera: `permissions.camera` must be a boolean or an object, got a string",
         ]
     );
 }
 
 #[test]
 fn data_needs_paths_with_good_distinct_pointers() {
+    let line = |data: Value| problem_lines(app(json!({ "data": data })));
+    assert_eq!(line(json!({})), ["/data: `data` needs `paths`"]);
     assert_eq!(
-        one_problem(app(json!({"data": {}}))),
-        ("/data".to_owned(), "`data` needs `paths`".to_owned())
+        line(json!({"paths": []})),
+        ["/data/paths: `data.paths` must be an object, got an array"]
     );
+    let bad = line(json!({"paths": {"a/b": "/x~2"}}));
+    assert!(bad[0].starts_with("/data/paths/a~1b: "), "{bad:?}");
+    assert!(bad[0].contains("must be followed by '0' or '1'"), "{bad:?}");
     assert_eq!(
-        one_problem(app(json!({"data": {"paths": []}}))).1,
-        "`data.paths` must be an object, got an array"
-    );
-    let (at, message) = one_problem(app(json!({"data": {"paths": {"a/b": "/x~2"}}})));
-    assert_eq!(at, "/data/paths/a~1b");
-    assert!(
-        message.contains("must be followed by '0' or '1'"),
-        "{message}"
-    );
-    let (at, message) = one_problem(app(json!({"data": {"paths": {"a": "/x", "b": "/x"}}})));
-    assert_eq!(at, "/data/paths/b");
-    assert_eq!(
-        message,
-        "`data.paths` binds '/x' twice (`a` and `b`): paths must be distinct"
+        line(json!({"paths": {"a": "/x", "b": "/x"}})),
+        ["/data/paths/b: `data.paths` binds '/x' twice (`a` and `b`): paths must be distinct"]
     );
 }
 
 #[test]
 fn malformed_dynamic_strings() {
-    let all = problems(app(json!({
+    let all = problem_lines(app(json!({
         "htmlContent": {"@path": "/h", "extra": 1},
         "title": {"@path": 3},
         "accessibility": {"label": {"@call": "f", "args": [], "when": 1}}
@@ -286,25 +266,10 @@ fn malformed_dynamic_strings() {
     assert_eq!(
         all,
         [
-            (
-                "/htmlContent".to_owned(),
-                "`htmlContent` is a malformed binding: it must be {\"@path\": <string>} alone"
-                    .to_owned()
-            ),
-            (
-                "/title".to_owned(),
-                "`title` is a malformed binding: it must be {\"@path\": <string>} alone"
-                    .to_owned()
-            ),
-            (
-                "/accessibility/label/args".to_owned(),
-                "`args` of the function call in `accessibility.label` must be an object, got an array"
-                    .to_owned()
-            ),
-            (
-                "/accessibility/label/when".to_owned(),
-                "`accessibility.label` is a function call with an unknown member `when`".to_owned()
-            ),
+            "/htmlContent: `htmlContent` is a malformed binding: it must be {\"@path\": <string>} alone",
+            "/title: `title` is a malformed binding: it must be {\"@path\": <string>} alone",
+            "/accessibility/label/args: `args` of the function call in `accessibility.label` must be an object, got an array",
+            "/accessibility/label/when: `accessibility.label` is a function call with an unknown member `when`",
         ]
     );
     let (at, _) = one_problem(app(json!({"title": {"@call": 1}})));
