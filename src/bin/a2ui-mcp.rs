@@ -226,37 +226,31 @@ fn regex_lines() -> Result<ExitCode, Error> {
         if line.trim().is_empty() {
             continue;
         }
-        let out = match a2ui_catalog_mcp::json::from_str_limited(&line, FIXTURE_MAX_DEPTH) {
-            Err(e) => json!({"ok": false, "error": e.message()}),
-            Ok(request) => match (
-                request.get("pattern").and_then(Value::as_str),
-                request.get("inputs"),
-            ) {
-                (Some(pattern), inputs) => match Pattern::new(pattern) {
-                    Err(e) => json!({"ok": false, "error": e.message()}),
-                    Ok(p) => {
-                        let captures: Vec<Value> = inputs
-                            .and_then(Value::as_array)
-                            .map(Vec::as_slice)
-                            .unwrap_or_default()
-                            .iter()
-                            .map(|input| {
-                                let text = a2ui_catalog_mcp::to_js_string(input);
-                                p.captures(&text).map_or(Value::Null, |groups| {
-                                    groups.into_iter().map(Value::from).collect()
-                                })
-                            })
-                            .collect();
-                        json!({"ok": true, "captures": captures})
-                    }
-                },
-                (None, _) => json!({"ok": false, "error": "each line needs a string \"pattern\""}),
-            },
-        };
+        let out = regex_line(&line).unwrap_or_else(|error| json!({"ok": false, "error": error}));
         writeln!(stdout, "{out}")
             .map_err(|e| Error::new(ErrorCode::ValidationFailed, format!("cannot write: {e}")))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One line of `regex`: the pattern's verdict and the captures of each input (coerced to
+/// text as JavaScript does), or why the line cannot be answered.
+fn regex_line(line: &str) -> Result<Value, String> {
+    let request = a2ui_catalog_mcp::json::from_str_limited(line, FIXTURE_MAX_DEPTH)
+        .map_err(|e| e.message().to_owned())?;
+    let Some(pattern) = request.get("pattern").and_then(Value::as_str) else {
+        return Err("each line needs a string \"pattern\"".into());
+    };
+    let pattern = Pattern::new(pattern).map_err(|e| e.message().to_owned())?;
+    let inputs = request.get("inputs").and_then(Value::as_array);
+    let captures: Vec<Value> = (inputs.map(Vec::as_slice).unwrap_or_default().iter())
+        .map(|input| {
+            let text = a2ui_catalog_mcp::to_js_string(input);
+            let groups = pattern.captures(&text);
+            groups.map_or(Value::Null, |g| g.into_iter().map(Value::from).collect())
+        })
+        .collect();
+    Ok(json!({"ok": true, "captures": captures}))
 }
 
 /// The fixture files of `paths`: files as given, folders walked for `*.json` in name order.

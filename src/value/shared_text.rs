@@ -110,17 +110,8 @@ impl SharedText {
                 groups,
             } => {
                 let strings = strings(groups);
-                let mut next = 0;
-                let rows: Vec<SharedTextView<'_>> = matched
-                    .iter()
-                    .map(|&m| {
-                        if !m {
-                            return SharedTextView::Null;
-                        }
-                        let row = &strings[next..next + width];
-                        next += width;
-                        SharedTextView::Array(row)
-                    })
+                let rows: Vec<SharedTextView<'_>> = rows(matched, *width, &strings)
+                    .map(|row| row.map_or(SharedTextView::Null, SharedTextView::Array))
                     .collect();
                 f(&SharedTextView::Array(&rows))
             }
@@ -139,19 +130,28 @@ fn build(source: &TextSource, shape: &TextShape) -> Value {
             width,
             matched,
             groups,
-        } => {
-            let mut next = 0;
-            let rows = matched.iter().map(|&m| {
-                if !m {
-                    return Value::Null;
-                }
-                let row = &groups[next..next + width];
-                next += width;
-                row.iter().map(string).collect()
-            });
-            Value::Array(rows.collect())
-        }
+        } => Value::Array(
+            rows(matched, *width, groups)
+                .map(|row| row.map_or(Value::Null, |row| row.iter().map(string).collect()))
+                .collect(),
+        ),
     }
+}
+
+/// The rows of a [`TextShape::Rows`] over `groups` (its ranges, or views of them): `None` for
+/// an item that did not match, else its `width` groups.
+fn rows<'a, T>(
+    matched: &'a [bool],
+    width: usize,
+    groups: &'a [T],
+) -> impl Iterator<Item = Option<&'a [T]>> + 'a {
+    let mut next = 0;
+    matched.iter().map(move |&m| {
+        m.then(|| {
+            next += width;
+            &groups[next - width..next]
+        })
+    })
 }
 
 /// A node of a [`SharedText`] value, as JMESPath reads it.
