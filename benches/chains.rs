@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench chains`
 
-use a2ui_catalog_mcp::model::SharedModel;
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{Environment, JsonPointer};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};

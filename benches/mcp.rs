@@ -1,6 +1,7 @@
 //! The MCP helpers on realistic inputs: a tool result written and read back, an McpApp parsed
 //! (schemas compiled) and its requests checked, and a large url_encoded HTML decoded.
 
+use a2ui_catalog_mcp::Limits;
 use a2ui_catalog_mcp::mcp::app::{McpAppProps, decode_html_content};
 use a2ui_catalog_mcp::mcp::protocol::{self, ToolResultOptions};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -27,11 +28,13 @@ fn protocol_benches(c: &mut Criterion) {
         .text("200 issues")
         .resource_uri("a2ui://issues");
     c.bench_function("tool_result 200 rows", |b| {
-        b.iter(|| protocol::tool_result(black_box(&messages), &options).unwrap())
+        b.iter(|| {
+            protocol::tool_result(black_box(&messages), &options, &Limits::default()).unwrap()
+        })
     });
-    let result = protocol::tool_result(&messages, &options).unwrap();
+    let result = protocol::tool_result(&messages, &options, &Limits::default()).unwrap();
     c.bench_function("a2ui_messages 200 rows", |b| {
-        b.iter(|| protocol::a2ui_messages(black_box(&result)).unwrap())
+        b.iter(|| protocol::a2ui_messages(black_box(&result), &Limits::default()).unwrap())
     });
 }
 
@@ -48,9 +51,9 @@ fn app_benches(c: &mut Criterion) {
         "csp": {"connectDomains": ["https://api.example.com"]}
     });
     c.bench_function("McpAppProps::parse", |b| {
-        b.iter(|| McpAppProps::parse(black_box(&component)).unwrap())
+        b.iter(|| McpAppProps::parse(black_box(&component), &Limits::default()).unwrap())
     });
-    let props = McpAppProps::parse(&component).unwrap();
+    let props = McpAppProps::parse(&component, &Limits::default()).unwrap();
     let call = json!({"call": "formatDate", "args": {"value": "2026-11-30", "format": "long"}});
     c.bench_function("check_function_call", |b| {
         b.iter(|| props.check_function_call(black_box(&call)).unwrap())

@@ -8,6 +8,7 @@
 //!
 //! Run with `cargo run --example mcp_recipe_server`.
 
+use a2ui_catalog_mcp::Limits;
 use a2ui_catalog_mcp::mcp::protocol::{
     self, ResourceOptions, Role, ToolOptions, ToolResultOptions,
 };
@@ -82,7 +83,7 @@ fn main() -> Result<(), a2ui_catalog_mcp::Error> {
         &ResourceOptions::new().description("A card showing a recipe's title, time and ingredients."),
     )]});
 
-    let read = protocol::resource_contents(CARD_URI, &layout())?;
+    let read = protocol::resource_contents(CARD_URI, &layout(), &Limits::default())?;
 
     let dish = "Grilled salmon";
     let call = protocol::tool_result(
@@ -92,6 +93,7 @@ fn main() -> Result<(), a2ui_catalog_mcp::Error> {
             .resource_uri(CARD_URI)
             .text(format!("Generated recipe: {dish} (25 min, 3 ingredients)"))
             .audience([Role::User]),
+        &Limits::default(),
     )?;
 
     // The renderer presses "Save": the server receives an a2ui_action call.
@@ -99,6 +101,7 @@ fn main() -> Result<(), a2ui_catalog_mcp::Error> {
         &json!({"name": "save_recipe", "surfaceId": SURFACE, "sourceComponentId": "save",
                 "timestamp": "2026-11-30T12:00:00Z", "context": {"title": dish}}),
         VERSION,
+        &Limits::default(),
     )?;
 
     let out = json!({

@@ -19,8 +19,16 @@ struct Inner<K, V> {
     entries: HashMap<K, (V, u64)>,
 }
 
+/// An empty cache for [`insert_within`](LruCache::insert_within), whose caller gives the bound.
+impl<K: Eq + Hash, V: Clone> Default for LruCache<K, V> {
+    fn default() -> LruCache<K, V> {
+        LruCache::new(0)
+    }
+}
+
 impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
-    /// A cache of at most `capacity` entries (0 keeps nothing).
+    /// A cache of at most `capacity` entries for [`insert`](LruCache::insert) (0 keeps
+    /// nothing).
     pub(crate) fn new(capacity: usize) -> LruCache<K, V> {
         LruCache {
             capacity,
@@ -47,21 +55,28 @@ impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
         })
     }
 
-    /// Stores `value`, evicting the least recently used entry when full.
+    /// Stores `value`, evicting the least recently used entries when full.
     pub(crate) fn insert(&self, key: K, value: V) {
-        if self.capacity == 0 {
+        self.insert_within(key, value, self.capacity);
+    }
+
+    /// Stores `value`, evicting the least recently used entries so that at most `capacity`
+    /// remain: for caches whose bound is the caller's limit, read at each call.
+    pub(crate) fn insert_within(&self, key: K, value: V, capacity: usize) {
+        if capacity == 0 {
             return;
         }
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.clock += 1;
         let now = inner.clock;
-        if inner.entries.len() >= self.capacity && !inner.entries.contains_key(&key) {
-            let oldest = inner
-                .entries
-                .iter()
-                .min_by_key(|(_, (_, used))| *used)
-                .map(|(k, _)| k as *const K);
-            if let Some(oldest) = oldest {
+        if !inner.entries.contains_key(&key) {
+            while inner.entries.len() >= capacity {
+                let oldest = inner
+                    .entries
+                    .iter()
+                    .min_by_key(|(_, (_, used))| *used)
+                    .map(|(k, _)| k as *const K);
+                let Some(oldest) = oldest else { break };
                 inner.entries.retain(|k, _| !std::ptr::eq(k, oldest));
             }
         }
@@ -115,6 +130,8 @@ mod tests {
         assert_eq!(cache.len(), 2);
         cache.insert("c", 4);
         assert_eq!(cache.len(), 2);
+        cache.insert_within("d", 5, 1);
+        assert_eq!((cache.len(), cache.get("d")), (1, Some(5)));
         let none = LruCache::new(0);
         none.insert(1, 1);
         assert_eq!(none.get(&1), None);

@@ -1,17 +1,19 @@
 //! Catalogs: named sets of functions a payload can call, each with the schema of its arguments.
 //!
-//! The MCP catalog is built in ([`Catalog::mcp`]); hosts register their own functions, in their
-//! own catalogs or in the MCP one, as plain Rust closures or as [`Function`] implementations.
+//! A catalog knows functions only through the [`Function`] trait: the MCP catalog's functions
+//! ([`Catalog::mcp`]) are implementations like any host's. Hosts register their own functions,
+//! in their own catalogs or in the MCP one, as plain Rust closures or as [`Function`]
+//! implementations.
 //!
 //! ```
-//! use a2ui_catalog_mcp::{catalog::{ArgSchema, Catalog}, Environment, functions::to_js_string};
+//! use a2ui_catalog_mcp::{ArgSchema, Args, Catalog, Environment, to_js_string};
 //! use serde_json::{json, Value};
 //!
 //! // The guide's `parseCsv`: split CSV text into rows of cells.
 //! let parsers = Catalog::new("https://example.com/catalogs/parsers.json").with_function(
 //!     "parseCsv",
 //!     ArgSchema::new().required("value"),
-//!     |args: &a2ui_catalog_mcp::catalog::Args<'_>| {
+//!     |args: &Args<'_>| {
 //!         let text = to_js_string(args.value_or_null("value"));
 //!         Ok(text.split('\n').map(|line| line.split(',').map(Value::from).collect::<Value>()).collect())
 //!     },
@@ -28,20 +30,13 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
-use crate::mcp::ToolResponse;
 use crate::path::JsonPointer;
-use crate::slices::Slices;
+use crate::value::{ArgValue, ArgView, SharedText};
 use serde_json::Value;
 use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The id of the MCP catalog.
-pub const MCP_CATALOG_ID: &str = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
-
-/// The published MCP catalog schema, as the crate carries it.
-pub const MCP_CATALOG_JSON: &str = include_str!("../catalog/mcp-catalog-v1.json");
 
 /// State a function computed from a call site's literal arguments at compile time (a compiled
 /// JMESPath expression, a compiled pattern), handed back on every call.
@@ -77,7 +72,7 @@ where
 /// passed.
 ///
 /// ```
-/// use a2ui_catalog_mcp::catalog::ArgSchema;
+/// use a2ui_catalog_mcp::ArgSchema;
 /// let schema = ArgSchema::new().required("value").optional("separator");
 /// assert_eq!(schema.names().collect::<Vec<_>>(), ["value", "separator"]);
 /// ```
@@ -119,7 +114,7 @@ impl ArgSchema {
     /// `required` and `additionalProperties` (default `true`, as in JSON Schema).
     ///
     /// ```
-    /// use a2ui_catalog_mcp::catalog::ArgSchema;
+    /// use a2ui_catalog_mcp::ArgSchema;
     /// use serde_json::json;
     /// let schema = ArgSchema::from_function_schema(&json!({
     ///     "properties": {"args": {"properties": {"value": {}}, "required": ["value"],
@@ -206,6 +201,7 @@ pub enum StaticArg<'a> {
 pub struct StaticArgs<'a> {
     pub(crate) schema: &'a ArgSchema,
     pub(crate) args: Vec<StaticArg<'a>>,
+    pub(crate) limits: &'a Limits,
 }
 
 impl<'a> StaticArgs<'a> {
@@ -214,6 +210,11 @@ impl<'a> StaticArgs<'a> {
         self.schema
             .slot(name)
             .map_or(StaticArg::Absent, |slot| self.args[slot])
+    }
+
+    /// The limits the payload is compiled with (the JMESPath limits, for one).
+    pub fn limits(&self) -> &Limits {
+        self.limits
     }
 }
 
@@ -225,32 +226,16 @@ pub struct Args<'a> {
     pub(crate) values: Vec<Option<ArgValue<'a>>>,
 }
 
-/// One evaluated argument: JSON (lent by the model or the payload, or owned), or a tool's
-/// response object in its fast form, converted to JSON only if the function asks for JSON.
-pub(crate) enum ArgValue<'a> {
-    Json(Cow<'a, Value>),
-    Response(Arc<ToolResponse>),
-    /// Strings cut out of one shared text (a built-in function's result).
-    Slices(Arc<Slices>),
-}
-
-/// A read-only view of an argument, for functions that can read either form (JMESPath).
-pub(crate) enum ArgView<'v> {
-    Json(&'v Value),
-    Response(&'v Arc<ToolResponse>),
-    Slices(&'v Arc<Slices>),
-}
-
 static NULL: Value = Value::Null;
 
 impl<'a> Args<'a> {
+    fn slot(&self, name: &str) -> Option<&ArgValue<'a>> {
+        self.values[self.schema.slot(name)?].as_ref()
+    }
+
     /// The argument's value, `None` when it was not passed.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        match self.values[self.schema.slot(name)?].as_ref()? {
-            ArgValue::Json(v) => Some(v),
-            ArgValue::Response(r) => Some(r.value()),
-            ArgValue::Slices(s) => Some(s.value()),
-        }
+        self.slot(name).map(ArgValue::json)
     }
 
     /// The argument's value, `null` when it was not passed.
@@ -260,15 +245,8 @@ impl<'a> Args<'a> {
 
     /// Takes the argument out: owned values move, lent ones stay borrowed.
     pub fn take(&mut self, name: &str) -> Option<Cow<'a, Value>> {
-        Some(match self.values[self.schema.slot(name)?].take()? {
-            ArgValue::Json(v) => v,
-            ArgValue::Response(r) => Cow::Owned(
-                Arc::try_unwrap(r).map_or_else(|r| r.value().clone(), ToolResponse::into_value),
-            ),
-            ArgValue::Slices(s) => Cow::Owned(
-                Arc::try_unwrap(s).map_or_else(|s| s.value().clone(), Slices::into_value),
-            ),
-        })
+        let slot = self.schema.slot(name)?;
+        self.values[slot].take().map(ArgValue::into_json)
     }
 
     /// Takes the argument out if it is a string the call owns (a previous call's result), and
@@ -286,12 +264,20 @@ impl<'a> Args<'a> {
 
     /// The argument in whichever form it has (`None` when it was not passed).
     pub(crate) fn view(&self, name: &str) -> Option<ArgView<'_>> {
-        Some(match self.values[self.schema.slot(name)?].as_ref()? {
-            ArgValue::Json(v) => ArgView::Json(v),
-            ArgValue::Response(r) => ArgView::Response(r),
-            ArgValue::Slices(s) => ArgView::Slices(s),
-        })
+        self.slot(name).map(ArgValue::view)
     }
+}
+
+/// A request to call an MCP tool, which a tool function (`callMcpTool`) hands to the
+/// evaluation with [`CallContext::call_tool`]; the evaluation runs it with the host's client.
+pub(crate) struct ToolCall {
+    /// The tool's name, not empty.
+    pub(crate) name: String,
+    /// The arguments, an object.
+    pub(crate) arguments: Value,
+    /// Where to write the response object: a path (absolute, or relative to the data context),
+    /// not empty.
+    pub(crate) target: Option<String>,
 }
 
 /// What a running function can reach besides its arguments.
@@ -300,12 +286,33 @@ pub struct CallContext<'a> {
     pub(crate) context: &'a JsonPointer,
     pub(crate) prepared: Option<&'a (dyn Any + Send + Sync)>,
     pub(crate) writes: Vec<(String, Value)>,
-    /// A built-in function's result as `Slices`, which then stands for the returned value.
-    pub(crate) slices: Option<Arc<Slices>>,
+    /// A built-in function's result as shared text, which then stands for the returned value.
+    pub(crate) text: Option<Arc<SharedText>>,
+    /// Whether the evaluation can run tool calls (it is asynchronous, with a host).
+    pub(crate) tools: bool,
+    /// The tool call the function asked for, which then stands for its value.
+    pub(crate) tool_call: Option<ToolCall>,
 }
 
-impl CallContext<'_> {
-    /// The environment's limits (output size, index).
+impl<'a> CallContext<'a> {
+    pub(crate) fn new(
+        limits: &'a Limits,
+        context: &'a JsonPointer,
+        prepared: Option<&'a (dyn Any + Send + Sync)>,
+        tools: bool,
+    ) -> CallContext<'a> {
+        CallContext {
+            limits,
+            context,
+            prepared,
+            writes: Vec::new(),
+            text: None,
+            tools,
+            tool_call: None,
+        }
+    }
+
+    /// The environment's limits (output size, index, JMESPath, caches).
     pub fn limits(&self) -> &Limits {
         self.limits
     }
@@ -314,6 +321,18 @@ impl CallContext<'_> {
     /// template it ends with the item's array index (`/rows/2`).
     pub fn data_context(&self) -> &JsonPointer {
         self.context
+    }
+
+    /// Whether [`call_tool`](CallContext::call_tool) can run a tool in this evaluation.
+    pub(crate) fn can_call_tools(&self) -> bool {
+        self.tools
+    }
+
+    /// Makes the call's value the response of a tool call, which the evaluation runs once the
+    /// function returns (what the function returns is then ignored).
+    pub(crate) fn call_tool(&mut self, call: ToolCall) -> Value {
+        self.tool_call = Some(call);
+        Value::Null
     }
 
     /// What [`Function::prepare`] returned for this call site, if it is a `T`.
@@ -327,33 +346,27 @@ impl CallContext<'_> {
         self.writes.push((path.into(), value));
     }
 
-    /// Makes `slices` the call's value (for the built-in functions; what they return is then
+    /// Makes `text` the call's value (for the built-in functions; what they return is then
     /// ignored).
-    pub(crate) fn return_slices(&mut self, slices: Slices) -> Value {
-        self.slices = Some(Arc::new(slices));
+    pub(crate) fn return_text(&mut self, text: SharedText) -> Value {
+        self.text = Some(Arc::new(text));
         Value::Null
     }
 
     /// Fails with `LIMIT_EXCEEDED` when an output of `items` items and `bytes` bytes of text is
     /// over the limits.
     pub fn check_output(&self, items: usize, bytes: usize) -> Result<(), Error> {
-        if items > self.limits.max_output_items {
-            return Err(Error::new(
+        let (limits, over) = (self.limits, |what: String| {
+            Err(Error::new(
                 ErrorCode::LimitExceeded,
-                format!(
-                    "the output has more than {} items",
-                    self.limits.max_output_items
-                ),
-            ));
+                format!("the output has more than {what}"),
+            ))
+        });
+        if items > limits.max_output_items {
+            return over(format!("{} items", limits.max_output_items));
         }
-        if bytes > self.limits.max_output_bytes {
-            return Err(Error::new(
-                ErrorCode::LimitExceeded,
-                format!(
-                    "the output has more than {} bytes of text",
-                    self.limits.max_output_bytes
-                ),
-            ));
+        if bytes > limits.max_output_bytes {
+            return over(format!("{} bytes of text", limits.max_output_bytes));
         }
         Ok(())
     }
@@ -364,7 +377,8 @@ impl CallContext<'_> {
 pub(crate) struct FunctionDef {
     pub(crate) schema: Arc<ArgSchema>,
     pub(crate) imp: Option<Arc<dyn Function>>,
-    /// The built-in `callMcpTool`, which asynchronous evaluation runs with the host's client.
+    /// Whether the function calls tools (`callMcpTool`): a payload that calls it needs the
+    /// asynchronous evaluation.
     pub(crate) tool: bool,
 }
 
@@ -395,29 +409,13 @@ impl Catalog {
         }
     }
 
-    /// The built-in MCP catalog, with its functions' schemas from the published catalog JSON
-    /// and the crate's implementations, sized by the default [`Limits`].
-    pub fn mcp() -> Catalog {
-        Catalog::mcp_with(&Limits::default())
-    }
-
-    /// The MCP catalog with caches sized by `limits`.
-    pub(crate) fn mcp_with(limits: &Limits) -> Catalog {
-        let schema: Value =
-            serde_json::from_str(MCP_CATALOG_JSON).expect("the bundled catalog is valid JSON");
-        let mut catalog =
-            Catalog::from_schema(&schema).expect("the bundled catalog is well formed");
-        crate::functions::implement_mcp(&mut catalog, limits);
-        catalog
-    }
-
     /// The catalog a catalog schema declares (its `catalogId`, else `$id`, and the argument
     /// schemas of its `functions`), without implementations: give them with
     /// [`implement_function`](Catalog::implement_function). Calling a declared function that has
     /// no implementation is a compile-time error that says so.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::{Catalog, Environment, catalog::Args};
+    /// use a2ui_catalog_mcp::{Args, Catalog, Environment};
     /// use serde_json::{json, Value};
     ///
     /// let mut catalog = Catalog::from_schema(&json!({
@@ -526,7 +524,7 @@ impl Catalog {
         let _ = self.implement_function(name, function);
     }
 
-    /// Marks a declared function as the tool call the asynchronous evaluation runs itself.
+    /// Marks a declared function as one that calls tools (see [`FunctionDef::tool`]).
     pub(crate) fn mark_tool(&mut self, name: &str) {
         if let Some(def) = self.functions.get_mut(name) {
             def.tool = true;
@@ -559,25 +557,6 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_mcp_catalog_implements_every_function_its_schema_declares() {
-        let mcp = Catalog::mcp();
-        assert_eq!(
-            mcp.function_names(),
-            [
-                "callMcpTool",
-                "regexCapture",
-                "split",
-                "transformData",
-                "updateDataModel"
-            ]
-        );
-        for name in mcp.function_names() {
-            assert!(mcp.function(name).unwrap().imp.is_some(), "{name}");
-        }
-        assert!(mcp.function("callMcpTool").unwrap().tool);
-    }
 
     #[test]
     fn schemas_that_cannot_be_read_are_errors() {

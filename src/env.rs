@@ -1,10 +1,11 @@
 //! The [`Environment`]: the catalogs, the default catalog and the limits a host compiles
 //! payloads with.
 
-use crate::catalog::{Catalog, FunctionDef, MCP_CATALOG_ID};
-use crate::error::Error;
+use crate::builtins::MCP_CATALOG_ID;
+use crate::catalog::Catalog;
+use crate::error::{Error, Phase};
 use crate::limits::Limits;
-use crate::payload::Payload;
+use crate::payload::{self, Payload, Scope};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -86,16 +87,9 @@ impl Environment {
         &self.limits
     }
 
-    /// Replaces all limits. The MCP catalog is rebuilt so that its caches follow
-    /// `cache_capacity` and its functions the JMESPath limits.
+    /// Replaces all limits. Payloads compiled from now on apply them (functions read them
+    /// from each call); payloads compiled before keep theirs.
     pub fn set_limits(&mut self, limits: Limits) -> &mut Environment {
-        if (limits.cache_capacity != self.limits.cache_capacity
-            || limits.max_jmespath_length != self.limits.max_jmespath_length
-            || limits.max_jmespath_depth != self.limits.max_jmespath_depth)
-            && let Some(mcp) = self.catalogs.get_mut(MCP_CATALOG_ID)
-        {
-            crate::functions::implement_mcp(mcp, &limits);
-        }
         self.limits = limits;
         self
     }
@@ -119,32 +113,22 @@ impl Environment {
         self
     }
 
-    pub(crate) fn lookup(&self, catalog: &str, function: &str) -> Lookup<'_> {
-        match self.catalogs.get(catalog) {
-            None => Lookup::NoCatalog,
-            Some(c) => c
-                .function(function)
-                .map_or(Lookup::NoFunction, Lookup::Found),
-        }
-    }
-
     /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
     /// prepares literal JMESPath expressions and patterns. Every problem is reported at once
     /// (see [`Error::related`]).
     pub fn compile(&self, payload: &Value) -> Result<Payload, Error> {
-        crate::payload::compile(self, payload)
+        let scope = Scope {
+            catalogs: &self.catalogs,
+            default_catalog: &self.default_catalog,
+            limits: &self.limits,
+        };
+        payload::compile(&scope, payload)
     }
 
     /// Parses JSON text (with the depth limit) and compiles it.
     pub fn compile_str(&self, payload: &str) -> Result<Payload, Error> {
         let value = crate::json::from_str_limited(payload, self.limits.max_depth)
-            .map_err(|e| e.with_phase(crate::Phase::Compile))?;
+            .map_err(|e| e.with_phase(Phase::Compile))?;
         self.compile(&value)
     }
-}
-
-pub(crate) enum Lookup<'a> {
-    NoCatalog,
-    NoFunction,
-    Found(&'a FunctionDef),
 }

@@ -1,5 +1,6 @@
-//! The conformance fixture runner (fixtures.md): runs language-neutral JSON cases against this
-//! engine and says, for each, whether it gives what the case expects.
+//! The conformance fixture runner: runs language-neutral JSON cases against this engine and
+//! says, for each, whether it gives what the case expects. It reads no files: the caller (the
+//! CLI's `fixtures` command, the crate's tests) reads them and hands over their text.
 //!
 //! ```
 //! use a2ui_catalog_mcp::fixtures::run_text;
@@ -18,7 +19,6 @@ use crate::model::SharedModel;
 use crate::path::JsonPointer;
 use crate::testing::{ScriptedServer, block_on};
 use serde_json::{Map, Value};
-use std::path::{Path, PathBuf};
 
 /// Fixture files may nest deeper than payloads may (the `limits` cases do, to test the limit).
 pub const FIXTURE_MAX_DEPTH: usize = 1024;
@@ -37,53 +37,6 @@ impl Outcome {
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }
-}
-
-/// Runs every fixture file in `paths` (folders are walked for `*.json`, in name order).
-pub fn run_paths(paths: &[PathBuf]) -> Result<Vec<Outcome>, Error> {
-    let mut files = Vec::new();
-    for path in paths {
-        collect_files(path, &mut files)?;
-    }
-    let mut outcomes = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            Error::new(
-                ErrorCode::ValidationFailed,
-                format!("cannot read {}: {e}", file.display()),
-            )
-            .with_source(e)
-        })?;
-        let mut file_outcomes = run_text(&text)
-            .map_err(|e| Error::new(e.code(), format!("{}: {}", file.display(), e.message())))?;
-        outcomes.append(&mut file_outcomes);
-    }
-    Ok(outcomes)
-}
-
-fn collect_files(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let io = |e: std::io::Error| {
-        Error::new(
-            ErrorCode::ValidationFailed,
-            format!("cannot read {}: {e}", path.display()),
-        )
-        .with_source(e)
-    };
-    if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-            .map_err(io)?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .collect();
-        entries.sort();
-        for entry in entries {
-            if entry.is_dir() || entry.extension().is_some_and(|x| x == "json") {
-                collect_files(&entry, out)?;
-            }
-        }
-    } else {
-        out.push(path.to_path_buf());
-    }
-    Ok(())
 }
 
 /// Runs the cases of one fixture file given as text.

@@ -17,19 +17,21 @@
 //! ```
 //!
 //! Payloads that call MCP tools (`callMcpTool`) evaluate as a future with
-//! [`Payload::eval_async`], against a [`model::SharedModel`] and an [`mcp::McpHost`] that holds
-//! the host's tool clients ([`mcp::ToolClient`]; with the feature `rmcp`, rmcp clients are ones).
-//! The future needs no particular runtime and is `Send`.
+//! [`Payload::eval_async`], against a [`SharedModel`] and an [`McpHost`] that holds the host's
+//! tool clients ([`ToolClient`]; with the feature `rmcp`, rmcp clients are ones). The future
+//! needs no particular runtime and is `Send`.
+//!
+//! Hosts add their own functions as [`Catalog`]s of [`Function`]s (closures over [`Args`], or
+//! types that also prepare literal arguments at compile time and reach the [`CallContext`]).
 //!
 //! | module | what |
 //! |---|---|
-//! | [`catalog`], [`functions`] | catalogs, host functions, the MCP catalog's functions |
-//! | [`path`], [`model`] | JSON Pointers and relative paths; the data model and its write rules |
+//! | the root | the engine: [`Environment`], [`Payload`], [`Catalog`], [`DataModel`], [`Error`], [`Limits`], the MCP host types |
+//! | [`mcp`] | A2UI over MCP ([`mcp::protocol`]), the `McpApp` component ([`mcp::app`]), the host traits |
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
-//! | [`mcp`] | host traits and `callMcpTool`; A2UI over MCP ([`mcp::protocol`]); `McpApp` ([`mcp::app`]) |
-//! | [`testing`] | a scripted MCP server and a minimal executor, for tests |
-//! | [`fixtures`] | the conformance fixture runner |
+//! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
+//! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
 //! # Errors
 //!
@@ -53,31 +55,65 @@
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+// The modules in layers, lowest first, each importing only from the layers before it
+// (tests/layers.rs checks this); the root re-exports what an embedder uses.
+mod error;
+
 mod cache;
-pub mod catalog;
-mod env;
-pub mod error;
-pub mod fixtures;
-pub mod functions;
-pub mod jmespath;
+
 pub mod json;
-pub mod limits;
-pub mod mcp;
-pub mod model;
-pub mod path;
-pub mod payload;
+// The JavaScript coercion; removed when jmespath stops importing functions (it then lives in
+// `json`).
+#[doc(hidden)]
+pub mod functions;
+
+mod path;
+
+mod model;
+
+pub mod jmespath;
 pub mod regex;
-mod slices;
+
+mod limits;
+
+mod value;
+
+mod catalog;
+
+mod builtins;
+
+mod payload;
+
+mod env;
+
+pub mod mcp;
+
+#[cfg(feature = "testing")]
 pub mod testing;
 
-pub use catalog::{Catalog, MCP_CATALOG_ID};
+#[cfg(feature = "testing")]
+pub mod fixtures;
+
+pub use builtins::{MCP_CATALOG_ID, MCP_CATALOG_JSON};
+pub use catalog::{
+    ArgSchema, Args, CallContext, Catalog, Function, Prepared, StaticArg, StaticArgs,
+};
 pub use env::Environment;
 pub use error::{Error, ErrorCode, Phase, Result};
-pub use limits::Limits;
-pub use model::DataModel;
+pub use functions::{js_number_string, to_js_string};
+pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
+pub use mcp::{
+    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
+    ToolClient, ToolRouter,
+};
+pub use model::{DataModel, SharedModel, Write};
 pub use path::JsonPointer;
 pub use payload::Payload;
 
+// The README's examples use the scripted server of `testing`.
 #[doc = include_str!("../README.md")]
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "testing"))]
 pub struct ReadmeDoctests;

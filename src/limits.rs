@@ -1,18 +1,28 @@
 //! Resource limits (engine.md §5): every one configurable, every one with a safe default.
 
+/// Entries of each bounded cache the crate keeps, unless told otherwise: compiled JMESPath
+/// expressions and regex patterns that come from data, and MCP resources read by URI.
+pub const DEFAULT_CACHE_CAPACITY: usize = 256;
+
 /// The limits an [`Environment`](crate::Environment) applies to what it compiles and runs.
 ///
+/// Functions read them from their call ([`CallContext::limits`](crate::CallContext::limits)),
+/// so changing them rebuilds nothing: the next compilation and evaluation use the new values.
+///
 /// ```
-/// use a2ui_catalog_mcp::Limits;
-/// let limits = Limits::default();
-/// assert_eq!(limits.max_depth, 128);
-/// assert_eq!(limits.max_index, 10_000);
+/// use a2ui_catalog_mcp::{Environment, Limits};
+/// let mut limits = Limits::default();
+/// assert_eq!((limits.max_depth, limits.max_index), (128, 10_000));
+/// limits.jmespath.max_length = 64;
+/// let mut env = Environment::new();
+/// env.set_limits(limits);
+/// assert_eq!(env.limits().jmespath.max_length, 64);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
     /// Deepest nesting of a payload, and of JSON text the engine parses (tool results,
-    /// resources). Default 128. Deeper is `LIMIT_EXCEEDED` at compile time.
+    /// resources, MCP App components and requests). Default 128. Deeper is `LIMIT_EXCEEDED`.
     pub max_depth: usize,
     /// Highest array index a write may use. Default 10 000 (inclusive); above is `DATA_ERROR`.
     pub max_index: usize,
@@ -20,12 +30,11 @@ pub struct Limits {
     pub max_output_items: usize,
     /// Most bytes of text one function may return. Default 64 MiB.
     pub max_output_bytes: usize,
-    /// Longest JMESPath expression, in bytes. Default 4 096.
-    pub max_jmespath_length: usize,
-    /// Deepest nesting of a JMESPath expression. Default 64.
-    pub max_jmespath_depth: usize,
+    /// `transformData`'s expressions: longest (default 4 096 bytes), deepest (64) and most
+    /// evaluation steps.
+    pub jmespath: crate::jmespath::Limits,
     /// Entries of each compiled-pattern cache (JMESPath and regex patterns that come from data).
-    /// Default 256; the least recently used entry is evicted.
+    /// Default [`DEFAULT_CACHE_CAPACITY`]; the least recently used entry is evicted.
     pub cache_capacity: usize,
 }
 
@@ -36,9 +45,8 @@ impl Default for Limits {
             max_index: 10_000,
             max_output_items: 4 << 20,
             max_output_bytes: 64 << 20,
-            max_jmespath_length: 4096,
-            max_jmespath_depth: 64,
-            cache_capacity: 256,
+            jmespath: crate::jmespath::Limits::default(),
+            cache_capacity: DEFAULT_CACHE_CAPACITY,
         }
     }
 }

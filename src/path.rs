@@ -10,7 +10,7 @@ use std::fmt;
 
 /// Tokens a payload may not write (and reads as `null`): JavaScript renderers cannot use them,
 /// and a payload must mean the same in every renderer.
-pub const FORBIDDEN_TOKENS: [&str; 3] = ["__proto__", "constructor", "prototype"];
+pub(crate) const FORBIDDEN_TOKENS: [&str; 3] = ["__proto__", "constructor", "prototype"];
 
 /// An absolute JSON Pointer (RFC 6901), stored as its unescaped tokens.
 ///
@@ -82,7 +82,7 @@ impl JsonPointer {
     }
 
     /// Whether any token is one of [`FORBIDDEN_TOKENS`].
-    pub fn has_forbidden_token(&self) -> bool {
+    pub(crate) fn has_forbidden_token(&self) -> bool {
         self.tokens
             .iter()
             .any(|t| FORBIDDEN_TOKENS.contains(&t.as_str()))
@@ -116,10 +116,6 @@ impl fmt::Display for JsonPointer {
 }
 
 /// Escapes one token for a JSON Pointer: `~` → `~0`, `/` → `~1`.
-///
-/// ```
-/// assert_eq!(a2ui_catalog_mcp::path::escape_token("a/b~c"), "a~1b~0c");
-/// ```
 pub fn escape_token(token: &str) -> std::borrow::Cow<'_, str> {
     if token.contains(['~', '/']) {
         std::borrow::Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
@@ -149,13 +145,6 @@ fn unescape_token(raw: &str) -> Option<String> {
 }
 
 /// Whether `token` is a canonical array index: `0`, or digits without a leading zero.
-///
-/// ```
-/// use a2ui_catalog_mcp::path::array_index;
-/// assert_eq!(array_index("12"), Some(12));
-/// assert_eq!(array_index("012"), None);
-/// assert_eq!(array_index("-"), None);
-/// ```
 pub fn array_index(token: &str) -> Option<usize> {
     let bytes = token.as_bytes();
     if bytes.is_empty()
@@ -176,15 +165,6 @@ fn path_error(path: &str, why: &str) -> Error {
 }
 
 /// A path as a payload writes it: absolute, relative to the data context, or the context.
-///
-/// ```
-/// use a2ui_catalog_mcp::{JsonPointer, path::DataPath};
-/// let context = JsonPointer::parse("/employees/0").unwrap();
-/// let name = DataPath::parse("name").unwrap();
-/// assert_eq!(name.resolve(&context).to_string(), "/employees/0/name");
-/// assert_eq!(DataPath::parse(".").unwrap().resolve(&context), context);
-/// assert_eq!(DataPath::parse("/x").unwrap().resolve(&context).to_string(), "/x");
-/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DataPath {
     /// Starts with `/`: the context does not matter.
@@ -232,6 +212,21 @@ impl DataPath {
     }
 }
 
+/// Where a payload may write: `path` (absolute, or relative to `context`) resolved, unless it
+/// is malformed or goes through one of the [`FORBIDDEN_TOKENS`] (`DATA_ERROR`).
+pub(crate) fn write_target(path: &str, context: &JsonPointer) -> Result<JsonPointer, Error> {
+    let pointer = DataPath::parse(path)?.resolve(context);
+    if pointer.has_forbidden_token() {
+        return Err(Error::new(
+            ErrorCode::DataError,
+            format!(
+                "cannot write '{path}': the tokens __proto__, constructor and prototype are reserved"
+            ),
+        ));
+    }
+    Ok(pointer)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,6 +262,11 @@ mod tests {
             "/rows/0/meta/seen"
         );
         assert_eq!(DataPath::parse("").unwrap().resolve(&ctx), ctx);
+        assert_eq!(DataPath::parse(".").unwrap().resolve(&ctx), ctx);
+        assert_eq!(
+            DataPath::parse("/x").unwrap().resolve(&ctx).to_string(),
+            "/x"
+        );
         assert!(DataPath::parse("/").unwrap().resolve(&ctx).is_root());
         assert_eq!(
             DataPath::parse("a~1b")
@@ -288,6 +288,12 @@ mod tests {
     }
 
     #[test]
+    fn escapes() {
+        assert_eq!(escape_token("a/b~c"), "a~1b~0c");
+        assert_eq!(array_index("12"), Some(12));
+    }
+
+    #[test]
     fn forbidden_tokens_are_found() {
         assert!(
             JsonPointer::parse("/a/__proto__/b")
@@ -299,5 +305,8 @@ mod tests {
                 .unwrap()
                 .has_forbidden_token()
         );
+        let root = JsonPointer::root();
+        assert!(write_target("/a/prototype", &root).is_err());
+        assert_eq!(write_target("a", &root).unwrap().tokens(), ["a"]);
     }
 }

@@ -7,7 +7,7 @@
 //! complete in any order.
 //!
 //! ```
-//! use a2ui_catalog_mcp::{Environment, JsonPointer, model::SharedModel, testing::{ScriptedServer, block_on}};
+//! use a2ui_catalog_mcp::{Environment, JsonPointer, SharedModel, testing::{ScriptedServer, block_on}};
 //! use serde_json::json;
 //!
 //! let server = ScriptedServer::from_json(&json!({

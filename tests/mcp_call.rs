@@ -1,10 +1,10 @@
 //! callMcpTool with a host: concurrency (latest call wins), cancellation, isError, routing,
 //! `_meta`, MCP App callbacks.
 
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{
     BoxFuture, ClientRouter, HostError, McpAppResource, McpHost, ToolClient,
 };
-use a2ui_catalog_mcp::model::SharedModel;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{Environment, ErrorCode, JsonPointer, Payload};
 use serde_json::{Value, json};

@@ -1,10 +1,10 @@
 //! A2UI over MCP helpers: shapes checked against the MCP 2025-11-25 schema, round trips, and
 //! every error of the readers.
 
-use a2ui_catalog_mcp::ErrorCode;
 use a2ui_catalog_mcp::mcp::protocol::{
     self, ResourceOptions, Role, ToolOptions, ToolResultOptions, a2ui_messages,
 };
+use a2ui_catalog_mcp::{ErrorCode, Limits};
 use serde_json::{Value, json};
 
 const FRAGMENTS: &str = include_str!("data/mcp-2025-11-25-fragments.json");
@@ -130,9 +130,11 @@ fn resources_are_mcp_resources() {
 
 #[test]
 fn resource_contents_are_read_resource_results() {
-    let contents = protocol::resource_contents("a2ui://recipe-card", &recipe_messages()).unwrap();
+    let contents =
+        protocol::resource_contents("a2ui://recipe-card", &recipe_messages(), &Limits::default())
+            .unwrap();
     assert_valid("ReadResourceResult", &contents);
-    let empty = protocol::resource_contents("a2ui://empty", &[]).unwrap();
+    let empty = protocol::resource_contents("a2ui://empty", &[], &Limits::default()).unwrap();
     assert_valid("ReadResourceResult", &empty);
     assert_eq!(empty["contents"][0]["text"], "[]");
 }
@@ -140,7 +142,8 @@ fn resource_contents_are_read_resource_results() {
 #[test]
 fn tool_results_are_call_tool_results() {
     let messages = recipe_messages();
-    let plain = protocol::tool_result(&messages, &ToolResultOptions::new()).unwrap();
+    let plain =
+        protocol::tool_result(&messages, &ToolResultOptions::new(), &Limits::default()).unwrap();
     assert_valid("CallToolResult", &plain);
     assert_eq!(plain["content"].as_array().unwrap().len(), 1);
     assert_eq!(plain["content"][0]["resource"]["uri"], "a2ui://messages");
@@ -154,6 +157,7 @@ fn tool_results_are_call_tool_results() {
                 .text("Generated recipe: Grilled salmon")
                 .resource_uri("a2ui://recipe-card")
                 .audience(audience.clone()),
+            &Limits::default(),
         )
         .unwrap();
         assert_valid("CallToolResult", &full);
@@ -182,8 +186,11 @@ fn tool_result_round_trips_through_a2ui_messages() {
                 .text("fallback")
                 .audience([Role::User]),
         ] {
-            let result = protocol::tool_result(&messages, &options).unwrap();
-            assert_eq!(a2ui_messages(&result).unwrap(), messages);
+            let result = protocol::tool_result(&messages, &options, &Limits::default()).unwrap();
+            assert_eq!(
+                a2ui_messages(&result, &Limits::default()).unwrap(),
+                messages
+            );
         }
     }
 }
@@ -191,9 +198,13 @@ fn tool_result_round_trips_through_a2ui_messages() {
 #[test]
 fn resource_contents_round_trip_when_embedded() {
     let messages = recipe_messages();
-    let contents = protocol::resource_contents("a2ui://recipe-card", &messages).unwrap();
+    let contents =
+        protocol::resource_contents("a2ui://recipe-card", &messages, &Limits::default()).unwrap();
     let result = json!({"content": [{"type": "resource", "resource": contents["contents"][0]}]});
-    assert_eq!(a2ui_messages(&result).unwrap(), messages);
+    assert_eq!(
+        a2ui_messages(&result, &Limits::default()).unwrap(),
+        messages
+    );
 }
 
 #[test]
@@ -212,7 +223,7 @@ fn a2ui_messages_keeps_order_across_resources_and_skips_the_rest() {
         embedded("application/a2ui+json", json!({"blob": "W3sibiI6NH1d"})),
     ]});
     assert_eq!(
-        a2ui_messages(&result).unwrap(),
+        a2ui_messages(&result, &Limits::default()).unwrap(),
         [
             json!({"n": 1}),
             json!({"n": 2}),
@@ -221,7 +232,7 @@ fn a2ui_messages_keeps_order_across_resources_and_skips_the_rest() {
         ]
     );
     assert_eq!(
-        a2ui_messages(&json!({"content": []})).unwrap(),
+        a2ui_messages(&json!({"content": []}), &Limits::default()).unwrap(),
         Vec::<Value>::new()
     );
 }
@@ -229,7 +240,7 @@ fn a2ui_messages_keeps_order_across_resources_and_skips_the_rest() {
 // ---- reader errors ----
 
 fn a2ui_error(result: Value) -> (ErrorCode, String, String) {
-    let err = a2ui_messages(&result).unwrap_err();
+    let err = a2ui_messages(&result, &Limits::default()).unwrap_err();
     (
         err.code(),
         err.location().to_owned(),
@@ -317,9 +328,16 @@ fn a2ui_messages_refuses_deep_json_without_overflowing() {
     for _ in 0..126 {
         message = json!({"a": message});
     }
-    let result =
-        protocol::tool_result(std::slice::from_ref(&message), &ToolResultOptions::new()).unwrap();
-    assert_eq!(a2ui_messages(&result).unwrap(), [message]);
+    let result = protocol::tool_result(
+        std::slice::from_ref(&message),
+        &ToolResultOptions::new(),
+        &Limits::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        a2ui_messages(&result, &Limits::default()).unwrap(),
+        [message]
+    );
 }
 
 #[test]
@@ -328,7 +346,7 @@ fn action_reads_every_field() {
         "sourceComponentId": "confirm-button", "timestamp": "2026-03-20T10:00:00Z",
         "context": {"start": "2026-03-20", "end": "2026-03-25"}, "extra": true});
     assert_eq!(
-        protocol::action(&arguments, "1.0").unwrap(),
+        protocol::action(&arguments, "1.0", &Limits::default()).unwrap(),
         json!({"version": "1.0", "action": {"name": "confirm_booking", "surfaceId": "default",
             "sourceComponentId": "confirm-button", "timestamp": "2026-03-20T10:00:00Z",
             "context": {"start": "2026-03-20", "end": "2026-03-25"}}})
@@ -348,7 +366,7 @@ fn action_errors_name_every_field() {
     ] {
         let mut missing = full.clone();
         missing.as_object_mut().unwrap().remove(field);
-        let err = protocol::action(&missing, "v1.0").unwrap_err();
+        let err = protocol::action(&missing, "v1.0", &Limits::default()).unwrap_err();
         assert_eq!(err.code(), ErrorCode::ValidationFailed);
         assert_eq!(err.function(), Some("a2ui_action"));
         assert_eq!(
@@ -363,20 +381,28 @@ fn action_errors_name_every_field() {
             "a string"
         };
         assert_eq!(
-            protocol::action(&mistyped, "v1.0").unwrap_err().message(),
+            protocol::action(&mistyped, "v1.0", &Limits::default())
+                .unwrap_err()
+                .message(),
             format!("invalid a2ui_action arguments: `{field}` must be {wanted}, got null")
         );
     }
     assert_eq!(
-        protocol::action(&json!({"context": "x", "timestamp": 1}), "v1.0")
-            .unwrap_err()
-            .message(),
+        protocol::action(
+            &json!({"context": "x", "timestamp": 1}),
+            "v1.0",
+            &Limits::default()
+        )
+        .unwrap_err()
+        .message(),
         "invalid a2ui_action arguments: missing `name`; missing `surfaceId`; \
          missing `sourceComponentId`; `timestamp` must be a string, got a number; \
          `context` must be an object, got a string"
     );
     assert_eq!(
-        protocol::action(&json!([1]), "v1.0").unwrap_err().message(),
+        protocol::action(&json!([1]), "v1.0", &Limits::default())
+            .unwrap_err()
+            .message(),
         "the arguments of a2ui_action must be an object, got an array"
     );
 }
@@ -389,7 +415,7 @@ fn action_refuses_deep_arguments() {
     }
     let arguments = json!({"name": "n", "surfaceId": "s", "sourceComponentId": "c",
         "timestamp": "t", "context": context});
-    let err = protocol::action(&arguments, "v1.0").unwrap_err();
+    let err = protocol::action(&arguments, "v1.0", &Limits::default()).unwrap_err();
     assert_eq!(err.code(), ErrorCode::LimitExceeded);
     assert_eq!(err.function(), Some("a2ui_action"));
 }
@@ -435,10 +461,10 @@ fn the_tools_schemas_accept_what_the_readers_accept() {
     let good = json!({"name": "n", "surfaceId": "s", "sourceComponentId": "c",
         "timestamp": "2026-03-20T10:00:00Z", "context": {"k": 1}});
     assert!(action_schema.is_valid(&good));
-    assert!(protocol::action(&good, "v1.0").is_ok());
+    assert!(protocol::action(&good, "v1.0", &Limits::default()).is_ok());
     let bad = json!({"name": "n", "surfaceId": "s", "sourceComponentId": "c", "context": {}});
     assert!(!action_schema.is_valid(&bad));
-    assert!(protocol::action(&bad, "v1.0").is_err());
+    assert!(protocol::action(&bad, "v1.0", &Limits::default()).is_err());
 
     let error_schema = jsonschema::validator_for(&protocol::error_tool()["inputSchema"]).unwrap();
     let good = json!({"code": "C", "message": "M", "surfaceId": "S", "path": "/p"});
@@ -527,15 +553,15 @@ mod properties {
             if let Some(text) = text {
                 options = options.text(text);
             }
-            let result = protocol::tool_result(&messages, &options).unwrap();
+            let result = protocol::tool_result(&messages, &options, &Limits::default()).unwrap();
             prop_assert!(schema_errors("CallToolResult", &result).is_empty());
-            prop_assert_eq!(a2ui_messages(&result).unwrap(), messages);
+            prop_assert_eq!(a2ui_messages(&result, &Limits::default()).unwrap(), messages);
         }
 
         #[test]
         fn any_resource_text_is_messages_or_a_located_error(text in ".*|\\[.*\\]|\\{.*\\}") {
             let result = json!({"content": [embedded("application/a2ui+json", json!({"text": text}))]});
-            match a2ui_messages(&result) {
+            match a2ui_messages(&result, &Limits::default()) {
                 Ok(messages) => prop_assert!(messages.iter().all(Value::is_object)),
                 Err(err) => prop_assert_eq!(err.location(), "/content/0/resource/text"),
             }
@@ -543,7 +569,7 @@ mod properties {
 
         #[test]
         fn any_arguments_give_a_message_or_a_validation_error(arguments in json_value()) {
-            match protocol::action(&arguments, "v1.0") {
+            match protocol::action(&arguments, "v1.0", &Limits::default()) {
                 Ok(message) => prop_assert!(message["action"]["context"].is_object()),
                 Err(err) => prop_assert_eq!(err.code(), ErrorCode::ValidationFailed),
             }

@@ -10,8 +10,8 @@
 mod support;
 
 use a2ui_catalog_mcp::ErrorCode;
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{ClientRouter, McpHost, RmcpError, ToolClient, ToolRouter};
-use a2ui_catalog_mcp::model::SharedModel;
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;

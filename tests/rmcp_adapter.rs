@@ -9,10 +9,10 @@ mod server;
 mod support;
 
 use a2ui_catalog_mcp::ErrorCode;
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{
     ClientRouter, MAX_TOOL_LIST_PAGES, McpHost, RmcpError, ToolClient, ToolRouter,
 };
-use a2ui_catalog_mcp::model::SharedModel;
 use rmcp::model::{
     ErrorData, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ServerCapabilities, Tool,

@@ -8,8 +8,8 @@
 
 mod server;
 
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{ClientRouter, McpAppResource, McpHost, MessageSink, ToolClient};
-use a2ui_catalog_mcp::model::SharedModel;
 use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};

@@ -5,6 +5,7 @@
 //! Tool and resource definitions and results are written as the JSON they are on the wire (with
 //! the crate's `mcp::protocol` helpers for the A2UI parts) and read into rmcp's types.
 
+use a2ui_catalog_mcp::Limits;
 use a2ui_catalog_mcp::mcp::protocol::{
     self, MCP_APP_MIME_TYPE, ResourceOptions, ToolOptions, ToolResultOptions,
 };
@@ -195,6 +196,7 @@ impl DemoServer {
                     &ToolResultOptions::new()
                         .uri("a2ui://issue-board/data")
                         .text(format!("{} open issues in {repository}", open.len())),
+                    &Limits::default(),
                 )
                 .map_err(|e| e.to_string())?
             }
@@ -206,7 +208,8 @@ impl DemoServer {
     pub fn read(&self, uri: &str) -> Result<Value, String> {
         match (self.role, uri) {
             (Role::GitHub, BOARD_URI) => {
-                protocol::resource_contents(BOARD_URI, &board_layout()).map_err(|e| e.to_string())
+                protocol::resource_contents(BOARD_URI, &board_layout(), &Limits::default())
+                    .map_err(|e| e.to_string())
             }
             (Role::GitHub, DASHBOARD_URI) => Ok(json!({"contents": [{
                 "uri": DASHBOARD_URI,

@@ -2,10 +2,9 @@
 //! command line (fixtures.md, "The command-line tool").
 
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
-use a2ui_catalog_mcp::model::SharedModel;
 use a2ui_catalog_mcp::regex::Pattern;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
-use a2ui_catalog_mcp::{Environment, Error, ErrorCode, JsonPointer, Payload, Phase};
+use a2ui_catalog_mcp::{Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel};
 use clap::{Parser, Subcommand};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -15,10 +14,9 @@ use std::time::Instant;
 // The CLI's timings (`eval --repeat`) should measure the crate, not the system allocator's
 // heuristics. With glibc's malloc, a chain over a multi-megabyte tool text frees its memory
 // back to the kernel after each run (heap trimming, mmap thresholds) and pays page faults to
-// get it back in the next: measured at 10 000 search results, 5.9 ms per run against 2.75 ms
-// with trimming turned off (GLIBC_TUNABLES), which is what the in-process criterion benchmark
-// shows. mimalloc (well kept, Microsoft's, small) keeps its pages, so the CLI reports what a
-// long-running renderer sees. The library itself does not choose an allocator: hosts do.
+// get it back in the next, which a long-running renderer does not (docs/performance.md has the
+// figures). mimalloc keeps its pages, so the CLI reports what such a renderer sees. The
+// library itself does not choose an allocator: hosts do.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -63,8 +61,8 @@ enum Command {
     /// Check patterns against the A2UI regex dialect and match them: JSON lines
     /// `{"pattern", "inputs"}` on standard input, one JSON line out per line in.
     Regex {
-        /// Read JSON lines from standard input (the only mode).
-        #[arg(long, required = true)]
+        /// Accepted for older scripts; reading JSON lines is what `regex` does.
+        #[arg(long, hide = true)]
         batch: bool,
     },
     /// Run fixture files or folders; end with "N passed, M failed" (exit 1 if any failed).
@@ -92,7 +90,7 @@ fn main() -> ExitCode {
             server.as_deref(),
             repeat,
         ),
-        Command::Regex { batch: _ } => regex_batch(),
+        Command::Regex { batch: _ } => regex_lines(),
         Command::Fixtures { paths } => run_fixtures(&paths),
     };
     match result {
@@ -105,12 +103,7 @@ fn main() -> ExitCode {
 }
 
 fn read_json(path: &Path, max_depth: usize) -> Result<Value, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Error::new(
-            ErrorCode::ValidationFailed,
-            format!("cannot read {}: {e}", path.display()),
-        )
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
     a2ui_catalog_mcp::json::from_str_limited(&text, max_depth)
         .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))
 }
@@ -218,8 +211,8 @@ fn eval(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `regex --batch`: one line in, one line out, until the end of standard input.
-fn regex_batch() -> Result<ExitCode, Error> {
+/// `regex`: one line in, one line out, until the end of standard input.
+fn regex_lines() -> Result<ExitCode, Error> {
     use std::io::{BufRead, Write};
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
@@ -233,41 +226,65 @@ fn regex_batch() -> Result<ExitCode, Error> {
         if line.trim().is_empty() {
             continue;
         }
-        let out = match a2ui_catalog_mcp::json::from_str_limited(&line, FIXTURE_MAX_DEPTH) {
-            Err(e) => json!({"ok": false, "error": e.message()}),
-            Ok(request) => match (
-                request.get("pattern").and_then(Value::as_str),
-                request.get("inputs"),
-            ) {
-                (Some(pattern), inputs) => match Pattern::new(pattern) {
-                    Err(e) => json!({"ok": false, "error": e.message()}),
-                    Ok(p) => {
-                        let captures: Vec<Value> = inputs
-                            .and_then(Value::as_array)
-                            .map(Vec::as_slice)
-                            .unwrap_or_default()
-                            .iter()
-                            .map(|input| {
-                                let text = a2ui_catalog_mcp::functions::to_js_string(input);
-                                p.captures(&text).map_or(Value::Null, |groups| {
-                                    groups.into_iter().map(Value::from).collect()
-                                })
-                            })
-                            .collect();
-                        json!({"ok": true, "captures": captures})
-                    }
-                },
-                (None, _) => json!({"ok": false, "error": "each line needs a string \"pattern\""}),
-            },
-        };
+        let out = regex_line(&line).unwrap_or_else(|error| json!({"ok": false, "error": error}));
         writeln!(stdout, "{out}")
             .map_err(|e| Error::new(ErrorCode::ValidationFailed, format!("cannot write: {e}")))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line of `regex`: the pattern's verdict and the captures of each input (coerced to
+/// text as JavaScript does), or why the line cannot be answered.
+fn regex_line(line: &str) -> Result<Value, String> {
+    let request = a2ui_catalog_mcp::json::from_str_limited(line, FIXTURE_MAX_DEPTH)
+        .map_err(|e| e.message().to_owned())?;
+    let Some(pattern) = request.get("pattern").and_then(Value::as_str) else {
+        return Err("each line needs a string \"pattern\"".into());
+    };
+    let pattern = Pattern::new(pattern).map_err(|e| e.message().to_owned())?;
+    let inputs = request.get("inputs").and_then(Value::as_array);
+    let captures: Vec<Value> = (inputs.map(Vec::as_slice).unwrap_or_default().iter())
+        .map(|input| {
+            let text = a2ui_catalog_mcp::to_js_string(input);
+            let groups = pattern.captures(&text);
+            groups.map_or(Value::Null, |g| g.into_iter().map(Value::from).collect())
+        })
+        .collect();
+    Ok(json!({"ok": true, "captures": captures}))
+}
+
+/// The fixture files of `paths`: files as given, folders walked for `*.json` in name order.
+fn fixture_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let (mut files, mut pending) = (Vec::new(), paths.iter().rev().cloned().collect::<Vec<_>>());
+    while let Some(path) = pending.pop() {
+        if !path.is_dir() {
+            files.push(path);
+            continue;
+        }
+        let read = std::fs::read_dir(&path).map_err(|e| cannot_read(&path, &e))?;
+        let mut entries: Vec<PathBuf> = read.filter_map(|e| Some(e.ok()?.path())).collect();
+        entries.retain(|e| e.is_dir() || e.extension().is_some_and(|x| x == "json"));
+        entries.sort();
+        pending.extend(entries.into_iter().rev());
+    }
+    Ok(files)
+}
+
+fn cannot_read(path: &Path, e: &std::io::Error) -> Error {
+    Error::new(
+        ErrorCode::ValidationFailed,
+        format!("cannot read {}: {e}", path.display()),
+    )
+}
+
 fn run_fixtures(paths: &[PathBuf]) -> Result<ExitCode, Error> {
-    let outcomes = fixtures::run_paths(paths)?;
+    let mut outcomes = Vec::new();
+    for file in fixture_files(paths)? {
+        let text = std::fs::read_to_string(&file).map_err(|e| cannot_read(&file, &e))?;
+        let mut found = fixtures::run_text(&text)
+            .map_err(|e| Error::new(e.code(), format!("{}: {}", file.display(), e.message())))?;
+        outcomes.append(&mut found);
+    }
     let failed: Vec<_> = outcomes.iter().filter(|o| !o.passed()).collect();
     for outcome in &failed {
         println!("FAIL {}", outcome.id);

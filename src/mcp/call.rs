@@ -2,29 +2,76 @@
 //! messages and MCP Apps its result links or embeds, and write the response to
 //! `targetDataPath` unless a newer call to that path has started.
 
-use super::host::{McpAppResource, McpHost, ToolClient};
-use super::output::{self, TextMember, ToolResponse};
+use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
+use crate::catalog::ToolCall;
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
-use crate::path::{DataPath, JsonPointer};
+use crate::path::{JsonPointer, write_target};
+use crate::payload::{Payload, Step};
+use crate::value::{AppMembers, TextMember, ToolResponse, parse_fast};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-/// The evaluated arguments of one call.
-pub(crate) struct CallArgs {
-    pub(crate) name: Option<Value>,
-    pub(crate) arguments: Option<Value>,
-    pub(crate) target: Option<Value>,
+impl Payload {
+    /// Evaluates a payload that may call tools, with `host`'s MCP clients, against a model that
+    /// other evaluations may share (see [`SharedModel`]).
+    ///
+    /// The model is locked only while the evaluation runs synchronously, never while a tool
+    /// call is pending. Dropping the future cancels the evaluation: nothing is written after
+    /// that. The future needs no particular runtime and is `Send` when `M` is.
+    ///
+    /// ```
+    /// # #[cfg(feature = "testing")] {
+    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, SharedModel, testing::{ScriptedServer, block_on}};
+    /// # use serde_json::json;
+    /// let server = ScriptedServer::from_json(&json!({"results": {"ping": [{"content": [{"type": "text", "text": "pong"}]}]}}))?;
+    /// let host = server.host();
+    /// let payload = Environment::new().compile(&json!({
+    ///     "@call": "callMcpTool", "args": {"name": "ping", "targetDataPath": "/reply"}
+    /// }))?;
+    /// let model = SharedModel::new(json!({}));
+    /// block_on(payload.eval_async(&model, &JsonPointer::root(), &host))?;
+    /// assert_eq!(model.lock()["reply"]["text"], "pong");
+    /// # }
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub async fn eval_async<M: DataModel + Send>(
+        &self,
+        model: &SharedModel<M>,
+        context: &JsonPointer,
+        host: &McpHost,
+    ) -> Result<Value, Error> {
+        let mut machine = self.machine(context);
+        let mut state = EvalState::default();
+        loop {
+            let step = machine.run(&mut *model.lock(), true)?;
+            let request = match step {
+                Step::Done(value) => return Ok(value),
+                Step::Tool(request) => request,
+            };
+            let value = call_tool(
+                host,
+                model,
+                context,
+                self.limits(),
+                &mut state,
+                request.call,
+            )
+            .await
+            .map_err(|e| e.at_call(request.function, request.location))?;
+            machine.resume(value);
+        }
+    }
 }
 
 /// What one evaluation remembers across its tool calls: the surfaces its forwarded messages
 /// created (a later resource that would create one of them again is skipped).
 #[derive(Default)]
-pub(crate) struct EvalState {
+struct EvalState {
     created_surfaces: HashSet<String>,
 }
 
@@ -32,69 +79,23 @@ fn expression_error(message: String) -> Error {
     Error::new(ErrorCode::ExpressionError, message)
 }
 
-/// The message of a call that could not run because no tool client is configured.
-pub(crate) fn not_configured(name: &str) -> Error {
-    expression_error(format!(
-        "Cannot execute MCP tool '{name}': callMcpTool is not configured (evaluate the payload with an McpHost)"
-    ))
-}
-
 /// Runs one call through to its value. The model is locked only to write.
-pub(crate) async fn call_tool<M: DataModel + Send>(
+async fn call_tool<M: DataModel + Send>(
     host: &McpHost,
     model: &SharedModel<M>,
     context: &JsonPointer,
     limits: &Limits,
     state: &mut EvalState,
-    args: CallArgs,
+    call: ToolCall,
 ) -> Result<Arc<ToolResponse>, Error> {
-    let name = match args.name {
-        Some(Value::String(name)) if !name.is_empty() => name,
-        Some(Value::String(_)) => {
-            return Err(expression_error(
-                "callMcpTool expects a tool name, got an empty string.".into(),
-            ));
-        }
-        other => {
-            let kind = other.as_ref().map_or("nothing", kind_name);
-            return Err(expression_error(format!(
-                "callMcpTool expects a string tool name, got {kind}."
-            )));
-        }
-    };
-    let arguments = match args.arguments {
-        None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(v @ Value::Object(_)) => v,
-        Some(other) => {
-            return Err(expression_error(format!(
-                "callMcpTool expects an object of arguments for '{name}', got {}.",
-                kind_name(&other)
-            )));
-        }
-    };
-    let target = match args.target {
-        None | Some(Value::Null) => None,
-        Some(Value::String(path)) if path.is_empty() => None,
-        Some(Value::String(path)) => {
-            let pointer = DataPath::parse(&path)?.resolve(context);
-            if pointer.has_forbidden_token() {
-                return Err(Error::new(
-                    ErrorCode::DataError,
-                    format!(
-                        "cannot write '{path}': the tokens __proto__, constructor and prototype are reserved"
-                    ),
-                ));
-            }
-            Some(pointer)
-        }
-        Some(other) => {
-            return Err(expression_error(format!(
-                "callMcpTool expects a string targetDataPath, got {}.",
-                kind_name(&other)
-            )));
-        }
-    };
-
+    let ToolCall {
+        name,
+        arguments,
+        target,
+    } = call;
+    let target = target
+        .map(|path| write_target(&path, context))
+        .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
     let Some(client) = host.router.client_for(&name).await else {
@@ -205,6 +206,7 @@ async fn respond(
 
     let mut collected = Collected {
         version: &host.default_version,
+        limits,
         sink: host.sink.as_deref(),
         messages: Vec::new(),
         apps: Vec::new(),
@@ -257,7 +259,7 @@ async fn respond(
 
     let structured = raw.get("structuredContent").cloned();
     let Collected { messages, apps, .. } = collected;
-    let app = apps.last().map(|app| output::AppMembers {
+    let app = apps.last().map(|app| AppMembers {
         resource_uri: Value::String(app.uri.clone()),
         html: Value::String(app.html.clone()),
         csp: app.csp.clone(),
@@ -312,7 +314,7 @@ fn parse_container(text: &str, limits: &Limits) -> Result<Option<sonic_rs::Value
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(None);
     }
-    match output::parse(text, limits.max_depth) {
+    match parse_fast(text, limits.max_depth) {
         Ok(v) => Ok(Some(v)),
         Err(e) if e.code() == ErrorCode::LimitExceeded => Err(Error::new(
             ErrorCode::LimitExceeded,
@@ -364,7 +366,8 @@ async fn read_resource(
 /// The messages and MCP Apps a call has collected so far.
 struct Collected<'a> {
     version: &'a str,
-    sink: Option<&'a dyn super::host::MessageSink>,
+    limits: &'a Limits,
+    sink: Option<&'a dyn MessageSink>,
     messages: Vec<Value>,
     apps: Vec<McpAppResource>,
     state: &'a mut EvalState,
@@ -416,18 +419,20 @@ impl Collected<'_> {
 
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
-        super::protocol::read::read_messages(item, "", &mut messages).map_err(|e| {
-            let code = if e.code() == ErrorCode::LimitExceeded {
-                ErrorCode::LimitExceeded
-            } else {
-                ErrorCode::ExpressionError
-            };
-            Error::new(
-                code,
-                format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
-            )
-            .with_source(e)
-        })?;
+        super::protocol::read::read_messages(item, "", self.limits, &mut messages).map_err(
+            |e| {
+                let code = if e.code() == ErrorCode::LimitExceeded {
+                    ErrorCode::LimitExceeded
+                } else {
+                    ErrorCode::ExpressionError
+                };
+                Error::new(
+                    code,
+                    format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
+                )
+                .with_source(e)
+            },
+        )?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {

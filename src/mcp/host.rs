@@ -6,6 +6,7 @@
 //! multi-threaded hosts.
 
 use crate::cache::LruCache;
+use crate::limits::DEFAULT_CACHE_CAPACITY;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
@@ -224,9 +225,6 @@ pub struct McpHost {
     pub(crate) resources: LruCache<String, Arc<Value>>,
 }
 
-/// Resources kept per host by default.
-pub const DEFAULT_RESOURCE_CACHE: usize = 256;
-
 impl McpHost {
     /// A host whose every tool goes to `client`.
     pub fn new(client: Arc<dyn ToolClient>) -> McpHost {
@@ -242,7 +240,7 @@ impl McpHost {
             meta: None,
             default_version: "1.0".to_owned(),
             tool_lists: Mutex::new(HashMap::new()),
-            resources: LruCache::new(DEFAULT_RESOURCE_CACHE),
+            resources: LruCache::new(DEFAULT_CACHE_CAPACITY),
         }
     }
 
@@ -273,7 +271,8 @@ impl McpHost {
         self
     }
 
-    /// How many resources to keep by URI (default [`DEFAULT_RESOURCE_CACHE`]).
+    /// How many resources to keep by URI (default 256, the default
+    /// [`Limits::cache_capacity`](crate::Limits::cache_capacity)).
     pub fn with_resource_cache(mut self, capacity: usize) -> McpHost {
         self.resources = LruCache::new(capacity);
         self

@@ -22,15 +22,12 @@ mod base64;
 
 mod call;
 mod host;
-mod output;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
 
-pub(crate) use call::{CallArgs, EvalState, call_tool, not_configured};
 pub use host::{
-    BoxFuture, ClientRouter, DEFAULT_RESOURCE_CACHE, HostError, McpAppCallback, McpAppResource,
-    McpHost, MessageSink, ToolClient, ToolRouter,
+    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
+    ToolClient, ToolRouter,
 };
-pub(crate) use output::ToolResponse;
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};

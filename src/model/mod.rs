@@ -28,7 +28,7 @@ pub struct Write {
 /// copying, while a store of another shape (signals, a database row) can build the value.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{DataModel, JsonPointer, model::Write};
+/// use a2ui_catalog_mcp::{DataModel, JsonPointer, Write};
 /// use serde_json::json;
 ///
 /// let mut model = json!({"user": {"name": "Ada"}});

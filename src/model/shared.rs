@@ -12,7 +12,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 /// older call's response does not overwrite a newer one's.
 ///
 /// ```
-/// use a2ui_catalog_mcp::model::SharedModel;
+/// use a2ui_catalog_mcp::SharedModel;
 /// use serde_json::json;
 ///
 /// let shared = SharedModel::new(json!({"query": "a2ui"}));

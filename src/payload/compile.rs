@@ -5,12 +5,40 @@
 //! past the depth limit the subtree is not entered.
 
 use super::program::{CallNode, Node, NodeId, Program};
-use crate::catalog::{StaticArg, StaticArgs};
-use crate::env::{Environment, Lookup};
+use super::shape::{Misfit, binding_misfits, call_misfits};
+use crate::builtins::index;
+use crate::catalog::{Catalog, FunctionDef, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode, Phase};
-use crate::functions::index;
+use crate::json::kind_name;
+use crate::limits::Limits;
 use crate::path::{DataPath, escape_token};
 use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// What a payload is compiled against: the catalogs by id, the catalog of calls without
+/// `catalogId`, and the limits.
+pub(crate) struct Scope<'a> {
+    pub(crate) catalogs: &'a HashMap<String, Catalog>,
+    pub(crate) default_catalog: &'a str,
+    pub(crate) limits: &'a Limits,
+}
+
+enum Lookup<'a> {
+    NoCatalog,
+    NoFunction,
+    Found(&'a FunctionDef),
+}
+
+impl Scope<'_> {
+    fn lookup(&self, catalog: &str, function: &str) -> Lookup<'_> {
+        match self.catalogs.get(catalog) {
+            None => Lookup::NoCatalog,
+            Some(c) => c
+                .function(function)
+                .map_or(Lookup::NoFunction, Lookup::Found),
+        }
+    }
+}
 
 /// What a visited subtree compiled to: a constant (so far) or a node.
 enum Compiled {
@@ -23,7 +51,7 @@ enum Compiled {
 /// A call whose arguments are being compiled.
 struct PendingCall {
     name: String,
-    def: Option<crate::catalog::FunctionDef>,
+    def: Option<FunctionDef>,
     /// Declared slot of each argument, in document order (`None`: undeclared but accepted).
     slots: Vec<Option<usize>>,
     location: String,
@@ -45,16 +73,18 @@ enum Task<'v> {
 }
 
 struct Compiler<'e> {
-    env: &'e Environment,
+    scope: &'e Scope<'e>,
     nodes: Vec<Node>,
     errors: Vec<Error>,
+    calls_tools: bool,
 }
 
-pub(crate) fn compile(env: &Environment, payload: &Value) -> Result<Program, Error> {
+pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Error> {
     let mut c = Compiler {
-        env,
+        scope,
         nodes: Vec::new(),
         errors: Vec::new(),
+        calls_tools: false,
     };
     let root = c.run(payload);
     if let Some(err) = Error::from_many(std::mem::take(&mut c.errors)) {
@@ -65,14 +95,10 @@ pub(crate) fn compile(env: &Environment, payload: &Value) -> Result<Program, Err
         Compiled::Node(id) => id,
         Compiled::Invalid => unreachable!("an invalid subtree always records an error"),
     };
-    let calls_tools = c
-        .nodes
-        .iter()
-        .any(|n| matches!(n, Node::Call(call) if call.tool));
     Ok(Program {
         nodes: c.nodes,
         root,
-        calls_tools,
+        calls_tools: c.calls_tools,
     })
 }
 
@@ -98,6 +124,13 @@ impl<'e> Compiler<'e> {
                 .with_location(location)
                 .with_phase(Phase::Compile),
         );
+    }
+
+    /// A problem of the call to `function` at `location`.
+    fn call_problem(&mut self, code: ErrorCode, function: &str, location: &str, message: String) {
+        let err = Error::new(code, message).with_function(function);
+        self.errors
+            .push(err.with_location(location).with_phase(Phase::Compile));
     }
 
     fn run<'v>(&mut self, payload: &'v Value) -> Compiled {
@@ -143,13 +176,13 @@ impl<'e> Compiler<'e> {
         results: &mut Vec<Compiled>,
     ) {
         let is_container = matches!(value, Value::Array(_) | Value::Object(_));
-        if is_container && depth + 1 > self.env.limits().max_depth {
+        if is_container && depth + 1 > self.scope.limits.max_depth {
             self.problem(
                 ErrorCode::LimitExceeded,
                 &location,
                 format!(
                     "the payload nests deeper than the limit of {} levels",
-                    self.env.limits().max_depth
+                    self.scope.limits.max_depth
                 ),
             );
             results.push(Compiled::Invalid);
@@ -214,23 +247,26 @@ impl<'e> Compiler<'e> {
     }
 
     fn binding(&mut self, map: &Map<String, Value>, location: &str) -> Compiled {
-        if let Some(extra) = map.keys().find(|k| *k != "@path") {
-            self.problem(
-                ErrorCode::ValidationFailed,
-                location,
-                format!("a binding has only the key '@path', this one also has '{extra}' (write '@@path' for a literal key)"),
-            );
+        let misfits = binding_misfits(map);
+        // One problem per binding: the first extra key, else the path's type.
+        let first = misfits
+            .iter()
+            .find(|m| matches!(m, Misfit::Unknown(_)))
+            .or(misfits.first());
+        if let Some(misfit) = first {
+            let message = match misfit {
+                Misfit::Unknown(extra) => format!(
+                    "a binding has only the key '@path', this one also has '{extra}' (write '@@path' for a literal key)"
+                ),
+                Misfit::WrongType { key, wanted, got } => {
+                    format!("'{key}' must be {wanted}, got {}", kind_name(got))
+                }
+            };
+            self.problem(ErrorCode::ValidationFailed, location, message);
             return Compiled::Invalid;
         }
-        let Some(Value::String(path)) = map.get("@path") else {
-            let kind = map.get("@path").map_or("nothing", crate::json::kind_name);
-            self.problem(
-                ErrorCode::ValidationFailed,
-                location,
-                format!("'@path' must be a string, got {kind}"),
-            );
-            return Compiled::Invalid;
-        };
+        // Without misfits, the path is there and a string.
+        let path = map.get("@path").and_then(Value::as_str).unwrap_or_default();
         match DataPath::parse(path) {
             Ok(p) => Compiled::Node(self.push(Node::Bind(p))),
             Err(e) => {
@@ -248,66 +284,28 @@ impl<'e> Compiler<'e> {
         depth: usize,
         tasks: &mut Vec<Task<'v>>,
     ) {
-        let mut ok = true;
-        for key in map.keys() {
-            if !matches!(key.as_str(), "@call" | "args" | "catalogId" | "returnType") {
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("a call takes the keys '@call', 'args', 'catalogId' and 'returnType', not '{key}'"),
-                );
-                ok = false;
-            }
+        let misfits = call_misfits(map);
+        let ok = misfits.is_empty();
+        for misfit in misfits {
+            let message = match misfit {
+                Misfit::Unknown(key) => format!(
+                    "a call takes the keys '@call', 'args', 'catalogId' and 'returnType', not '{key}'"
+                ),
+                Misfit::WrongType { key, wanted, got } => {
+                    format!("'{key}' must be {wanted}, got {}", kind_name(got))
+                }
+            };
+            self.problem(ErrorCode::ValidationFailed, &location, message);
         }
-        let name = match map.get("@call") {
-            Some(Value::String(name)) => name.clone(),
-            other => {
-                let kind = other.map_or("nothing", crate::json::kind_name);
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("'@call' must be a string, got {kind}"),
-                );
-                ok = false;
-                String::new()
-            }
-        };
-        if let Some(rt) = map.get("returnType").filter(|v| !v.is_string()) {
-            let kind = crate::json::kind_name(rt);
-            self.problem(
-                ErrorCode::ValidationFailed,
-                &location,
-                format!("'returnType' must be a string, got {kind}"),
-            );
-            ok = false;
-        }
-        let args = match map.get("args") {
-            None => None,
-            Some(Value::Object(args)) => Some(args),
-            Some(other) => {
-                let kind = crate::json::kind_name(other);
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("'args' must be an object, got {kind}"),
-                );
-                ok = false;
-                None
-            }
-        };
+        let name = map
+            .get("@call")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let args = map.get("args").and_then(Value::as_object);
         let catalog = match map.get("catalogId") {
-            None => Some(self.env.default_catalog().to_owned()),
-            Some(Value::String(id)) => Some(id.clone()),
-            Some(other) => {
-                let kind = crate::json::kind_name(other);
-                self.problem(
-                    ErrorCode::ValidationFailed,
-                    &location,
-                    format!("'catalogId' must be a string, got {kind}"),
-                );
-                ok = false;
-                None
-            }
+            None => Some(self.scope.default_catalog.to_owned()),
+            Some(id) => id.as_str().map(str::to_owned),
         };
         let mut def = None;
         if name == index::NAME {
@@ -317,37 +315,25 @@ impl<'e> Compiler<'e> {
                 def = Some(index::definition());
             }
         } else if let (Some(catalog), true) = (catalog, ok) {
-            match self.env.lookup(&catalog, &name) {
-                Lookup::NoCatalog => {
-                    let err = Error::new(
-                        ErrorCode::CatalogError,
-                        format!("unknown catalog '{catalog}'"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
-                Lookup::NoFunction => {
-                    let err = Error::new(
-                        ErrorCode::ExpressionError,
-                        format!("unknown function '{name}' in catalog '{catalog}'"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
-                Lookup::Found(found) if found.imp.is_none() => {
-                    let err = Error::new(
-                        ErrorCode::ExpressionError,
-                        format!("function '{name}' is declared by catalog '{catalog}' but not implemented in this version of the crate"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
+            match self.scope.lookup(&catalog, &name) {
+                Lookup::NoCatalog => self.call_problem(
+                    ErrorCode::CatalogError,
+                    &name,
+                    &location,
+                    format!("unknown catalog '{catalog}'"),
+                ),
+                Lookup::NoFunction => self.call_problem(
+                    ErrorCode::ExpressionError,
+                    &name,
+                    &location,
+                    format!("unknown function '{name}' in catalog '{catalog}'"),
+                ),
+                Lookup::Found(found) if found.imp.is_none() => self.call_problem(
+                    ErrorCode::ExpressionError,
+                    &name,
+                    &location,
+                    format!("function '{name}' is declared by catalog '{catalog}' but not implemented in this version of the crate"),
+                ),
                 Lookup::Found(found) => def = Some(found.clone()),
             }
         }
@@ -368,17 +354,12 @@ impl<'e> Compiler<'e> {
                     None => {
                         if !schema.accepts_additional() {
                             let declared: Vec<&str> = schema.names().collect();
-                            let err = Error::new(
-                                ErrorCode::ValidationFailed,
-                                format!(
-                                    "'{name}' has no argument '{key}' (its arguments are: {})",
-                                    declared.join(", ")
-                                ),
-                            )
-                            .with_function(name.clone())
-                            .with_location(child_location(&child_location(&location, "args"), key))
-                            .with_phase(Phase::Compile);
-                            self.errors.push(err);
+                            let at = child_location(&child_location(&location, "args"), key);
+                            let message = format!(
+                                "'{name}' has no argument '{key}' (its arguments are: {})",
+                                declared.join(", ")
+                            );
+                            self.call_problem(ErrorCode::ValidationFailed, &name, &at, message);
                         }
                         slots.push(None);
                     }
@@ -386,14 +367,8 @@ impl<'e> Compiler<'e> {
             }
             for (slot, arg) in schema.names().enumerate() {
                 if schema.is_required(slot) && !seen[slot] {
-                    let err = Error::new(
-                        ErrorCode::ValidationFailed,
-                        format!("'{name}' requires the argument '{arg}'"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
+                    let message = format!("'{name}' requires the argument '{arg}'");
+                    self.call_problem(ErrorCode::ValidationFailed, &name, &location, message);
                 }
             }
         } else {
@@ -513,6 +488,7 @@ impl<'e> Compiler<'e> {
         let prepared = function.prepare(&StaticArgs {
             schema: &def.schema,
             args: static_args,
+            limits: self.scope.limits,
         });
         let prepared = match prepared {
             Ok(p) => p,
@@ -534,8 +510,8 @@ impl<'e> Compiler<'e> {
             args: arg_nodes,
             prepared,
             location,
-            tool: def.tool,
         };
+        self.calls_tools |= def.tool;
         Compiled::Node(self.push(Node::Call(Box::new(node))))
     }
 

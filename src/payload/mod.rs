@@ -1,24 +1,30 @@
 //! Payloads: A2UI dynamic values compiled once ([`Environment::compile`]) and evaluated many
 //! times ([`Payload::eval`]).
 //!
+//! The compiler receives what it compiles against (a [`Scope`]), not the environment, and the
+//! evaluator is a machine that stops where a function asks for a tool call: the MCP layer
+//! drives it for [`Payload::eval_async`].
+//!
 //! [`Environment::compile`]: crate::Environment::compile
 
 mod compile;
 mod eval;
 mod program;
+pub(crate) mod shape;
 
-use crate::env::Environment;
+pub(crate) use compile::Scope;
+pub(crate) use eval::{Machine, Step};
+
 use crate::error::Error;
 use crate::limits::Limits;
-use crate::mcp::McpHost;
-use crate::model::{DataModel, SharedModel};
+use crate::model::DataModel;
 use crate::path::JsonPointer;
 use serde_json::Value;
 
 /// A compiled payload: shape checked, functions resolved, literal expressions and patterns
 /// prepared. Evaluating it parses nothing and looks nothing up by name.
 ///
-/// `Payload` is `Send + Sync` and independent of the [`Environment`] that compiled it.
+/// `Payload` is `Send + Sync` and independent of the [`Environment`](crate::Environment) that compiled it.
 ///
 /// ```
 /// use a2ui_catalog_mcp::{Environment, JsonPointer};
@@ -43,11 +49,11 @@ impl std::fmt::Debug for Payload {
     }
 }
 
-pub(crate) fn compile(env: &Environment, payload: &Value) -> Result<Payload, Error> {
-    let program = compile::compile(env, payload)?;
+pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Payload, Error> {
+    let program = compile::compile(scope, payload)?;
     Ok(Payload {
         program,
-        limits: env.limits().clone(),
+        limits: scope.limits.clone(),
     })
 }
 
@@ -66,61 +72,24 @@ impl Payload {
         model: &mut M,
         context: &JsonPointer,
     ) -> Result<Value, Error> {
-        match eval::Machine::new(&self.program, &self.limits, context).run(model, false)? {
-            eval::Step::Done(value) => Ok(value),
-            eval::Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
+        match self.machine(context).run(model, false)? {
+            Step::Done(value) => Ok(value),
+            Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
         }
     }
 
-    /// Evaluates a payload that may call tools, with `host`'s MCP clients, against a model that
-    /// other evaluations may share (see [`SharedModel`]).
-    ///
-    /// The model is locked only while the evaluation runs synchronously, never while a tool
-    /// call is pending. Dropping the future cancels the evaluation: nothing is written after
-    /// that. The future needs no particular runtime and is `Send` when `M` is.
-    ///
-    /// ```
-    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, model::SharedModel, mcp::McpHost, testing::{ScriptedServer, block_on}};
-    /// # use serde_json::json;
-    /// let server = ScriptedServer::from_json(&json!({"results": {"ping": [{"content": [{"type": "text", "text": "pong"}]}]}}))?;
-    /// let host = server.host();
-    /// let payload = Environment::new().compile(&json!({
-    ///     "@call": "callMcpTool", "args": {"name": "ping", "targetDataPath": "/reply"}
-    /// }))?;
-    /// let model = SharedModel::new(json!({}));
-    /// block_on(payload.eval_async(&model, &JsonPointer::root(), &host))?;
-    /// assert_eq!(model.lock()["reply"]["text"], "pong");
-    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
-    /// ```
-    pub async fn eval_async<M: DataModel + Send>(
-        &self,
-        model: &SharedModel<M>,
-        context: &JsonPointer,
-        host: &McpHost,
-    ) -> Result<Value, Error> {
-        let mut machine = eval::Machine::new(&self.program, &self.limits, context);
-        let mut state = crate::mcp::EvalState::default();
-        loop {
-            let step = machine.run(&mut *model.lock(), true)?;
-            let mut request = match step {
-                eval::Step::Done(value) => return Ok(value),
-                eval::Step::Tool(request) => request,
-            };
-            let args = crate::mcp::CallArgs {
-                name: request.take("name"),
-                arguments: request.take("arguments"),
-                target: request.take("targetDataPath"),
-            };
-            let call = request.call;
-            let value = crate::mcp::call_tool(host, model, context, &self.limits, &mut state, args)
-                .await
-                .map_err(|e| e.at_call(&call.name, &call.location))?;
-            machine.resume(value);
-        }
+    /// A machine that evaluates the payload with `context` as the data context.
+    pub(crate) fn machine<'p>(&'p self, context: &'p JsonPointer) -> Machine<'p> {
+        Machine::new(&self.program, &self.limits, context)
+    }
+
+    /// The limits the payload was compiled with, which its evaluation applies.
+    pub(crate) fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Whether the payload calls tools (`callMcpTool`): such a payload needs
-    /// [`eval_async`](Payload::eval_async) with an [`McpHost`]; evaluated
+    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::McpHost); evaluated
     /// synchronously, a tool call fails with "callMcpTool is not configured".
     pub fn calls_tools(&self) -> bool {
         self.program.calls_tools
@@ -128,4 +97,4 @@ impl Payload {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

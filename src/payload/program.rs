@@ -33,15 +33,12 @@ pub(crate) struct CallNode {
     pub(crate) prepared: Option<Prepared>,
     /// JSON Pointer to this call in the payload, for errors.
     pub(crate) location: String,
-    /// The MCP catalog's `callMcpTool`: asynchronous evaluation runs it with the host's tool
-    /// client instead of `function` (which reports that none is configured).
-    pub(crate) tool: bool,
 }
 
 pub(crate) struct Program {
     pub(crate) nodes: Vec<Node>,
     pub(crate) root: NodeId,
-    /// Whether any call is a tool call.
+    /// Whether any call is to a function its catalog marks as a tool call (`callMcpTool`).
     pub(crate) calls_tools: bool,
 }
 

@@ -1,8 +1,25 @@
 use crate::catalog::{ArgSchema, Args, Catalog};
-use crate::{Environment, ErrorCode, JsonPointer, Phase};
+use crate::{Environment, Error, ErrorCode, JsonPointer, Phase};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Compiles `payload` in the default environment, evaluates it on `model`, and checks that it
+/// gives `value`: one line per case, like a fixture.
+pub(crate) fn give(mut model: Value, payload: Value, value: Value) {
+    let compiled = Environment::new().compile(&payload);
+    let got = compiled.and_then(|p| p.eval(&mut model));
+    assert_eq!(got.as_ref().ok(), Some(&value), "{payload}: {got:?}");
+}
+
+/// Like [`give`], for a payload that fails (to compile or to run): the error.
+pub(crate) fn fail(mut model: Value, payload: Value) -> Error {
+    let compiled = Environment::new().compile(&payload);
+    match compiled.and_then(|p| p.eval(&mut model)) {
+        Ok(value) => panic!("{payload} gave {value}"),
+        Err(e) => e,
+    }
+}
 
 const TEST_CATALOG: &str = "https://example.com/test.json";
 
@@ -18,17 +35,17 @@ fn env_with(
 
 #[test]
 fn every_static_problem_is_reported_at_once_in_document_order() {
-    let env = Environment::new();
-    let err = env
-        .compile(&json!({
+    let err = fail(
+        json!({}),
+        json!({
             "a": {"@ref": 1},
             "b": {"@path": "/x", "extra": 1},
             "c": {"@call": "split", "args": {"value": "v", "limit": 2}},
             "d": {"@call": "nope"},
             "e": {"@call": "split", "catalogId": "urn:unknown", "args": {}},
             "f": [{"@path": 3}, {"@path": "/bad~2"}]
-        }))
-        .unwrap_err();
+        }),
+    );
     let found: Vec<(ErrorCode, &str)> = err.problems().map(|e| (e.code(), e.location())).collect();
     assert_eq!(
         found,
@@ -168,12 +185,9 @@ fn a_failing_chain_writes_nothing_and_names_the_inner_call() {
 
 #[test]
 fn bindings_read_before_a_sibling_write_keep_their_value() {
-    let env = Environment::new();
-    let payload = env
-        .compile(&json!([{"@path": "/a"}, {"@call": "updateDataModel", "args": {"updates": {"/a": 2}}}, {"@path": "/a"}]))
-        .unwrap();
-    let mut model = json!({"a": 1});
-    assert_eq!(payload.eval(&mut model).unwrap(), json!([1, null, 2]));
+    let update = json!({"@call": "updateDataModel", "args": {"updates": {"/a": 2}}});
+    let payload = json!([{"@path": "/a"}, update, {"@path": "/a"}]);
+    give(json!({"a": 1}), payload, json!([1, null, 2]));
 }
 
 #[test]
@@ -199,16 +213,16 @@ fn empty_calls_and_containers() {
 
 #[test]
 fn update_data_model_type_errors_at_compile_time_for_literals() {
-    let env = Environment::new();
     for (updates, kind) in [
         (json!("/t"), "a string"),
         (json!(4), "a number"),
         (json!([1]), "an array"),
         (json!(false), "a boolean"),
     ] {
-        let err = env
-            .compile(&json!({"@call": "updateDataModel", "args": {"updates": updates}}))
-            .unwrap_err();
+        let err = fail(
+            json!({}),
+            json!({"@call": "updateDataModel", "args": {"updates": updates}}),
+        );
         assert_eq!(
             (err.code(), err.phase(), err.function()),
             (
@@ -223,10 +237,8 @@ fn update_data_model_type_errors_at_compile_time_for_literals() {
         );
     }
     // From data, the same message at evaluation.
-    let payload = env
-        .compile(&json!({"@call": "updateDataModel", "args": {"updates": {"@path": "/u"}}}))
-        .unwrap();
-    let err = payload.eval(&mut json!({"u": "x"})).unwrap_err();
+    let payload = json!({"@call": "updateDataModel", "args": {"updates": {"@path": "/u"}}});
+    let err = fail(json!({"u": "x"}), payload);
     assert_eq!((err.phase(), err.location()), (Phase::Eval, ""));
 }
 

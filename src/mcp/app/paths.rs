@@ -76,24 +76,11 @@ impl AppBinding {
 
 /// One entry of `data.paths`: a key, its binding, and the data model path it is bound to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataPath {
+pub struct PathBinding {
     /// What the key binds (the key itself is [`AppBinding::key`]).
     pub binding: AppBinding,
     /// The JSON Pointer (absolute, or relative to the component's data context).
     pub path: String,
-}
-
-/// Why a `data.paths` value is not a usable path: a `~` not followed by `0` or `1`.
-pub(super) fn pointer_problem(path: &str) -> Option<String> {
-    let bytes = path.as_bytes();
-    let at = bytes
-        .iter()
-        .enumerate()
-        .find(|&(i, &b)| b == b'~' && !matches!(bytes.get(i + 1), Some(b'0' | b'1')))
-        .map(|(i, _)| i)?;
-    Some(format!(
-        "the path '{path}' has a '~' at byte {at} that is not followed by '0' or '1'"
-    ))
 }
 
 #[cfg(test)]
@@ -117,14 +104,5 @@ mod tests {
                 matches!(key, "toolInput" | "toolResult" | "modelContext")
             );
         }
-    }
-
-    #[test]
-    fn pointer_escapes() {
-        assert_eq!(pointer_problem("/a~0b/c~1d"), None);
-        assert_eq!(pointer_problem("relative/x"), None);
-        assert_eq!(pointer_problem(""), None);
-        assert!(pointer_problem("/a~2").unwrap().contains("byte 2"));
-        assert!(pointer_problem("/a~").is_some());
     }
 }

@@ -2,7 +2,7 @@
 //! (`allowedFunctions`, each with the JSON Schema of its arguments).
 
 use crate::error::{Error, ErrorCode};
-use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, kind_name};
+use crate::json::{depth_exceeds, kind_name};
 use serde_json::{Map, Value};
 
 /// At most this many schema violations are reported for one function call.
@@ -14,7 +14,7 @@ const MAX_REPORTED_VIOLATIONS: usize = 16;
 /// Schemas are JSON Schema 2020-12 unless they say otherwise with `$schema`. They cannot reach
 /// outside themselves (no network or file `$ref`), their `pattern`s run on the linear-time
 /// `regex` engine (no lookaround or backreferences, no catastrophic backtracking), `format` is
-/// an annotation only. Their depth is bounded by the component's (128 levels, checked by
+/// an annotation only. Their depth is bounded by the component's (checked by
 /// [`McpAppProps::parse`](super::McpAppProps::parse)).
 #[derive(Debug, Clone)]
 pub struct AllowedFunction {
@@ -178,21 +178,23 @@ pub(super) fn request_name<'a>(
     }
 }
 
-/// The arguments member of a request's params: an object, absent or `null` meaning `{}`.
+/// The arguments member of a request's params: an object, absent or `null` meaning `{}`, nested
+/// at most `max_depth` deep.
 pub(super) fn request_arguments(
     params: &Value,
     member: &str,
     method: &str,
+    max_depth: usize,
 ) -> Result<Map<String, Value>, Error> {
     match params.get(member) {
         None | Some(Value::Null) => Ok(Map::new()),
         Some(value @ Value::Object(args)) => {
-            if depth_exceeds(value, DEFAULT_MAX_DEPTH) {
+            if depth_exceeds(value, max_depth) {
                 return Err(Error::new(
                     ErrorCode::LimitExceeded,
                     format!(
                         "the `{member}` of a {method} request nest deeper than the limit of \
-                         {DEFAULT_MAX_DEPTH} levels"
+                         {max_depth} levels"
                     ),
                 )
                 .with_location(format!("/{member}")));

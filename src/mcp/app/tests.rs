@@ -2,6 +2,10 @@ use super::*;
 use crate::error::ErrorCode;
 use serde_json::json;
 
+fn parse(component: &Value) -> Result<McpAppProps, Error> {
+    McpAppProps::parse(component, &Limits::default())
+}
+
 fn app(extra: Value) -> Value {
     let mut component = json!({"component": "McpApp", "htmlContent": "<p>hi</p>"});
     let (Value::Object(base), Value::Object(extra)) = (&mut component, extra) else {
@@ -13,13 +17,21 @@ fn app(extra: Value) -> Value {
 
 /// Every problem of a failed parse as `(location, message)`.
 fn problems(component: Value) -> Vec<(String, String)> {
-    let err = McpAppProps::parse(&component).unwrap_err();
+    let err = parse(&component).unwrap_err();
     assert!(
         err.problems()
             .all(|p| p.code() == ErrorCode::ValidationFailed)
     );
     err.problems()
         .map(|p| (p.location().to_owned(), p.message().to_owned()))
+        .collect()
+}
+
+/// Every problem of a failed parse as `location: message`, one line each.
+fn problem_lines(component: Value) -> Vec<String> {
+    let all = problems(component);
+    all.into_iter()
+        .map(|(at, m)| format!("{at}: {m}"))
         .collect()
 }
 
@@ -39,7 +51,7 @@ fn nested_object(depth: usize) -> Value {
 
 #[test]
 fn full_component_parses_into_typed_fields() {
-    let props = McpAppProps::parse(&json!({
+    let props = parse(&json!({
         "id": "app",
         "component": "McpApp",
         "weight": 2,
@@ -102,7 +114,7 @@ fn full_component_parses_into_typed_fields() {
 
 #[test]
 fn minimal_component_has_empty_policy() {
-    let props = McpAppProps::parse(&app(json!({}))).unwrap();
+    let props = parse(&app(json!({}))).unwrap();
     assert_eq!(props.html_content.as_literal(), Some("<p>hi</p>"));
     assert!(props.allowed_tools.is_empty());
     assert!(props.allowed_functions.is_empty());
@@ -112,7 +124,7 @@ fn minimal_component_has_empty_policy() {
 
 #[test]
 fn literal_html_is_decoded_and_bad_escapes_are_reported() {
-    let props = McpAppProps::parse(&app(json!({"htmlContent": "url_encoded:a%20b"}))).unwrap();
+    let props = parse(&app(json!({"htmlContent": "url_encoded:a%20b"}))).unwrap();
     assert_eq!(props.html_content.as_literal(), Some("a b"));
     let (at, message) = one_problem(app(json!({"htmlContent": "url_encoded:%ZZ"})));
     assert_eq!(at, "/htmlContent");
@@ -121,7 +133,7 @@ fn literal_html_is_decoded_and_bad_escapes_are_reported() {
 
 #[test]
 fn not_an_object_is_one_error() {
-    let err = McpAppProps::parse(&json!(["McpApp"])).unwrap_err();
+    let err = parse(&json!(["McpApp"])).unwrap_err();
     assert_eq!(err.code(), ErrorCode::ValidationFailed);
     assert!(err.related().is_empty());
     assert_eq!(
@@ -132,37 +144,25 @@ fn not_an_object_is_one_error() {
 
 #[test]
 fn too_deep_component_is_one_limit_error() {
-    let err = McpAppProps::parse(&app(json!({"permissions": {"camera": nested_object(127)}})))
-        .unwrap_err();
+    let err = parse(&app(json!({"permissions": {"camera": nested_object(127)}}))).unwrap_err();
     assert_eq!(err.code(), ErrorCode::LimitExceeded);
     assert!(err.related().is_empty());
     // One level less fits: 1 (component) + 1 (permissions) + 126.
-    assert!(
-        McpAppProps::parse(&app(json!({"permissions": {"camera": nested_object(126)}}))).is_ok()
-    );
+    assert!(parse(&app(json!({"permissions": {"camera": nested_object(126)}}))).is_ok());
 }
 
 #[test]
 fn missing_required_properties() {
     assert_eq!(
-        problems(json!({})),
+        problem_lines(json!({})),
         [
-            (
-                "".to_owned(),
-                "an McpApp component needs `component`".to_owned()
-            ),
-            (
-                "".to_owned(),
-                "an McpApp component needs `htmlContent`".to_owned()
-            ),
+            ": an McpApp component needs `component`",
+            ": an McpApp component needs `htmlContent`"
         ]
     );
     assert_eq!(
-        one_problem(json!({"component": "Text", "htmlContent": ""})),
-        (
-            "/component".to_owned(),
-            "`component` must be \"McpApp\", got \"Text\"".to_owned()
-        )
+        problem_lines(json!({"component": "Text", "htmlContent": ""})),
+        ["/component: `component` must be \"McpApp\", got \"Text\""]
     );
 }
 
@@ -222,7 +222,7 @@ fn wrong_types_are_each_named() {
 
 #[test]
 fn wrong_types_inside_containers() {
-    let all = problems(app(json!({
+    let all = problem_lines(app(json!({
         "allowedTools": ["ok", null],
         "data": {"paths": {"a": 1}},
         "csp": {"connectDomains": ["x", 2]},
@@ -231,50 +231,34 @@ fn wrong_types_inside_containers() {
     assert_eq!(
         all,
         [
-            (
-                "/allowedTools/1".to_owned(),
-                "`allowedTools[1]` must be a string, got null".to_owned()
-            ),
-            (
-                "/data/paths/a".to_owned(),
-                "`data.paths.a` must be a string, got a number".to_owned()
-            ),
-            (
-                "/csp/connectDomains/1".to_owned(),
-                "`csp.connectDomains[1]` must be a string, got a number".to_owned()
-            ),
-            (
-                "/permissions/camera".to_owned(),
-                "`permissions.camera` must be a boolean or an object, got a string".to_owned()
-            ),
+            "/allowedTools/1: `allowedTools[1]` must be a string, got null",
+            "/data/paths/a: `data.paths.a` must be a string, got a number",
+            "/csp/connectDomains/1: `csp.connectDomains[1]` must be a string, got a number",
+            "/permissions/camera: `permissions.camera` must be a boolean or an object, got a string",
         ]
     );
 }
 
 #[test]
 fn data_needs_paths_with_good_distinct_pointers() {
+    let line = |data: Value| problem_lines(app(json!({ "data": data })));
+    assert_eq!(line(json!({})), ["/data: `data` needs `paths`"]);
     assert_eq!(
-        one_problem(app(json!({"data": {}}))),
-        ("/data".to_owned(), "`data` needs `paths`".to_owned())
+        line(json!({"paths": []})),
+        ["/data/paths: `data.paths` must be an object, got an array"]
     );
+    let bad = line(json!({"paths": {"a/b": "/x~2"}}));
+    assert!(bad[0].starts_with("/data/paths/a~1b: "), "{bad:?}");
+    assert!(bad[0].contains("must be followed by '0' or '1'"), "{bad:?}");
     assert_eq!(
-        one_problem(app(json!({"data": {"paths": []}}))).1,
-        "`data.paths` must be an object, got an array"
-    );
-    let (at, message) = one_problem(app(json!({"data": {"paths": {"a/b": "/x~2"}}})));
-    assert_eq!(at, "/data/paths/a~1b");
-    assert!(message.contains("not followed by '0' or '1'"), "{message}");
-    let (at, message) = one_problem(app(json!({"data": {"paths": {"a": "/x", "b": "/x"}}})));
-    assert_eq!(at, "/data/paths/b");
-    assert_eq!(
-        message,
-        "`data.paths` binds '/x' twice (`a` and `b`): paths must be distinct"
+        line(json!({"paths": {"a": "/x", "b": "/x"}})),
+        ["/data/paths/b: `data.paths` binds '/x' twice (`a` and `b`): paths must be distinct"]
     );
 }
 
 #[test]
 fn malformed_dynamic_strings() {
-    let all = problems(app(json!({
+    let all = problem_lines(app(json!({
         "htmlContent": {"@path": "/h", "extra": 1},
         "title": {"@path": 3},
         "accessibility": {"label": {"@call": "f", "args": [], "when": 1}}
@@ -282,25 +266,10 @@ fn malformed_dynamic_strings() {
     assert_eq!(
         all,
         [
-            (
-                "/htmlContent".to_owned(),
-                "`htmlContent` is a malformed binding: it must be {\"@path\": <string>} alone"
-                    .to_owned()
-            ),
-            (
-                "/title".to_owned(),
-                "`title` is a malformed binding: it must be {\"@path\": <string>} alone"
-                    .to_owned()
-            ),
-            (
-                "/accessibility/label/args".to_owned(),
-                "`args` of the function call in `accessibility.label` must be an object, got an array"
-                    .to_owned()
-            ),
-            (
-                "/accessibility/label/when".to_owned(),
-                "`accessibility.label` is a function call with an unknown member `when`".to_owned()
-            ),
+            "/htmlContent: `htmlContent` is a malformed binding: it must be {\"@path\": <string>} alone",
+            "/title: `title` is a malformed binding: it must be {\"@path\": <string>} alone",
+            "/accessibility/label/args: `args` of the function call in `accessibility.label` must be an object, got an array",
+            "/accessibility/label/when: `accessibility.label` is a function call with an unknown member `when`",
         ]
     );
     let (at, _) = one_problem(app(json!({"title": {"@call": 1}})));
@@ -351,8 +320,7 @@ fn bad_function_schemas() {
 
 #[test]
 fn deep_but_allowed_schema_compiles_and_validates() {
-    let props =
-        McpAppProps::parse(&app(json!({"allowedFunctions": {"f": nested_object(126)}}))).unwrap();
+    let props = parse(&app(json!({"allowedFunctions": {"f": nested_object(126)}}))).unwrap();
     let decision = props
         .check_function_call(&json!({"call": "f", "args": {}}))
         .unwrap();
@@ -361,7 +329,7 @@ fn deep_but_allowed_schema_compiles_and_validates() {
 
 #[test]
 fn recursive_schemas_terminate() {
-    let props = McpAppProps::parse(&app(json!({"allowedFunctions": {
+    let props = parse(&app(json!({"allowedFunctions": {
         "self": {"$ref": "#"},
         "tree": {"type": "object", "properties": {"child": {"$ref": "#"}},
                  "additionalProperties": false}
@@ -389,7 +357,7 @@ fn recursive_schemas_terminate() {
 
 #[test]
 fn pattern_runs_on_linear_engine() {
-    let props = McpAppProps::parse(&app(json!({"allowedFunctions": {
+    let props = parse(&app(json!({"allowedFunctions": {
         "f": {"properties": {"v": {"type": "string", "pattern": "^(a+)+$"}}}
     }})))
     .unwrap();
@@ -405,7 +373,7 @@ fn pattern_runs_on_linear_engine() {
 
 #[test]
 fn violations_are_capped() {
-    let props = McpAppProps::parse(&app(json!({"allowedFunctions": {
+    let props = parse(&app(json!({"allowedFunctions": {
         "f": {"additionalProperties": {"type": "string"}}
     }})))
     .unwrap();
@@ -421,7 +389,7 @@ fn violations_are_capped() {
 
 #[test]
 fn tool_calls() {
-    let props = McpAppProps::parse(&app(json!({"allowedTools": ["t"]}))).unwrap();
+    let props = parse(&app(json!({"allowedTools": ["t"]}))).unwrap();
     assert_eq!(
         props.check_tool_call(&json!({"name": "t"})).unwrap(),
         ToolCallDecision::Allowed {
@@ -442,7 +410,7 @@ fn tool_calls() {
         props.check_tool_call(&json!({"name": "T"})).unwrap(),
         ToolCallDecision::Denied(Denial::ToolNotAllowed { tool: "T".into() })
     );
-    let nobody = McpAppProps::parse(&app(json!({}))).unwrap();
+    let nobody = parse(&app(json!({}))).unwrap();
     assert!(matches!(
         nobody.check_tool_call(&json!({"name": "t"})).unwrap(),
         ToolCallDecision::Denied(_)
@@ -451,7 +419,7 @@ fn tool_calls() {
 
 #[test]
 fn malformed_tool_call_requests() {
-    let props = McpAppProps::parse(&app(json!({"allowedTools": ["t"]}))).unwrap();
+    let props = parse(&app(json!({"allowedTools": ["t"]}))).unwrap();
     for (params, location, message) in [
         (
             json!("t"),
@@ -488,7 +456,7 @@ fn malformed_tool_call_requests() {
 
 #[test]
 fn malformed_function_call_requests() {
-    let props = McpAppProps::parse(&app(json!({"allowedFunctions": {"f": {}}}))).unwrap();
+    let props = parse(&app(json!({"allowedFunctions": {"f": {}}}))).unwrap();
     for (params, message) in [
         (
             json!(null),
@@ -546,7 +514,7 @@ fn denial_messages() {
 
 #[test]
 fn data_path_lookup_and_notification_constants() {
-    let props = McpAppProps::parse(&app(json!({"data": {"paths": {"toolInput": "/i"}}}))).unwrap();
+    let props = parse(&app(json!({"data": {"paths": {"toolInput": "/i"}}}))).unwrap();
     assert_eq!(
         props.data_path("toolInput").map(|p| &p.binding),
         Some(&AppBinding::ToolInput)

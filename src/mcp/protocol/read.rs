@@ -4,7 +4,8 @@
 use super::mime::is_a2ui_mime_type;
 use super::write::{ACTION_TOOL_NAME, ERROR_TOOL_NAME};
 use crate::error::{Error, ErrorCode};
-use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, from_str_limited, kind_name};
+use crate::json::{depth_exceeds, from_str_limited, kind_name};
+use crate::limits::Limits;
 use crate::mcp::base64;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -34,6 +35,7 @@ fn invalid(message: String) -> Error {
 pub(crate) fn read_messages(
     item: &Map<String, Value>,
     at: &str,
+    limits: &Limits,
     out: &mut Vec<Value>,
 ) -> Result<(), Error> {
     let (text, at): (Cow<'_, str>, String) =
@@ -58,7 +60,7 @@ pub(crate) fn read_messages(
             )
             .with_location(at));
         };
-    let value = from_str_limited(&text, DEFAULT_MAX_DEPTH).map_err(|e| {
+    let value = from_str_limited(&text, limits.max_depth).map_err(|e| {
         let message = format!("the A2UI resource's JSON is invalid: {}", e.message());
         Error::new(e.code(), message)
             .with_location(at.as_str())
@@ -96,13 +98,15 @@ pub(crate) fn read_messages(
 /// Other content (text, images, links, resources of other types) is skipped: a `text` block is
 /// never read as A2UI, even when it holds A2UI JSON. Errors, all `VALIDATION_FAILED` located at
 /// the offending member (`/content/1/resource/text`): a result that is not an object with a
-/// `content` array, an A2UI resource that is not JSON (JSON nested deeper than 128 levels is
-/// `LIMIT_EXCEEDED`), a message that is not an object.
+/// `content` array, an A2UI resource that is not JSON (JSON nested deeper than
+/// `limits.max_depth` is `LIMIT_EXCEEDED`), a message that is not an object.
 ///
 /// ```
+/// use a2ui_catalog_mcp::Limits;
 /// use a2ui_catalog_mcp::mcp::protocol::a2ui_messages;
 /// use serde_json::json;
 ///
+/// let limits = Limits::default();///
 /// let result = json!({"content": [
 ///     {"type": "text", "text": "{\"version\": \"v1.0\"}"},
 ///     {"type": "resource", "resource": {"uri": "a2ui://a",
@@ -113,17 +117,17 @@ pub(crate) fn read_messages(
 ///         "mimeType": "application/a2ui+json; charset=utf-8", "text": "[{\"n\": 2}, {\"n\": 3}]"}}
 /// ]});
 /// assert_eq!(
-///     a2ui_messages(&result)?,
+///     a2ui_messages(&result, &limits)?,
 ///     vec![json!({"version": "v1.0", "n": 1}), json!({"n": 2}), json!({"n": 3})]
 /// );
 ///
 /// let bad = json!({"content": [{"type": "resource", "resource": {
 ///     "uri": "a2ui://a", "mimeType": "application/a2ui+json", "text": "[{"}}]});
-/// let err = a2ui_messages(&bad).unwrap_err();
+/// let err = a2ui_messages(&bad, &limits).unwrap_err();
 /// assert_eq!(err.location(), "/content/0/resource/text");
 /// # Ok::<(), a2ui_catalog_mcp::Error>(())
 /// ```
-pub fn a2ui_messages(result: &Value) -> Result<Vec<Value>, Error> {
+pub fn a2ui_messages(result: &Value, limits: &Limits) -> Result<Vec<Value>, Error> {
     let Some(content) = result.get("content") else {
         return Err(invalid(format!(
             "a CallToolResult must be an object with a `content` array, got {}",
@@ -150,7 +154,7 @@ pub fn a2ui_messages(result: &Value) -> Result<Vec<Value>, Error> {
             .and_then(Value::as_str)
             .is_some_and(is_a2ui_mime_type);
         if is_a2ui {
-            read_messages(item, &format!("/content/{i}/resource"), &mut out)?;
+            read_messages(item, &format!("/content/{i}/resource"), limits, &mut out)?;
         }
     }
     Ok(out)
@@ -220,21 +224,23 @@ const ACTION_FIELDS: [&str; 4] = ["name", "surfaceId", "sourceComponentId", "tim
 /// `name`, `surfaceId`, `sourceComponentId` and `timestamp` must be strings and `context` an
 /// object. Otherwise the error (`VALIDATION_FAILED`, function `a2ui_action`) names every missing
 /// or mistyped field. Other arguments are left out of the message. Arguments nested deeper than
-/// 128 levels are `LIMIT_EXCEEDED`.
+/// `limits.max_depth` are `LIMIT_EXCEEDED`.
 ///
 /// ```
+/// use a2ui_catalog_mcp::Limits;
 /// use a2ui_catalog_mcp::mcp::protocol::action;
 /// use serde_json::json;
 ///
+/// let limits = Limits::default();///
 /// let arguments = json!({"name": "go", "surfaceId": "s", "sourceComponentId": "b",
 ///                        "timestamp": "2026-10-16T12:00:00Z", "context": {}});
 /// assert_eq!(
-///     action(&arguments, "v1.0")?,
+///     action(&arguments, "v1.0", &limits)?,
 ///     json!({"version": "v1.0", "action": {"name": "go", "surfaceId": "s",
 ///            "sourceComponentId": "b", "timestamp": "2026-10-16T12:00:00Z", "context": {}}})
 /// );
 ///
-/// let err = action(&json!({"name": "go", "context": []}), "v1.0").unwrap_err();
+/// let err = action(&json!({"name": "go", "context": []}), "v1.0", &limits).unwrap_err();
 /// assert_eq!(
 ///     err.message(),
 ///     "invalid a2ui_action arguments: missing `surfaceId`; missing `sourceComponentId`; \
@@ -242,15 +248,15 @@ const ACTION_FIELDS: [&str; 4] = ["name", "surfaceId", "sourceComponentId", "tim
 /// );
 /// # Ok::<(), a2ui_catalog_mcp::Error>(())
 /// ```
-pub fn action(arguments: &Value, version: &str) -> Result<Value, Error> {
+pub fn action(arguments: &Value, version: &str, limits: &Limits) -> Result<Value, Error> {
     let mut problems = Problems::new(ACTION_TOOL_NAME);
     let args = problems.arguments(arguments)?;
-    if depth_exceeds(arguments, DEFAULT_MAX_DEPTH) {
+    if depth_exceeds(arguments, limits.max_depth) {
         return Err(Error::new(
             ErrorCode::LimitExceeded,
             format!(
-                "the arguments of {ACTION_TOOL_NAME} nest deeper than the limit of \
-                 {DEFAULT_MAX_DEPTH} levels"
+                "the arguments of {ACTION_TOOL_NAME} nest deeper than the limit of {} levels",
+                limits.max_depth
             ),
         )
         .with_function(ACTION_TOOL_NAME));

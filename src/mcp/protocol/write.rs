@@ -3,7 +3,8 @@
 
 use super::mime::MIME_TYPE;
 use crate::error::{Error, ErrorCode};
-use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds};
+use crate::json::depth_exceeds;
+use crate::limits::Limits;
 use serde_json::{Map, Value, json};
 
 /// The URI of the embedded resource of a [`tool_result`] when no other is given.
@@ -176,8 +177,8 @@ pub fn resource(uri: &str, name: &str, options: &ResourceOptions) -> Value {
 
 /// The messages as JSON text: an array, so that a reader gets them all back in order. Each
 /// message may nest one level less than the reader's limit, the array taking the last level.
-fn messages_text(messages: &[Value]) -> Result<String, Error> {
-    let limit = DEFAULT_MAX_DEPTH - 1;
+fn messages_text(messages: &[Value], limits: &Limits) -> Result<String, Error> {
+    let limit = limits.max_depth.saturating_sub(1);
     if let Some(i) = messages.iter().position(|m| depth_exceeds(m, limit)) {
         return Err(Error::new(
             ErrorCode::LimitExceeded,
@@ -197,16 +198,18 @@ fn messages_text(messages: &[Value]) -> Result<String, Error> {
 /// The result of `resources/read` for an A2UI resource (an MCP `ReadResourceResult`): the
 /// messages as JSON text, in one text item of the A2UI MIME type.
 ///
-/// A message nested deeper than 127 levels is `LIMIT_EXCEEDED`: readers could not take it back.
+/// A message nested deeper than `limits.max_depth - 1` levels (the array takes one) is
+/// `LIMIT_EXCEEDED`: readers with those limits could not take it back.
 ///
 /// ```
+/// use a2ui_catalog_mcp::Limits;
 /// use a2ui_catalog_mcp::mcp::protocol::resource_contents;
 /// use serde_json::json;
 ///
 /// let messages = [json!({"version": "v1.0",
 ///                        "createSurface": {"surfaceId": "form", "catalogId": "basic"}})];
 /// assert_eq!(
-///     resource_contents("a2ui://form", &messages)?,
+///     resource_contents("a2ui://form", &messages, &Limits::default())?,
 ///     json!({"contents": [{
 ///         "uri": "a2ui://form",
 ///         "mimeType": "application/a2ui+json",
@@ -215,8 +218,8 @@ fn messages_text(messages: &[Value]) -> Result<String, Error> {
 /// );
 /// # Ok::<(), a2ui_catalog_mcp::Error>(())
 /// ```
-pub fn resource_contents(uri: &str, messages: &[Value]) -> Result<Value, Error> {
-    let text = messages_text(messages)?;
+pub fn resource_contents(uri: &str, messages: &[Value], limits: &Limits) -> Result<Value, Error> {
+    let text = messages_text(messages, limits)?;
     Ok(json!({"contents": [{"uri": uri, "mimeType": MIME_TYPE, "text": text}]}))
 }
 
@@ -301,16 +304,19 @@ impl ToolResultOptions {
 /// A tool call's result (an MCP `CallToolResult`) carrying A2UI messages in an embedded
 /// resource, after the text fallback when there is one.
 ///
-/// A message nested deeper than 127 levels is `LIMIT_EXCEEDED`: readers could not take it back.
+/// A message nested deeper than `limits.max_depth - 1` levels (the array takes one) is
+/// `LIMIT_EXCEEDED`: readers with those limits could not take it back.
 ///
 /// ```
+/// use a2ui_catalog_mcp::Limits;
 /// use a2ui_catalog_mcp::mcp::protocol::{tool_result, Role, ToolResultOptions};
 /// use serde_json::json;
 ///
+/// let limits = Limits::default();///
 /// let messages = [json!({"version": "v1.0",
 ///                        "updateDataModel": {"surfaceId": "s", "path": "/n", "value": 1}})];
 /// assert_eq!(
-///     tool_result(&messages, &ToolResultOptions::new())?,
+///     tool_result(&messages, &ToolResultOptions::new(), &limits)?,
 ///     json!({"content": [{"type": "resource", "resource": {
 ///         "uri": "a2ui://messages",
 ///         "mimeType": "application/a2ui+json",
@@ -322,7 +328,7 @@ impl ToolResultOptions {
 ///     .uri("a2ui://card/data")
 ///     .text("n is 1")
 ///     .resource_uri("a2ui://card")
-///     .audience([Role::User]))?;
+///     .audience([Role::User]), &limits)?;
 /// assert_eq!(
 ///     result,
 ///     json!({
@@ -338,8 +344,12 @@ impl ToolResultOptions {
 /// );
 /// # Ok::<(), a2ui_catalog_mcp::Error>(())
 /// ```
-pub fn tool_result(messages: &[Value], options: &ToolResultOptions) -> Result<Value, Error> {
-    let text = messages_text(messages)?;
+pub fn tool_result(
+    messages: &[Value],
+    options: &ToolResultOptions,
+    limits: &Limits,
+) -> Result<Value, Error> {
+    let text = messages_text(messages, limits)?;
     let mut content = Vec::with_capacity(2);
     if let Some(fallback) = &options.text {
         content.push(json!({"type": "text", "text": fallback}));
@@ -457,13 +467,14 @@ mod tests {
 
     #[test]
     fn deep_messages_are_limit_exceeded_at_their_index() {
-        let ok = [json!({}), nested(DEFAULT_MAX_DEPTH - 1)];
-        assert!(resource_contents("a2ui://x", &ok).is_ok());
-        let deep = [json!({}), nested(DEFAULT_MAX_DEPTH)];
-        let err = resource_contents("a2ui://x", &deep).unwrap_err();
+        let limits = Limits::default();
+        let ok = [json!({}), nested(limits.max_depth - 1)];
+        assert!(resource_contents("a2ui://x", &ok, &limits).is_ok());
+        let deep = [json!({}), nested(limits.max_depth)];
+        let err = resource_contents("a2ui://x", &deep, &limits).unwrap_err();
         assert_eq!(err.code(), ErrorCode::LimitExceeded);
         assert_eq!(err.location(), "/1");
-        let err = tool_result(&deep, &ToolResultOptions::new()).unwrap_err();
+        let err = tool_result(&deep, &ToolResultOptions::new(), &limits).unwrap_err();
         assert_eq!(err.code(), ErrorCode::LimitExceeded);
     }
 
@@ -480,6 +491,7 @@ mod tests {
         let r = tool_result(
             &[],
             &ToolResultOptions::new().audience([Role::Assistant, Role::User]),
+            &Limits::default(),
         )
         .unwrap();
         assert_eq!(

@@ -17,9 +17,11 @@
 //! take the version from the caller and always write [`MIME_TYPE`].
 //!
 //! ```
+//! use a2ui_catalog_mcp::Limits;
 //! use a2ui_catalog_mcp::mcp::protocol::{self, ToolOptions, ToolResultOptions};
 //! use serde_json::json;
 //!
+//! let limits = Limits::default();
 //! let get_recipe = protocol::tool(
 //!     "get_recipe",
 //!     &ToolOptions::new()
@@ -36,8 +38,9 @@
 //!         .uri("a2ui://recipe-card/data")
 //!         .resource_uri("a2ui://recipe-card")
 //!         .text("Generated recipe: Grilled salmon"),
+//!     &limits,
 //! )?;
-//! assert_eq!(protocol::a2ui_messages(&result)?, messages);
+//! assert_eq!(protocol::a2ui_messages(&result, &limits)?, messages);
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 

@@ -2,25 +2,19 @@
 //! `data`. A literal expression is compiled with the payload; one read from the data model is
 //! compiled on first use and kept in a bounded cache.
 
-use crate::catalog::{ArgView, Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
+use crate::cache::LruCache;
+use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
-use crate::jmespath::{Expression, ExpressionCache, JmespathError, JmespathErrorKind, Limits};
-use crate::slices::{Shape, Slices, Source};
+use crate::jmespath::{self, Expression, JmespathError, JmespathErrorKind};
+use crate::value::{ArgView, SharedText, TextShape, TextSource};
 use serde_json::Value;
 use std::sync::Arc;
 
+/// Expressions that come from data are compiled once per text and limits, and kept (bounded by
+/// `Limits::cache_capacity`).
+#[derive(Default)]
 pub(crate) struct TransformData {
-    limits: Limits,
-    cache: ExpressionCache,
-}
-
-impl TransformData {
-    pub(crate) fn new(limits: &crate::Limits) -> TransformData {
-        TransformData {
-            limits: Limits::new(limits.max_jmespath_length, limits.max_jmespath_depth),
-            cache: ExpressionCache::new(limits.cache_capacity),
-        }
-    }
+    cache: LruCache<(Box<str>, jmespath::Limits), Expression>,
 }
 
 /// The crate error for a JMESPath failure: its message, then the expression.
@@ -46,11 +40,28 @@ fn not_a_string(value: &Value) -> Error {
     )
 }
 
+impl TransformData {
+    /// The expression for `text`, compiled on first use (compile errors are not kept).
+    fn compile(&self, text: &str, cx: &CallContext<'_>) -> Result<Expression, Error> {
+        let limits = cx.limits();
+        let key = (Box::<str>::from(text), limits.jmespath);
+        if let Some(expression) = self.cache.get(&key) {
+            return Ok(expression);
+        }
+        // Compiled outside the cache's lock, so other threads are not held up.
+        let expression = Expression::compile_with(text, &limits.jmespath)
+            .map_err(|e| jmespath_error(e, text))?;
+        self.cache
+            .insert_within(key, expression.clone(), limits.cache_capacity);
+        Ok(expression)
+    }
+}
+
 impl Function for TransformData {
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         match args.get("jmespath") {
             StaticArg::Literal(Value::String(text)) => {
-                let expression = Expression::compile_with(text, &self.limits)
+                let expression = Expression::compile_with(text, &args.limits().jmespath)
                     .map_err(|e| jmespath_error(e, text))?;
                 Ok(Some(Box::new(expression)))
             }
@@ -68,24 +79,21 @@ impl Function for TransformData {
                     Value::String(text) => text,
                     other => return Err(not_a_string(other)),
                 };
-                compiled = self
-                    .cache
-                    .get_or_compile(text, &self.limits)
-                    .map_err(|e| jmespath_error(e, text))?;
+                compiled = self.compile(text, cx)?;
                 &compiled
             }
         };
         // A tool's response object is read in its fast form, without converting it.
         let result = match args.view("data") {
             // The guide's `transformData("text")`: the tool's text goes on as a shared slice,
-            // not a copy (a tool text is the large part of a result; see `crate::slices`).
+            // not a copy (a tool text is the large part of a result; see `SharedText`).
             Some(ArgView::Response(response)) if expression.as_field() == Some("text") => {
                 let whole = 0..response.text().len();
-                let source = Source::Response(Arc::clone(response));
-                return Ok(cx.return_slices(Slices::new(source, Shape::Str(whole))));
+                let source = TextSource::Response(Arc::clone(response));
+                return Ok(cx.return_text(SharedText::new(source, TextShape::Str(whole))));
             }
             Some(ArgView::Response(response)) => expression.search_members(&response.members()),
-            Some(ArgView::Slices(slices)) => slices.with_view(|root| expression.search_view(root)),
+            Some(ArgView::Text(text)) => text.with_view(|root| expression.search_view(root)),
             Some(ArgView::Json(data)) => expression.search(data),
             None => expression.search(&Value::Null),
         };
@@ -95,15 +103,14 @@ impl Function for TransformData {
 
 #[cfg(test)]
 mod tests {
+    use crate::payload::tests::fail;
     use crate::{Environment, ErrorCode, Phase};
     use serde_json::json;
 
     #[test]
     fn literal_expressions_are_checked_at_compile_time() {
-        let env = Environment::new();
-        let err = env
-            .compile(&json!({"@call": "transformData", "args": {"jmespath": "a[", "data": {}}}))
-            .unwrap_err();
+        let call = |e| json!({"@call": "transformData", "args": {"jmespath": e, "data": {}}});
+        let err = fail(json!({}), call(json!("a[")));
         assert_eq!(
             (err.code(), err.phase(), err.function()),
             (
@@ -117,11 +124,8 @@ mod tests {
             "{}",
             err.message()
         );
-        let err = env
-            .compile(&json!({"@call": "transformData", "args": {"jmespath": 5, "data": {}}}))
-            .unwrap_err();
         assert_eq!(
-            err.message(),
+            fail(json!({}), call(json!(5))).message(),
             "transformData expects a string expression, got a number."
         );
     }
@@ -154,10 +158,7 @@ mod tests {
 
     #[test]
     fn absent_data_is_null() {
-        let env = Environment::new();
-        let p = env
-            .compile(&json!({"@call": "transformData", "args": {"jmespath": "@", "data": null}}))
-            .unwrap();
-        assert_eq!(p.eval(&mut json!({})).unwrap(), json!(null));
+        let payload = json!({"@call": "transformData", "args": {"jmespath": "@", "data": null}});
+        crate::payload::tests::give(json!({}), payload, json!(null));
     }
 }

@@ -1,10 +1,10 @@
 //! `split` — `{value, separator}` (functions.md): literal split, empty fields kept; an empty
 //! separator splits into code points; an array value gives an array of arrays.
 
-use super::coerce::to_js_string;
-use crate::catalog::{ArgView, Args, CallContext, Function};
+use crate::catalog::{Args, CallContext, Function};
 use crate::error::Error;
-use crate::slices::{Shape, Slices, Source};
+use crate::functions::to_js_string;
+use crate::value::{ArgView, SharedText, TextShape, TextSource};
 use serde_json::Value;
 use std::ops::Range;
 use std::sync::Arc;
@@ -12,14 +12,18 @@ use std::sync::Arc;
 pub(crate) struct Split;
 
 /// Splits one text, counting what it produces against the output limits.
-fn split_text(text: &str, separator: &str, budget: &mut Budget<'_, '_>) -> Result<Value, Error> {
+fn split_text(
+    text: &str,
+    separator: &str,
+    tally: &mut OutputTally<'_, '_>,
+) -> Result<Value, Error> {
     if separator.is_empty() {
-        budget.take(text.chars().count(), text.len())?;
+        tally.take(text.chars().count(), text.len())?;
         return Ok(Value::Array(
             text.chars().map(|c| Value::String(c.to_string())).collect(),
         ));
     }
-    let pieces = split_ranges(text, separator, budget)?;
+    let pieces = split_ranges(text, separator, tally)?;
     Ok(Value::Array(
         pieces
             .into_iter()
@@ -32,12 +36,12 @@ fn split_text(text: &str, separator: &str, budget: &mut Budget<'_, '_>) -> Resul
 fn split_ranges(
     text: &str,
     separator: &str,
-    budget: &mut Budget<'_, '_>,
+    tally: &mut OutputTally<'_, '_>,
 ) -> Result<Vec<Range<usize>>, Error> {
     // One SIMD search for the separators (str::split's two-way search is several times
     // slower on long texts); the limits are checked before the pieces are built.
     let ends: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), separator).collect();
-    budget.take(ends.len() + 1, text.len())?;
+    tally.take(ends.len() + 1, text.len())?;
     let mut pieces = Vec::with_capacity(ends.len() + 1);
     let mut start = 0;
     for end in ends {
@@ -51,29 +55,29 @@ fn split_ranges(
 
 /// The text to split as a shared source and the range of it that is the value, when sharing
 /// costs no copy: text that already is shared, or a string the call owns (moved, not copied).
-/// The pieces are then ranges of it (`crate::slices`). A string lent by the data model or the
-/// payload is split into owned strings as before: sharing it would copy it whole first, which
+/// The pieces are then ranges of it (`SharedText`). A string lent by the data model or the
+/// payload is split into owned strings: sharing it would copy it whole first, which
 /// for the short texts models usually hold costs more than it saves.
-fn shared_text(args: &mut Args<'_>) -> Option<(Source, Range<usize>)> {
-    if let Some(ArgView::Slices(slices)) = args.view("value") {
-        return match slices.shape() {
-            Shape::Str(range) => Some((slices.source().clone(), range.clone())),
+fn shared_text(args: &mut Args<'_>) -> Option<(TextSource, Range<usize>)> {
+    if let Some(ArgView::Text(shared)) = args.view("value") {
+        return match shared.shape() {
+            TextShape::Str(range) => Some((shared.source().clone(), range.clone())),
             _ => None,
         };
     }
     let text = args.take_owned_string("value")?;
     let whole = 0..text.len();
-    Some((Source::Text(Arc::new(text)), whole))
+    Some((TextSource::Text(Arc::new(text)), whole))
 }
 
 /// What this call has produced so far, checked against the limits before building it.
-struct Budget<'c, 'a> {
+struct OutputTally<'c, 'a> {
     cx: &'c CallContext<'a>,
     items: usize,
     bytes: usize,
 }
 
-impl Budget<'_, '_> {
+impl OutputTally<'_, '_> {
     fn take(&mut self, items: usize, bytes: usize) -> Result<(), Error> {
         self.items = self.items.saturating_add(items);
         self.bytes = self.bytes.saturating_add(bytes);
@@ -88,93 +92,73 @@ impl Function for Split {
             && let Some((source, range)) = shared_text(args)
         {
             let text = &source.text()[range.clone()];
-            let mut budget = Budget {
+            let mut tally = OutputTally {
                 cx,
                 items: 0,
                 bytes: 0,
             };
-            let mut pieces = split_ranges(text, &separator, &mut budget)?;
+            let mut pieces = split_ranges(text, &separator, &mut tally)?;
             for piece in &mut pieces {
                 *piece = piece.start + range.start..piece.end + range.start;
             }
-            return Ok(cx.return_slices(Slices::new(source, Shape::List(pieces))));
+            return Ok(cx.return_text(SharedText::new(source, TextShape::List(pieces))));
         }
-        let mut budget = Budget {
+        let mut tally = OutputTally {
             cx,
             items: 0,
             bytes: 0,
         };
         match args.value_or_null("value") {
             Value::Array(items) => {
-                budget.take(items.len(), 0)?;
+                tally.take(items.len(), 0)?;
                 let out = items
                     .iter()
-                    .map(|item| split_text(&to_js_string(item), &separator, &mut budget))
+                    .map(|item| split_text(&to_js_string(item), &separator, &mut tally))
                     .collect::<Result<_, _>>()?;
                 Ok(Value::Array(out))
             }
-            single => split_text(&to_js_string(single), &separator, &mut budget),
+            single => split_text(&to_js_string(single), &separator, &mut tally),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::payload::tests::give;
     use crate::{Environment, ErrorCode};
     use serde_json::{Value, json};
 
-    fn split(value: Value, separator: Value) -> Result<Value, crate::Error> {
-        let env = Environment::new();
-        let p = env.compile(
-            &json!({"@call": "split", "args": {"value": value, "separator": separator}}),
-        )?;
-        p.eval(&mut json!({}))
+    fn split(value: Value, separator: &str, pieces: Value) {
+        let payload = json!({"@call": "split", "args": {"value": value, "separator": separator}});
+        give(json!({}), payload, pieces);
     }
 
     #[test]
     fn literal_split_keeps_empty_fields() {
-        assert_eq!(
-            split(json!("a,,b"), json!(",")).unwrap(),
-            json!(["a", "", "b"])
-        );
-        assert_eq!(
-            split(json!("a.b"), json!(".")).unwrap(),
-            json!(["a", "b"]),
-            "no regex meaning"
-        );
-        assert_eq!(
-            split(json!("aXXbXX"), json!("XX")).unwrap(),
-            json!(["a", "b", ""])
-        );
-        assert_eq!(split(json!(""), json!("")).unwrap(), json!([]));
+        split(json!("a,,b"), ",", json!(["a", "", "b"]));
+        split(json!("a.b"), ".", json!(["a", "b"])); // no regex meaning
+        split(json!("aXXbXX"), "XX", json!(["a", "b", ""]));
+        split(json!(""), "", json!([]));
     }
 
     #[test]
     fn code_points_not_utf16_units() {
-        assert_eq!(
-            split(json!("a😀é"), json!("")).unwrap(),
-            json!(["a", "😀", "é"])
-        );
+        split(json!("a😀é"), "", json!(["a", "😀", "é"]));
     }
 
     #[test]
     fn output_limit() {
         let mut env = Environment::new();
         env.set_max_output(3, 1 << 20);
-        let p = env
-            .compile(&json!({"@call": "split", "args": {"value": "a,b,c,d", "separator": ","}}))
-            .unwrap();
-        let err = p.eval(&mut json!({})).unwrap_err();
-        assert_eq!(err.code(), ErrorCode::LimitExceeded);
-        assert_eq!(err.function(), Some("split"));
-        let p = env
-            .compile(
-                &json!({"@call": "split", "args": {"value": ["a,b", "c,d"], "separator": ","}}),
-            )
-            .unwrap();
-        assert_eq!(
-            p.eval(&mut json!({})).unwrap_err().code(),
-            ErrorCode::LimitExceeded
-        );
+        for value in [json!("a,b,c,d"), json!(["a,b", "c,d"])] {
+            let payload = json!({"@call": "split", "args": {"value": value, "separator": ","}});
+            let err = env
+                .compile(&payload)
+                .unwrap()
+                .eval(&mut json!({}))
+                .unwrap_err();
+            assert_eq!(err.code(), ErrorCode::LimitExceeded);
+            assert_eq!(err.function(), Some("split"));
+        }
     }
 }

@@ -2,10 +2,10 @@
 //!
 //! Tool results are large (a JSON list of issues, pages of search results) and most chains read
 //! a small part of them with `transformData`. Building the response object's `json` as a
-//! `serde_json::Value` would parse the tool's text into maps with hashed keys: in the
-//! measurements behind mcp.md that alone is slower than the browser. So `json` is parsed by
-//! `sonic-rs` (several times faster; object keys kept in order), the other members stay
-//! `serde_json` values, and JMESPath reads the object member by member
+//! `serde_json::Value` would parse the tool's text into maps with hashed keys, which costs more
+//! than everything else the chain does. So `json` is parsed by `sonic-rs` (object keys kept in
+//! order) and read in place, the other members stay `serde_json` values, and JMESPath reads the
+//! object member by member
 //! ([`Expression::search_members`](crate::jmespath::Expression::search_members)). The whole
 //! object becomes one `serde_json::Value` only when something needs one (a write to the data
 //! model, a literal that holds it, a host function), once.
@@ -159,7 +159,7 @@ impl ToolResponse {
 }
 
 /// Parses JSON text nested at most `max_depth` deep into the fast form.
-pub(crate) fn parse(text: &str, max_depth: usize) -> Result<sonic_rs::Value, Error> {
+pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<sonic_rs::Value, Error> {
     // The depth is checked before parsing: the parser recurses.
     if crate::json::nests_deeper_than(text, max_depth) {
         return Err(Error::new(
@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn parsed_values_convert_in_order() {
         let v = json!({"z": 1, "a": [true, null, -3, 1.5, 18446744073709551615u64, "é😀"], "m": {"k": {}}});
-        let back = to_serde(&parse(&v.to_string(), 10).unwrap());
+        let back = to_serde(&parse_fast(&v.to_string(), 10).unwrap());
         assert_eq!(back, v);
         assert_eq!(
             back.as_object().unwrap().keys().collect::<Vec<_>>(),
@@ -311,17 +311,17 @@ mod tests {
     fn deep_text_is_refused_before_parsing() {
         let text = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
         assert_eq!(
-            parse(&text, 128).unwrap_err().code(),
+            parse_fast(&text, 128).unwrap_err().code(),
             ErrorCode::LimitExceeded
         );
         assert_eq!(
-            parse("[1,", 128).unwrap_err().code(),
+            parse_fast("[1,", 128).unwrap_err().code(),
             ErrorCode::ValidationFailed
         );
     }
 
     fn response() -> ToolResponse {
-        let json = parse(r#"{"issues": [{"number": 1, "state": "open", "title": "a"}, {"number": 2.5, "state": "closed", "title": "b"}]}"#, 10).unwrap();
+        let json = parse_fast(r#"{"issues": [{"number": 1, "state": "open", "title": "a"}, {"number": 2.5, "state": "closed", "title": "b"}]}"#, 10).unwrap();
         ToolResponse::new(
             json!("t"),
             json!({"q": 1}),

@@ -25,7 +25,7 @@
 //!     "allowedTools": ["move_card"],
 //!     "allowedFunctions": {"formatDate": {"type": "object", "required": ["value"]}},
 //!     "data": {"paths": {"toolResult": "/board/last", "cards": "/board/cards"}}
-//! }))?;
+//! }), &a2ui_catalog_mcp::Limits::default())?;
 //! assert_eq!(props.html_content.as_literal(), Some("<h1>Kanban</h1>"));
 //! assert_eq!(props.data_paths[0].binding.method(), "ui/notifications/tool-result");
 //!
@@ -38,12 +38,15 @@ mod paths;
 mod policy;
 mod uri;
 
-pub use paths::{AppBinding, DATA_MODEL_CHANGE, DATA_MODEL_UPDATE, DataPath};
+pub use paths::{AppBinding, DATA_MODEL_CHANGE, DATA_MODEL_UPDATE, PathBinding};
 pub use policy::{AllowedFunction, Denial, FunctionCallDecision, ToolCallDecision};
 pub use uri::{URL_ENCODED_PREFIX, decode_html_content, decode_uri_component};
 
 use crate::error::{Error, ErrorCode, Phase};
-use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, kind_name};
+use crate::json::{depth_exceeds, kind_name};
+use crate::limits::Limits;
+use crate::path::{DataPath, escape_token};
+use crate::payload::shape::{Misfit, binding_misfits, call_misfits};
 use serde_json::{Map, Value};
 
 /// The component's name in the catalog.
@@ -132,11 +135,13 @@ pub struct McpAppProps {
     /// `allowedFunctions`, in the component's order, each schema compiled.
     pub allowed_functions: Vec<AllowedFunction>,
     /// `data.paths`, in the component's order.
-    pub data_paths: Vec<DataPath>,
+    pub data_paths: Vec<PathBinding>,
     /// `csp`.
     pub csp: Option<Csp>,
     /// `permissions`.
     pub permissions: Option<Permissions>,
+    /// The depth limit the component was parsed with, which the app's requests are held to.
+    max_depth: usize,
 }
 
 /// The problems found while parsing, each with its location.
@@ -159,11 +164,6 @@ impl Problems {
     }
 }
 
-/// Escapes a key for a JSON Pointer (RFC 6901).
-fn pointer_token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
 fn dynamic_string(
     value: &Value,
     at: &str,
@@ -174,8 +174,7 @@ fn dynamic_string(
     match value {
         Value::String(s) => Some(DynamicString::Literal(s.clone())),
         Value::Object(map) if map.contains_key("@path") => {
-            let path_ok = map.get("@path").is_some_and(Value::is_string);
-            if map.len() == 1 && path_ok {
+            if binding_misfits(map).is_empty() {
                 return Some(DynamicString::Dynamic(value.clone()));
             }
             problems.add(
@@ -187,37 +186,25 @@ fn dynamic_string(
             None
         }
         Value::Object(map) if map.contains_key("@call") => {
-            let mut ok = true;
-            for (key, member) in map {
-                let fits = match key.as_str() {
-                    "@call" | "catalogId" | "returnType" => member.is_string(),
-                    "args" => member.is_object(),
-                    _ => {
-                        problems.add(
-                            format!("{at}/{}", pointer_token(key)),
-                            format!("`{name}` is a function call with an unknown member `{key}`"),
-                        );
-                        ok = false;
-                        continue;
-                    }
-                };
-                if !fits {
-                    let wanted = if key == "args" {
-                        "an object"
-                    } else {
-                        "a string"
-                    };
-                    problems.add(
-                        format!("{at}/{}", pointer_token(key)),
+            let misfits = call_misfits(map);
+            for misfit in &misfits {
+                match misfit {
+                    Misfit::Unknown(key) => problems.add(
+                        format!("{at}/{}", escape_token(key)),
+                        format!("`{name}` is a function call with an unknown member `{key}`"),
+                    ),
+                    Misfit::WrongType { key, wanted, got } => problems.add(
+                        format!("{at}/{}", escape_token(key)),
                         format!(
                             "`{key}` of the function call in `{name}` must be {wanted}, got {}",
-                            kind_name(member)
+                            kind_name(got)
                         ),
-                    );
-                    ok = false;
+                    ),
                 }
             }
-            ok.then(|| DynamicString::Dynamic(value.clone()))
+            misfits
+                .is_empty()
+                .then(|| DynamicString::Dynamic(value.clone()))
         }
         other => {
             problems.wrong_type(at, name, wanted, other);
@@ -260,7 +247,7 @@ fn parse_csp(value: &Value, problems: &mut Problems) -> Option<Csp> {
     let mut csp = Csp::default();
     let before = problems.0.len();
     for (key, list) in map {
-        let at = format!("/csp/{}", pointer_token(key));
+        let at = format!("/csp/{}", escape_token(key));
         let slot = match key.as_str() {
             "connectDomains" => &mut csp.connect_domains,
             "resourceDomains" => &mut csp.resource_domains,
@@ -284,7 +271,7 @@ fn parse_permissions(value: &Value, problems: &mut Problems) -> Option<Permissio
     let mut permissions = Permissions::default();
     let before = problems.0.len();
     for (key, member) in map {
-        let at = format!("/permissions/{}", pointer_token(key));
+        let at = format!("/permissions/{}", escape_token(key));
         let slot = match key.as_str() {
             "camera" => &mut permissions.camera,
             "microphone" => &mut permissions.microphone,
@@ -308,14 +295,14 @@ fn parse_permissions(value: &Value, problems: &mut Problems) -> Option<Permissio
     (problems.0.len() == before).then_some(permissions)
 }
 
-fn parse_data(value: &Value, problems: &mut Problems) -> Vec<DataPath> {
+fn parse_data(value: &Value, problems: &mut Problems) -> Vec<PathBinding> {
     let Some(map) = value.as_object() else {
         problems.wrong_type("/data", "data", "an object", value);
         return Vec::new();
     };
     for key in map.keys().filter(|k| *k != "paths") {
         problems.add(
-            format!("/data/{}", pointer_token(key)),
+            format!("/data/{}", escape_token(key)),
             format!("unknown property `{key}` in `data`"),
         );
     }
@@ -327,15 +314,15 @@ fn parse_data(value: &Value, problems: &mut Problems) -> Vec<DataPath> {
         problems.wrong_type("/data/paths", "data.paths", "an object", paths);
         return Vec::new();
     };
-    let mut out: Vec<DataPath> = Vec::with_capacity(paths.len());
+    let mut out: Vec<PathBinding> = Vec::with_capacity(paths.len());
     for (key, path) in paths {
-        let at = format!("/data/paths/{}", pointer_token(key));
+        let at = format!("/data/paths/{}", escape_token(key));
         let Value::String(path) = path else {
             problems.wrong_type(&at, &format!("data.paths.{key}"), "a string", path);
             continue;
         };
-        if let Some(problem) = paths::pointer_problem(path) {
-            problems.add(at, problem);
+        if let Err(e) = DataPath::parse(path) {
+            problems.add(at, e.message());
             continue;
         }
         if let Some(first) = out.iter().find(|p| p.path == *path) {
@@ -348,7 +335,7 @@ fn parse_data(value: &Value, problems: &mut Problems) -> Vec<DataPath> {
             );
             continue;
         }
-        out.push(DataPath {
+        out.push(PathBinding {
             binding: AppBinding::from_key(key),
             path: path.clone(),
         });
@@ -363,7 +350,7 @@ fn parse_accessibility(value: &Value, problems: &mut Problems) -> Option<Map<Str
     };
     let before = problems.0.len();
     for (key, member) in map {
-        let at = format!("/accessibility/{}", pointer_token(key));
+        let at = format!("/accessibility/{}", escape_token(key));
         match key.as_str() {
             "label" | "description" => {
                 dynamic_string(member, &at, &format!("accessibility.{key}"), problems);
@@ -384,7 +371,8 @@ impl McpAppProps {
     /// wrong type, a malformed binding or function call in a `DynamicString` slot, a literal
     /// `url_encoded:` HTML that does not decode, an `allowedFunctions` schema that is not a
     /// valid JSON Schema, a `data.paths` path with a bad `~` escape, or two keys bound to one
-    /// path. A component nested deeper than 128 levels is one `LIMIT_EXCEEDED` error.
+    /// path. A component nested deeper than `limits.max_depth` is one `LIMIT_EXCEEDED` error;
+    /// the app's requests are held to the same depth.
     ///
     /// ```
     /// use a2ui_catalog_mcp::mcp::app::McpAppProps;
@@ -396,7 +384,7 @@ impl McpAppProps {
     ///     "htmlContent": "url_encoded:%E9t%E9",
     ///     "allowedTools": ["a", 2],
     ///     "height": 300
-    /// })).unwrap_err();
+    /// }), &a2ui_catalog_mcp::Limits::default()).unwrap_err();
     /// assert_eq!(err.code(), ErrorCode::ValidationFailed);
     /// let problems: Vec<(&str, &str)> =
     ///     err.problems().map(|p| (p.location(), p.message())).collect();
@@ -409,7 +397,7 @@ impl McpAppProps {
     /// assert_eq!(err.to_string(), "VALIDATION_FAILED at /htmlContent: URIError: malformed URI \
     ///     sequence at byte 3: expected '%' continuing a UTF-8 sequence (and 2 more)");
     /// ```
-    pub fn parse(component: &Value) -> Result<McpAppProps, Error> {
+    pub fn parse(component: &Value, limits: &Limits) -> Result<McpAppProps, Error> {
         let Some(map) = component.as_object() else {
             return Err(Error::new(
                 ErrorCode::ValidationFailed,
@@ -421,11 +409,12 @@ impl McpAppProps {
             .with_phase(Phase::Compile));
         };
         // Parsing copies parts of the component; a bounded depth keeps those copies shallow.
-        if depth_exceeds(component, DEFAULT_MAX_DEPTH) {
+        if depth_exceeds(component, limits.max_depth) {
             return Err(Error::new(
                 ErrorCode::LimitExceeded,
                 format!(
-                    "the McpApp component nests deeper than the limit of {DEFAULT_MAX_DEPTH} levels"
+                    "the McpApp component nests deeper than the limit of {} levels",
+                    limits.max_depth
                 ),
             )
             .with_phase(Phase::Compile));
@@ -442,10 +431,11 @@ impl McpAppProps {
             data_paths: Vec::new(),
             csp: None,
             permissions: None,
+            max_depth: limits.max_depth,
         };
         let mut has_html = false;
         for (key, value) in map {
-            let at = format!("/{}", pointer_token(key));
+            let at = format!("/{}", escape_token(key));
             match key.as_str() {
                 "component" => {
                     if value.as_str() != Some(COMPONENT_NAME) {
@@ -488,7 +478,7 @@ impl McpAppProps {
                             match AllowedFunction::compile(name, schema) {
                                 Ok(f) => props.allowed_functions.push(f),
                                 Err(problem) => problems.add(
-                                    format!("/allowedFunctions/{}", pointer_token(name)),
+                                    format!("/allowedFunctions/{}", escape_token(name)),
                                     problem,
                                 ),
                             }
@@ -521,12 +511,12 @@ impl McpAppProps {
     /// use serde_json::json;
     ///
     /// let props = McpAppProps::parse(&json!({"component": "McpApp", "htmlContent": "",
-    ///     "data": {"paths": {"modelContext": "/ctx"}}}))?;
+    ///     "data": {"paths": {"modelContext": "/ctx"}}}), &a2ui_catalog_mcp::Limits::default())?;
     /// assert_eq!(props.data_path("modelContext").map(|p| p.path.as_str()), Some("/ctx"));
     /// assert!(props.data_path("toolInput").is_none());
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
-    pub fn data_path(&self, key: &str) -> Option<&DataPath> {
+    pub fn data_path(&self, key: &str) -> Option<&PathBinding> {
         self.data_paths.iter().find(|p| p.binding.key() == key)
     }
 
@@ -536,7 +526,7 @@ impl McpAppProps {
     /// A listed tool is [`ToolCallDecision::Allowed`], any other [`ToolCallDecision::Denied`].
     /// A malformed request is an error (`VALIDATION_FAILED`): params that are not an object, a
     /// `name` that is missing, empty or not a string, `arguments` that are not an object
-    /// (absent or `null` means `{}`); arguments nested deeper than 128 levels are
+    /// (absent or `null` means `{}`); arguments nested deeper than the component's depth limit are
     /// `LIMIT_EXCEEDED`.
     ///
     /// ```
@@ -544,7 +534,7 @@ impl McpAppProps {
     /// use serde_json::json;
     ///
     /// let props = McpAppProps::parse(&json!({"component": "McpApp", "htmlContent": "<p/>",
-    ///     "allowedTools": ["move_card"]}))?;
+    ///     "allowedTools": ["move_card"]}), &a2ui_catalog_mcp::Limits::default())?;
     /// assert_eq!(
     ///     props.check_tool_call(&json!({"name": "move_card", "arguments": {"to": "done"}}))?,
     ///     ToolCallDecision::Allowed {
@@ -561,7 +551,8 @@ impl McpAppProps {
     /// ```
     pub fn check_tool_call(&self, params: &Value) -> Result<ToolCallDecision, Error> {
         let tool = policy::request_name(params, "name", "tools/call")?;
-        let arguments = policy::request_arguments(params, "arguments", "tools/call")?;
+        let arguments =
+            policy::request_arguments(params, "arguments", "tools/call", self.max_depth)?;
         if !self.allowed_tools.iter().any(|t| t == tool) {
             return Ok(ToolCallDecision::Denied(Denial::ToolNotAllowed {
                 tool: tool.to_owned(),
@@ -579,7 +570,7 @@ impl McpAppProps {
     ///
     /// A malformed request is an error (`VALIDATION_FAILED`): params that are not an object, a
     /// `call` that is missing, empty or not a string, `args` that are not an object (absent or
-    /// `null` means `{}`); arguments nested deeper than 128 levels are `LIMIT_EXCEEDED`.
+    /// `null` means `{}`); arguments nested deeper than the component's depth limit are `LIMIT_EXCEEDED`.
     /// Whether the function exists in the surface's catalog is for the host to check.
     ///
     /// ```
@@ -590,7 +581,7 @@ impl McpAppProps {
     ///     "allowedFunctions": {"formatDate": {
     ///         "type": "object",
     ///         "properties": {"value": {"type": "string"}},
-    ///         "required": ["value"]}}}))?;
+    ///         "required": ["value"]}}}), &a2ui_catalog_mcp::Limits::default())?;
     /// let ok = props.check_function_call(&json!({"call": "formatDate",
     ///                                            "args": {"value": "2026-11-30"}}))?;
     /// assert!(matches!(ok, FunctionCallDecision::Allowed { .. }));
@@ -607,7 +598,8 @@ impl McpAppProps {
     /// ```
     pub fn check_function_call(&self, params: &Value) -> Result<FunctionCallDecision, Error> {
         let function = policy::request_name(params, "call", "ui/requests/function-call")?;
-        let args = policy::request_arguments(params, "args", "ui/requests/function-call")?;
+        let args =
+            policy::request_arguments(params, "args", "ui/requests/function-call", self.max_depth)?;
         Ok(policy::decide_function_call(
             &self.allowed_functions,
             function,

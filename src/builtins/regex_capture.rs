@@ -1,23 +1,36 @@
 //! `regexCapture` — `{value, pattern}` (functions.md): the capture groups of the first match,
 //! in the A2UI regex dialect; `null` when nothing matches; an array value is mapped.
 
-use super::coerce::to_js_string;
-use crate::catalog::{ArgView, Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
+use crate::cache::LruCache;
+use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
-use crate::regex::{Pattern, PatternCache, RegexError};
-use crate::slices::{Shape, Slices};
+use crate::functions::to_js_string;
+use crate::regex::{Pattern, RegexError};
+use crate::value::{ArgView, SharedText, TextShape};
 use serde_json::Value;
 use std::ops::Range;
+use std::sync::Arc;
 
+/// Patterns that come from data are checked and compiled once per text, and kept with their
+/// verdict (bounded by `Limits::cache_capacity`): a rejected pattern is not checked again.
+#[derive(Default)]
 pub(crate) struct RegexCapture {
-    cache: PatternCache,
+    cache: LruCache<Arc<str>, Result<Pattern, RegexError>>,
 }
 
 impl RegexCapture {
-    pub(crate) fn new(limits: &crate::Limits) -> RegexCapture {
-        RegexCapture {
-            cache: PatternCache::new(limits.cache_capacity),
-        }
+    fn compile(&self, pattern: &str, cx: &CallContext<'_>) -> Result<Pattern, Error> {
+        let verdict = match self.cache.get(pattern) {
+            Some(verdict) => verdict,
+            None => {
+                let verdict = Pattern::new(pattern);
+                let capacity = cx.limits().cache_capacity;
+                self.cache
+                    .insert_within(Arc::from(pattern), verdict.clone(), capacity);
+                verdict
+            }
+        };
+        verdict.map_err(regex_error)
     }
 }
 
@@ -61,27 +74,24 @@ impl Function for RegexCapture {
         let pattern = match cx.prepared::<Pattern>() {
             Some(p) => p,
             None => {
-                compiled = self
-                    .cache
-                    .get_or_compile(&to_js_string(args.value_or_null("pattern")))
-                    .map_err(regex_error)?;
+                compiled = self.compile(&to_js_string(args.value_or_null("pattern")), cx)?;
                 &compiled
             }
         };
-        // Strings cut out of a shared text are captured as ranges of it (`crate::slices`).
-        if let Some(ArgView::Slices(slices)) = args.view("value") {
-            let text = slices.source().text();
-            match slices.shape() {
-                Shape::Str(range) => {
+        // Strings cut out of a shared text are captured as ranges of it (`SharedText`).
+        if let Some(ArgView::Text(shared)) = args.view("value") {
+            let text = shared.source().text();
+            match shared.shape() {
+                TextShape::Str(range) => {
                     let mut groups = Vec::with_capacity(pattern.group_count());
                     if !pattern.capture_ranges(&text[range.clone()], &mut groups) {
                         return Ok(Value::Null);
                     }
                     shift(&mut groups, range.start);
-                    let source = slices.source().clone();
-                    return Ok(cx.return_slices(Slices::new(source, Shape::List(groups))));
+                    let source = shared.source().clone();
+                    return Ok(cx.return_text(SharedText::new(source, TextShape::List(groups))));
                 }
-                Shape::List(items) => {
+                TextShape::List(items) => {
                     cx.check_output(items.len(), 0)?;
                     let width = pattern.group_count();
                     let mut matched = Vec::with_capacity(items.len());
@@ -92,16 +102,16 @@ impl Function for RegexCapture {
                         shift(&mut groups[row..], item.start);
                         matched.push(found);
                     }
-                    let shape = Shape::Rows {
+                    let shape = TextShape::Rows {
                         width,
                         matched,
                         groups,
                     };
-                    let source = slices.source().clone();
-                    return Ok(cx.return_slices(Slices::new(source, shape)));
+                    let source = shared.source().clone();
+                    return Ok(cx.return_text(SharedText::new(source, shape)));
                 }
                 // Items that are arrays are coerced to text: the JSON path below does that.
-                Shape::Rows { .. } => {}
+                TextShape::Rows { .. } => {}
             }
         }
         match args.value_or_null("value") {
@@ -118,28 +128,26 @@ impl Function for RegexCapture {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Environment, ErrorCode, Phase};
+    use crate::payload::tests::{fail, give};
+    use crate::{ErrorCode, Phase};
     use serde_json::json;
 
     #[test]
     fn the_guides_pattern_over_records() {
-        let env = Environment::new();
-        let p = env
-            .compile(&json!({"@call": "regexCapture", "args": {"value": {"@path": "/records"}, "pattern": "^Title: (.*)\nURL: (.*)"}}))
-            .unwrap();
-        let mut model = json!({"records": ["Title: A\nURL: https://a", "Results:", "Title: B\nURL: https://b\nmore"]});
-        assert_eq!(
-            p.eval(&mut model).unwrap(),
-            json!([["A", "https://a"], null, ["B", "https://b"]])
-        );
+        let records = json!([
+            "Title: A\nURL: https://a",
+            "Results:",
+            "Title: B\nURL: https://b\nmore"
+        ]);
+        let payload = json!({"@call": "regexCapture", "args": {"value": {"@path": "/records"}, "pattern": "^Title: (.*)\nURL: (.*)"}});
+        let rows = json!([["A", "https://a"], null, ["B", "https://b"]]);
+        give(json!({"records": records}), payload, rows);
     }
 
     #[test]
     fn patterns_outside_the_dialect_fail_where_they_are_known() {
-        let env = Environment::new();
-        let err = env
-            .compile(&json!({"@call": "regexCapture", "args": {"value": "x", "pattern": "(?=a)"}}))
-            .unwrap_err();
+        let call = |pattern| json!({"@call": "regexCapture", "args": {"value": "aab", "pattern": pattern}});
+        let err = fail(json!({}), call(json!("(?=a)")));
         assert_eq!(
             (err.code(), err.phase(), err.function()),
             (
@@ -148,15 +156,15 @@ mod tests {
                 Some("regexCapture")
             )
         );
-        let p = env.compile(&json!({"@call": "regexCapture", "args": {"value": "aab", "pattern": {"@path": "/p"}}})).unwrap();
-        let err = p.eval(&mut json!({"p": "(a+)+b"})).unwrap_err();
+        let err = fail(json!({"p": "(a+)+b"}), call(json!({"@path": "/p"})));
         assert_eq!(
             err.message(),
             "Unsafe regex pattern (catastrophic backtracking risk): (a+)+b"
         );
-        assert_eq!(
-            p.eval(&mut json!({"p": "(a)(x)?"})).unwrap(),
-            json!(["a", ""])
+        give(
+            json!({"p": "(a)(x)?"}),
+            call(json!({"@path": "/p"})),
+            json!(["a", ""]),
         );
     }
 }
