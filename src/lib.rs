@@ -28,6 +28,7 @@
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`mcp`] | host traits and `callMcpTool`; A2UI over MCP ([`mcp::protocol`]); `McpApp` ([`mcp::app`]) |
+//! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
 //! | [`testing`] | a scripted MCP server and a minimal executor, for tests |
 //! | [`fixtures`] | the conformance fixture runner |
 //!
@@ -66,6 +67,7 @@ pub mod mcp;
 pub mod model;
 pub mod path;
 pub mod payload;
+pub mod reactive;
 pub mod regex;
 mod slices;
 pub mod testing;

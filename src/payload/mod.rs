@@ -4,6 +4,7 @@
 //! [`Environment::compile`]: crate::Environment::compile
 
 mod compile;
+mod deps;
 mod eval;
 mod program;
 
@@ -33,6 +34,8 @@ use serde_json::Value;
 pub struct Payload {
     program: program::Program,
     limits: Limits,
+    /// What the program reads and whether it may write (see `deps.rs`).
+    deps: deps::Deps,
 }
 
 impl std::fmt::Debug for Payload {
@@ -46,6 +49,7 @@ impl std::fmt::Debug for Payload {
 pub(crate) fn compile(env: &Environment, payload: &Value) -> Result<Payload, Error> {
     let program = compile::compile(env, payload)?;
     Ok(Payload {
+        deps: deps::Deps::of(&program),
         program,
         limits: env.limits().clone(),
     })
