@@ -56,76 +56,81 @@ impl Hasher for DenseHasher {
 type DenseBuild = BuildHasherDefault<DenseHasher>;
 type DenseSet = HashSet<u32, DenseBuild>;
 
-/// A multiset of slots: a short vector while small (most trie nodes hold one or two keys), a
-/// hash map once it grows (the root's `below` holds every key).
-#[derive(Debug)]
-enum CountMap {
-    Small(Vec<(Slot, u32)>),
-    Large(HashMap<Slot, u32, DenseBuild>),
+/// A multiset of slots: a short vector while small (most trie nodes hold one or two keys);
+/// once it grows (the root's `below` holds every key), the same vector plus a map from slot to
+/// position, so that reading it stays a scan of a vector and removing one stays O(1).
+#[derive(Debug, Default)]
+struct CountMap {
+    items: Vec<(Slot, u32)>,
+    /// Position of each slot in `items`, kept only past `SMALL_MAX` items.
+    positions: Option<HashMap<Slot, u32, DenseBuild>>,
 }
 
 const SMALL_MAX: usize = 8;
 
-impl Default for CountMap {
-    fn default() -> CountMap {
-        CountMap::Small(Vec::new())
-    }
-}
-
 impl CountMap {
+    fn position(&self, slot: Slot) -> Option<usize> {
+        match &self.positions {
+            Some(map) => map.get(&slot).map(|&i| i as usize),
+            None => self.items.iter().position(|(s, _)| *s == slot),
+        }
+    }
+
     fn add(&mut self, slot: Slot) {
-        match self {
-            CountMap::Small(items) => {
-                if let Some(item) = items.iter_mut().find(|(s, _)| *s == slot) {
-                    item.1 += 1;
-                } else if items.len() < SMALL_MAX {
-                    items.push((slot, 1));
-                } else {
-                    let mut map: HashMap<Slot, u32, DenseBuild> =
-                        HashMap::with_capacity_and_hasher(SMALL_MAX * 2, DenseBuild::default());
-                    map.extend(items.drain(..));
-                    map.insert(slot, 1);
-                    *self = CountMap::Large(map);
-                }
+        if let Some(i) = self.position(slot) {
+            self.items[i].1 += 1;
+            return;
+        }
+        // Positions fit in u32: there are no more items than slots.
+        let at = self.items.len() as u32;
+        self.items.push((slot, 1));
+        match &mut self.positions {
+            Some(map) => {
+                map.insert(slot, at);
             }
-            CountMap::Large(map) => *map.entry(slot).or_insert(0) += 1,
+            None if self.items.len() > SMALL_MAX => {
+                let mut map =
+                    HashMap::with_capacity_and_hasher(SMALL_MAX * 4, DenseBuild::default());
+                map.extend(
+                    self.items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (s, _))| (*s, i as u32)),
+                );
+                self.positions = Some(map);
+            }
+            None => {}
         }
     }
 
     /// Takes one count of `slot` away (a slot that is not there is left alone).
     fn remove(&mut self, slot: Slot) {
-        match self {
-            CountMap::Small(items) => {
-                if let Some(i) = items.iter().position(|(s, _)| *s == slot) {
-                    items[i].1 -= 1;
-                    if items[i].1 == 0 {
-                        items.swap_remove(i);
-                    }
-                }
-            }
-            CountMap::Large(map) => {
-                if let Some(count) = map.get_mut(&slot) {
-                    *count -= 1;
-                    if *count == 0 {
-                        map.remove(&slot);
-                    }
-                }
+        let Some(i) = self.position(slot) else {
+            return;
+        };
+        self.items[i].1 -= 1;
+        if self.items[i].1 > 0 {
+            return;
+        }
+        self.items.swap_remove(i);
+        if let Some(map) = &mut self.positions {
+            map.remove(&slot);
+            if let Some((moved, _)) = self.items.get(i) {
+                map.insert(*moved, i as u32);
             }
         }
     }
 
     fn is_empty(&self) -> bool {
-        match self {
-            CountMap::Small(items) => items.is_empty(),
-            CountMap::Large(map) => map.is_empty(),
-        }
+        self.items.is_empty()
+    }
+
+    fn len(&self) -> usize {
+        self.items.len()
     }
 
     fn for_each(&self, mut f: impl FnMut(Slot)) {
-        match self {
-            CountMap::Small(items) => items.iter().for_each(|(s, _)| f(*s)),
-            CountMap::Large(map) => map.keys().for_each(|s| f(*s)),
-        }
+        self.items.iter().for_each(|(s, _)| f(*s));
     }
 }
 
@@ -337,6 +342,7 @@ impl<K: Eq + Hash + Clone> PathIndex<K> {
                 let node = &self.nodes[id as usize];
                 let Some(token) = tokens.next() else {
                     // The changed path itself: everything registered at it or under it.
+                    out.keys.reserve(node.below.len());
                     node.below.for_each(|slot| out.push(slot));
                     if many {
                         below_read.insert(id);
@@ -345,6 +351,7 @@ impl<K: Eq + Hash + Clone> PathIndex<K> {
                 };
                 // An ancestor of the change: what is registered exactly here.
                 if !many || own_read.insert(id) {
+                    out.keys.reserve(node.own.len());
                     node.own.for_each(|slot| out.push(slot));
                 }
                 match node.children.get(token.as_str()) {
