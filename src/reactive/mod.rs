@@ -7,7 +7,8 @@
 //!    ([`Payload::dependencies`](crate::Payload::dependencies)),
 //! 2. registers those paths under a key of its own choosing in a [`PathIndex`],
 //! 3. collects the paths each write changed in a [`ChangeSet`] (one per frame or per message
-//!    batch), and
+//!    batch): a [`TrackedModel`] wrapped around its store records every write applied to it,
+//!    by payloads and by the host alike, and
 //! 4. asks the index which keys the change set affects ([`PathIndex::affected`]), and evaluates
 //!    only those again.
 //!
@@ -49,9 +50,11 @@
 
 pub mod change_set;
 mod index;
+mod tracked;
 
 pub use change_set::ChangeSet;
 pub use index::PathIndex;
+pub use tracked::TrackedModel;
 
 use crate::path::JsonPointer;
 
