@@ -57,6 +57,15 @@ pub trait Function: Send + Sync + 'static {
     /// Runs the function on evaluated arguments. Writes to the data model go through
     /// [`CallContext::write`]; they are applied, all or nothing, when the call returns `Ok`.
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error>;
+
+    /// Whether a call site may write to the data model (through [`CallContext::write`], or as
+    /// a tool call with a target), judged from its literal arguments when the payload is
+    /// compiled. A function that writes must say so: [`Payload::may_write`](crate::Payload::may_write)
+    /// reports the payloads that call one. The default is `false` (closures cannot write).
+    fn may_write(&self, args: &StaticArgs<'_>) -> bool {
+        let _ = args;
+        false
+    }
 }
 
 impl<F> Function for F

@@ -31,6 +31,7 @@
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
+//! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
 //! # Errors
@@ -90,6 +91,8 @@ mod payload;
 mod env;
 
 pub mod mcp;
+
+pub mod reactive;
 
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -26,6 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["payload"],
     &["env"],
     &["mcp"],
+    &["reactive"],
     &["testing"],
     &["fixtures"],
 ];

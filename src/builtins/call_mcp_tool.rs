@@ -61,6 +61,16 @@ fn target(value: Option<&Value>) -> Result<Option<&str>, Error> {
 }
 
 impl Function for CallMcpTool {
+    /// A call writes its response when it has a `targetDataPath` other than `null` or `""`.
+    fn may_write(&self, args: &StaticArgs<'_>) -> bool {
+        match args.get("targetDataPath") {
+            StaticArg::Absent => false,
+            StaticArg::Literal(Value::Null) => false,
+            StaticArg::Literal(Value::String(s)) => !s.is_empty(),
+            StaticArg::Literal(_) | StaticArg::Dynamic => true,
+        }
+    }
+
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         // The checks of `call`, on the literal arguments.
         let literal = |arg| match args.get(arg) {

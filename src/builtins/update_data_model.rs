@@ -44,4 +44,8 @@ impl Function for UpdateDataModel {
         }
         Ok(Value::Null)
     }
+
+    fn may_write(&self, _args: &StaticArgs<'_>) -> bool {
+        true
+    }
 }

@@ -485,11 +485,13 @@ impl<'e> Compiler<'e> {
             }
         }
         let function = def.imp.expect("only implemented functions are kept");
-        let prepared = function.prepare(&StaticArgs {
+        let static_args = StaticArgs {
             schema: &def.schema,
             args: static_args,
             limits: self.scope.limits,
-        });
+        };
+        let may_write = function.may_write(&static_args);
+        let prepared = function.prepare(&static_args);
         let prepared = match prepared {
             Ok(p) => p,
             Err(e) => {
@@ -510,6 +512,7 @@ impl<'e> Compiler<'e> {
             args: arg_nodes,
             prepared,
             location,
+            may_write,
         };
         self.calls_tools |= def.tool;
         Compiled::Node(self.push(Node::Call(Box::new(node))))

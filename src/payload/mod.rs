@@ -8,6 +8,7 @@
 //! [`Environment::compile`]: crate::Environment::compile
 
 mod compile;
+mod deps;
 mod eval;
 mod program;
 pub(crate) mod shape;
@@ -39,6 +40,8 @@ use serde_json::Value;
 pub struct Payload {
     program: program::Program,
     limits: Limits,
+    /// What the program reads and whether it may write (see `deps.rs`).
+    deps: deps::Deps,
 }
 
 impl std::fmt::Debug for Payload {
@@ -52,6 +55,7 @@ impl std::fmt::Debug for Payload {
 pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Payload, Error> {
     let program = compile::compile(scope, payload)?;
     Ok(Payload {
+        deps: deps::Deps::of(&program),
         program,
         limits: scope.limits.clone(),
     })

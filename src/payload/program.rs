@@ -33,6 +33,8 @@ pub(crate) struct CallNode {
     pub(crate) prepared: Option<Prepared>,
     /// JSON Pointer to this call in the payload, for errors.
     pub(crate) location: String,
+    /// What [`Function::may_write`] said of this call site.
+    pub(crate) may_write: bool,
 }
 
 pub(crate) struct Program {

@@ -1,0 +1,79 @@
+//! Reactive evaluation for renderers: which values a change of the data model affects.
+//!
+//! A renderer binds many component properties to compiled payloads. Instead of evaluating every
+//! binding after every change, it
+//!
+//! 1. asks each compiled payload which data model paths it reads in its data context
+//!    ([`Payload::dependencies`](crate::Payload::dependencies)),
+//! 2. registers those paths under a key of its own choosing in a [`PathIndex`],
+//! 3. collects the paths each write changed in a [`ChangeSet`] (one per frame or per message
+//!    batch): a [`TrackedModel`] wrapped around its store records every write applied to it,
+//!    by payloads and by the host alike, and
+//! 4. asks the index which keys the change set affects ([`PathIndex::affected`]), and evaluates
+//!    only those again.
+//!
+//! # The affects rule
+//!
+//! A change at `P` affects a dependency `D` when `D` equals `P`, when `D` lies under `P` (the
+//! write replaced what `D` reads), or when `P` lies under `D` (`D` reads a subtree the write
+//! changed). Paths compare by tokens, not by characters: `/ab` is not under `/a`, and `/a~1b`
+//! (the single token `a/b`) is not under `/a`. The root is above every path: a change of the
+//! whole model affects every dependency, and a dependency on the whole model is affected by
+//! every change. See [`affects`].
+//!
+//! ```
+//! use a2ui_catalog_mcp::{Environment, JsonPointer};
+//! use a2ui_catalog_mcp::reactive::{ChangeSet, PathIndex};
+//! use serde_json::json;
+//!
+//! let env = Environment::new();
+//! let title = env.compile(&json!({"@path": "/title"}))?;
+//! let row_name = env.compile(&json!({"@path": "name"}))?;
+//!
+//! // Register each bound property under a key the renderer chooses.
+//! let mut index: PathIndex<String> = PathIndex::new();
+//! index.register("title".into(), &title.dependencies(&JsonPointer::root()));
+//! for i in 0..3 {
+//!     let row = JsonPointer::parse(&format!("/rows/{i}"))?;
+//!     index.register(format!("row {i}"), &row_name.dependencies(&row));
+//! }
+//!
+//! // A keystroke edits row 1; the agent replaces the title.
+//! let mut changes = ChangeSet::new();
+//! changes.record(JsonPointer::parse("/rows/1/name")?);
+//! changes.record(JsonPointer::parse("/title")?);
+//! let mut keys = index.affected(&changes);
+//! keys.sort();
+//! assert_eq!(keys, ["row 1", "title"]);
+//! # Ok::<(), a2ui_catalog_mcp::Error>(())
+//! ```
+
+pub mod change_set;
+mod index;
+mod tracked;
+
+pub use change_set::ChangeSet;
+pub use index::PathIndex;
+pub use tracked::TrackedModel;
+
+use crate::path::JsonPointer;
+
+/// Whether a change at `change` affects a value that reads `dependency`: one is the other, or
+/// lies under it, token by token.
+///
+/// ```
+/// use a2ui_catalog_mcp::{JsonPointer, reactive::affects};
+/// let p = |s: &str| JsonPointer::parse(s).unwrap();
+/// assert!(affects(&p("/rows/1/name"), &p("/rows"))); // the list was replaced
+/// assert!(affects(&p("/rows"), &p("/rows/1/name"))); // a row of the list was edited
+/// assert!(!affects(&p("/rows/1"), &p("/rows/10"))); // tokens, not characters
+/// assert!(affects(&p("/x/y"), &p("/"))); // the root is above every path
+/// ```
+pub fn affects(dependency: &JsonPointer, change: &JsonPointer) -> bool {
+    let (d, c) = (dependency.tokens(), change.tokens());
+    let common = d.len().min(c.len());
+    d[..common] == c[..common]
+}
+
+#[cfg(test)]
+mod tests;

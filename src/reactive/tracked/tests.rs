@@ -1,0 +1,170 @@
+use super::*;
+use crate::model::SharedModel;
+use crate::testing::{ScriptedServer, block_on};
+use crate::{Environment, Payload};
+use serde_json::json;
+
+/// The cases of the reference group `reactive` that expect a change list (`expect.changed`),
+/// with whether they fail and, where given, the data model afterwards.
+const REFERENCE: &str = r##"[
+    {"id": "reactive/literal-no-deps", "payload": {"title": "Home", "n": [1, 2]}, "changed": [], "fails": false},
+    {"id": "reactive/one-binding", "dataModel": {"user": {"name": "Ada"}}, "payload": {"@path": "/user/name"}, "changed": [], "fails": false},
+    {"id": "reactive/nested-call-args", "dataModel": {"csv": "a,b", "sep": ","}, "payload": {"@call": "transformData", "args": {"data": {"@call": "split", "args": {"value": {"@path": "/csv"}, "separator": {"@path": "/sep"}}}, "jmespath": "[0]"}}, "changed": [], "fails": false},
+    {"id": "reactive/update-keys-are-targets", "dataModel": {"source": "s", "rows": [{}]}, "contextPath": "/rows/0", "payload": {"@call": "updateDataModel", "args": {"updates": {"/copy": {"@path": "/source"}, "flag": true}}}, "changed": ["/copy", "/rows/0/flag"], "fails": false, "after": {"source": "s", "rows": [{"flag": true}], "copy": "s"}},
+    {"id": "reactive/updates-from-binding", "dataModel": {"pending": {"/b": 2, "/a": 1}}, "payload": {"@call": "updateDataModel", "args": {"updates": {"@path": "/pending"}}}, "changed": ["/b", "/a"], "fails": false},
+    {"id": "reactive/updates-null-writes-nothing", "dataModel": {"k": 1}, "payload": {"@call": "updateDataModel", "args": {"updates": {"@path": "/pending"}}}, "changed": [], "fails": false, "after": {"k": 1}},
+    {"id": "reactive/write-null-is-a-change", "dataModel": {"x": 5}, "payload": {"@call": "updateDataModel", "args": {"updates": {"/x": {"@path": "/missing"}}}}, "changed": ["/x"], "fails": false, "after": {"x": null}},
+    {"id": "reactive/root-write", "dataModel": {"old": 1}, "payload": {"@call": "updateDataModel", "args": {"updates": {"/": {"fresh": true}}}}, "changed": ["/"], "fails": false, "after": {"fresh": true}},
+    {"id": "reactive/changed-in-write-order", "payload": [{"@call": "updateDataModel", "args": {"updates": {"/b": 1, "/a": 1}}}, {"@call": "updateDataModel", "args": {"updates": {"/b": 2}}}], "changed": ["/b", "/a"], "fails": false, "after": {"b": 2, "a": 1}},
+    {"id": "reactive/failed-chain-changes-nothing", "dataModel": {"out": 0, "pat": "(a+)+"}, "payload": {"@call": "updateDataModel", "args": {"updates": {"/out": {"@call": "regexCapture", "args": {"value": "x", "pattern": {"@path": "/pat"}}}}}}, "changed": [], "fails": true},
+    {"id": "reactive/dependencies-of-a-failing-payload", "dataModel": {"s": "a", "pat": "(?=a)"}, "payload": {"@call": "updateDataModel", "args": {"updates": {"/n": {"@call": "regexCapture", "args": {"value": {"@path": "/s"}, "pattern": {"@path": "/pat"}}}}}}, "changed": [], "fails": true},
+    {"id": "reactive/tool-target-is-a-change", "dataModel": {"query": "rust"}, "server": {"results": {"search": [{"content": [{"type": "text", "text": "one"}]}]}}, "payload": {"@call": "callMcpTool", "args": {"name": "search", "arguments": {"q": {"@path": "/query"}}, "targetDataPath": "/results"}}, "changed": ["/results"], "fails": false},
+    {"id": "reactive/tool-chain-changes", "dataModel": {"repository": "a2ui/a2ui"}, "server": {"results": {"list_issues": [{"content": [{"type": "text", "text": "[{\"number\": 1, \"state\": \"open\"}, {\"number\": 2, \"state\": \"closed\"}]"}]}]}}, "payload": {"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {"jmespath": "{\"/issues\": json[?state == 'open'].number}", "data": {"@call": "callMcpTool", "args": {"name": "list_issues", "arguments": {"repository": {"@path": "/repository"}}}}}}}}, "changed": ["/issues"], "fails": false, "after": {"repository": "a2ui/a2ui", "issues": [1]}},
+    {"id": "reactive/tool-error-changes-nothing", "server": {"results": {"boom": [{"isError": true, "content": [{"type": "text", "text": "failed"}]}]}}, "payload": {"@call": "callMcpTool", "args": {"name": "boom", "arguments": {}, "targetDataPath": "/out"}}, "changed": [], "fails": true}
+]"##;
+
+fn run(payload: &Payload, case: &Value) -> (Result<Value, Error>, Value, Vec<String>) {
+    let context = JsonPointer::parse(case["contextPath"].as_str().unwrap_or("/")).unwrap();
+    let data = case.get("dataModel").cloned().unwrap_or(json!({}));
+    match case.get("server") {
+        None => {
+            let mut model = TrackedModel::new(data);
+            let result = payload.eval_in(&mut model, &context);
+            let (data, changes) = model.into_parts();
+            (result, data, changes.to_strings())
+        }
+        Some(server) => {
+            let server = ScriptedServer::from_json(server).unwrap();
+            let host = server.host();
+            let model = SharedModel::new(TrackedModel::new(data));
+            let result = block_on(payload.eval_async(&model, &context, &host));
+            let (data, changes) = model.into_inner().into_parts();
+            (result, data, changes.to_strings())
+        }
+    }
+}
+
+#[test]
+fn reference_cases_report_what_they_wrote() {
+    let cases: Vec<Value> = serde_json::from_str(REFERENCE).unwrap();
+    assert_eq!(cases.len(), 14);
+    let env = Environment::new();
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        let payload = env.compile(&case["payload"]).unwrap();
+        let (result, data, changed) = run(&payload, case);
+        assert_eq!(result.is_err(), case["fails"] == true, "{id}: {result:?}");
+        let expected: Vec<String> = serde_json::from_value(case["changed"].clone()).unwrap();
+        assert_eq!(changed, expected, "{id}");
+        if let Some(after) = case.get("after") {
+            assert_eq!(&data, after, "{id}");
+        }
+    }
+}
+
+#[test]
+fn a_failed_group_records_nothing_and_earlier_groups_stay() {
+    let env = Environment::new();
+    let payload = env
+        .compile(&json!([
+            {"@call": "updateDataModel", "args": {"updates": {"/first": 1}}},
+            {"@call": "updateDataModel", "args": {"updates": {"/a": 5, "/a/b": 1}}}
+        ]))
+        .unwrap();
+    let mut model = TrackedModel::new(json!({}));
+    let err = payload.eval(&mut model).unwrap_err();
+    assert_eq!(err.code(), crate::ErrorCode::DataError);
+    assert_eq!(model.changes().to_strings(), ["/first"]);
+    assert_eq!(model.get(), &json!({"first": 1}));
+    // A forbidden token is refused before the group reaches the model.
+    let forbidden = env
+        .compile(&json!({"@call": "updateDataModel", "args": {"updates": {"/__proto__/x": 1}}}))
+        .unwrap();
+    assert!(forbidden.eval(&mut model).is_err());
+    assert_eq!(model.take_changes().to_strings(), ["/first"]);
+}
+
+#[test]
+fn host_writes_and_removals_are_changes_too() {
+    let mut model = TrackedModel::new(json!({"rows": ["a", "b"], "user": {"nick": "x"}}));
+    let write = |path: &str, value: Value| Write {
+        path: JsonPointer::parse(path).unwrap(),
+        value,
+    };
+    model
+        .apply(
+            vec![write("/query", json!("ab")), write("/query", json!("abc"))],
+            10_000,
+        )
+        .unwrap();
+    assert!(
+        model
+            .apply(vec![write("/query/x", json!(1))], 10_000)
+            .is_err()
+    );
+    model.record_removal(JsonPointer::parse("/rows/0").unwrap());
+    model.record_removal(JsonPointer::parse("/user/nick").unwrap());
+    model.untracked_mut()["user"]
+        .as_object_mut()
+        .unwrap()
+        .remove("nick");
+    model.untracked_mut()["rows"]
+        .as_array_mut()
+        .unwrap()
+        .remove(0);
+    assert_eq!(
+        model.changes().to_strings(),
+        ["/query", "/rows", "/user/nick"]
+    );
+    assert_eq!(model.get()["rows"], json!(["b"]));
+}
+
+type Eval<'a> = std::pin::Pin<Box<dyn Future<Output = Result<Value, Error>> + Send + 'a>>;
+
+fn poll(f: &mut Eval<'_>) -> std::task::Poll<Result<Value, Error>> {
+    f.as_mut()
+        .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()))
+}
+
+#[test]
+fn superseded_and_dropped_tool_calls_record_nothing() {
+    let result = |n: u32| json!({"content": [{"type": "text", "text": n.to_string()}]});
+    let server = ScriptedServer::from_json(
+        &json!({"results": {"search": [result(0), result(1), result(2)]}}),
+    )
+    .unwrap();
+    server.hold_calls();
+    let host = server.host();
+    let model = SharedModel::new(TrackedModel::new(json!({})));
+    let env = Environment::new();
+    let search = env
+        .compile(&json!({"@call": "callMcpTool", "args": {"name": "search", "targetDataPath": "/results"}}))
+        .unwrap();
+    let copy = env
+        .compile(&json!({"@call": "updateDataModel", "args": {"updates": {
+            "/copy": {"@call": "callMcpTool", "args": {"name": "search"}}
+        }}}))
+        .unwrap();
+    let root = JsonPointer::root();
+    let mut older: Eval<'_> = Box::pin(search.eval_async(&model, &root, &host));
+    let mut newer: Eval<'_> = Box::pin(search.eval_async(&model, &root, &host));
+    let mut dropped: Eval<'_> = Box::pin(copy.eval_async(&model, &root, &host));
+    for eval in [&mut older, &mut newer, &mut dropped] {
+        assert!(poll(eval).is_pending());
+    }
+    server.release(1);
+    assert!(poll(&mut newer).is_ready());
+    assert_eq!(model.lock().changes().to_strings(), ["/results"]);
+    model.lock().take_changes();
+    // The older call completes after the newer one: its result is not written.
+    server.release(0);
+    assert!(poll(&mut older).is_ready());
+    // The dropped evaluation's call completes after the drop: nothing is written.
+    drop(dropped);
+    server.release(2);
+    drop((older, newer));
+    let (data, changes) = model.into_inner().into_parts();
+    assert!(changes.is_empty(), "{:?}", changes.to_strings());
+    assert_eq!(data["results"]["text"], "1");
+    assert!(data.get("copy").is_none());
+}
