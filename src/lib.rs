@@ -28,6 +28,7 @@
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`mcp`] | host traits and `callMcpTool`; A2UI over MCP ([`mcp::protocol`]); `McpApp` ([`mcp::app`]) |
+//! | [`messages`] | A2UI message streams checked message by message, each problem located |
 //! | [`testing`] | a scripted MCP server and a minimal executor, for tests |
 //! | [`fixtures`] | the conformance fixture runner |
 //!
@@ -63,6 +64,7 @@ pub mod jmespath;
 pub mod json;
 pub mod limits;
 pub mod mcp;
+pub mod messages;
 pub mod model;
 pub mod path;
 pub mod payload;

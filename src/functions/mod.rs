@@ -15,7 +15,7 @@ pub use coerce::{js_number_string, to_js_string};
 
 /// Gives the MCP catalog's declared functions the crate's implementations. A function the
 /// catalog schema declares and the crate does not implement (a newer schema) stays declared:
-/// calling it is a compile-time error that says so.
+/// calling it fails when it runs, with an error that says so.
 pub(crate) fn implement_mcp(catalog: &mut Catalog, limits: &Limits) {
     catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
     catalog.mark_tool("callMcpTool");

@@ -331,17 +331,14 @@ impl<'e> Compiler<'e> {
                     .with_phase(Phase::Compile);
                     self.errors.push(err);
                 }
-                Lookup::Found(found) if found.imp.is_none() => {
-                    let err = Error::new(
-                        ErrorCode::ExpressionError,
-                        format!("function '{name}' is declared by catalog '{catalog}' but not implemented in this version of the crate"),
-                    )
-                    .with_function(name.clone())
-                    .with_location(&location)
-                    .with_phase(Phase::Compile);
-                    self.errors.push(err);
-                }
                 Lookup::Found(found) => def = Some(found.clone()),
+            }
+        }
+        // A catalog document's declaration: the call's returnType and literal arguments.
+        if let Some(declared) = def.as_ref().and_then(|d| d.declaration.as_deref()) {
+            let max_depth = self.env.limits().max_depth;
+            for err in declared.check_call(map, &location, max_depth) {
+                self.errors.push(err.with_phase(Phase::Compile));
             }
         }
         // Arguments are compiled even when the call itself is invalid, so that their own
@@ -461,7 +458,8 @@ impl<'e> Compiler<'e> {
                 };
             }
         }
-        let function = def.imp.expect("only implemented functions are kept");
+        // A declared function the host has not implemented fails when it runs, not now.
+        let function = crate::catalog::implementation(&def, &name);
         let prepared = function.prepare(&StaticArgs {
             schema: &def.schema,
             args: static_args,
