@@ -813,35 +813,53 @@ mod literal {
     }
 
     /// What the errors of the alternatives of an `anyOf`/`oneOf` say, for its message.
-    fn alternatives(context: &[Vec<ValidationError<'static>>], dynamic: &Dynamic) -> String {
-        context
-            .iter()
+    fn alternatives(
+        context: &[Vec<ValidationError<'static>>],
+        dynamic: &Dynamic,
+        base: &str,
+    ) -> Vec<String> {
+        // An alternative no literal can take (the common types' DataBinding and FunctionCall)
+        // says nothing useful about a literal.
+        let useful = |branch: &&Vec<ValidationError<'static>>| {
+            !branch.iter().all(|e| matches!(e.kind(), Kind::FalseSchema))
+        };
+        let shown: Vec<&Vec<ValidationError<'static>>> = if context.iter().any(|b| useful(&b)) {
+            context.iter().filter(useful).collect()
+        } else {
+            context.iter().collect()
+        };
+        shown
+            .into_iter()
             .map(|branch| {
                 let reasons: Vec<String> = branch
                     .iter()
                     .filter(|e| sound(e, dynamic))
-                    .map(|e| describe(e, dynamic))
+                    .map(|e| describe(e, dynamic, base))
                     .collect();
                 reasons.join(" and ")
             })
-            .collect::<Vec<_>>()
-            .join("; or ")
+            .collect()
     }
 
     /// A message for one error, which never shows the `null`s standing for dynamic values.
-    fn describe(e: &ValidationError<'_>, dynamic: &Dynamic) -> String {
+    /// Its location is given relative to `base` (the argument, or an enclosing `anyOf`), when
+    /// it is deeper.
+    fn describe(e: &ValidationError<'_>, dynamic: &Dynamic, base: &str) -> String {
         let at = e.instance_path().as_str();
         let text = match e.kind() {
             Kind::AnyOf { context } | Kind::OneOfNotValid { context } => {
-                format!("must satisfy one of: {}", alternatives(context, dynamic))
+                match alternatives(context, dynamic, at).as_slice() {
+                    [one] => one.clone(),
+                    several => format!("must satisfy one of: {}", several.join("; or ")),
+                }
             }
             _ if dynamic.below(at) => e.masked().to_string(),
             _ => e.to_string(),
         };
-        if at.is_empty() {
-            text
-        } else {
-            format!("{at}: {text}")
+        match at.strip_prefix(base) {
+            Some("") => text,
+            Some(rest) if rest.starts_with('/') => format!("at {rest}: {text}"),
+            _ => format!("at {at}: {text}"),
         }
     }
 
@@ -891,12 +909,12 @@ mod literal {
                     "'{}': the argument '{}' does not fit the catalog's schema: {}",
                     decl.name,
                     arg.replace("~1", "/").replace("~0", "~"),
-                    describe(&e, &dynamic)
+                    describe(&e, &dynamic, &format!("/{arg}"))
                 ),
                 None => format!(
                     "'{}': the arguments do not fit the catalog's schema: {}",
                     decl.name,
-                    describe(&e, &dynamic)
+                    describe(&e, &dynamic, "")
                 ),
             };
             errors.push(
