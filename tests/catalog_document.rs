@@ -121,10 +121,7 @@ fn required_undeclared_and_return_type_are_checked_with_or_without_schemas() {
             json!({"@call": "formatCurrency", "args": {"value": 1, "currencyCode": "USD"}})
         ),
         [
-            (
-                ErrorCode::ValidationFailed,
-                "/args/currencyCode".to_owned()
-            ),
+            (ErrorCode::ValidationFailed, "/args/currencyCode".to_owned()),
             (ErrorCode::ValidationFailed, String::new())
         ]
     );
@@ -254,21 +251,48 @@ fn dynamic_arguments_are_left_out_and_never_reported() {
     let path = |p: &str| json!({"@path": p});
     let call = |f: &str, args: Value| json!({"@call": f, "args": args});
     for ok in [
-        call("formatNumber", json!({"value": path("/n"), "decimals": path("/d"), "grouping": true})),
+        call(
+            "formatNumber",
+            json!({"value": path("/n"), "decimals": path("/d"), "grouping": true}),
+        ),
         call("formatNumber", json!({"value": 12.5, "decimals": 2})),
-        call("formatCurrency", json!({"value": path("/t"), "currency": path("/c")})),
-        call("formatCurrency", json!({"value": path("/t"), "currency": "EUR", "decimals": 0})),
-        call("length", json!({"value": path("/name"), "min": path("/min")})),
+        call(
+            "formatCurrency",
+            json!({"value": path("/t"), "currency": path("/c")}),
+        ),
+        call(
+            "formatCurrency",
+            json!({"value": path("/t"), "currency": "EUR", "decimals": 0}),
+        ),
+        call(
+            "length",
+            json!({"value": path("/name"), "min": path("/min")}),
+        ),
         call("length", json!({"value": "abc", "max": 3})),
-        call("and", json!({"values": [path("/a"), call("not", json!({"value": path("/b")}))]})),
+        call(
+            "and",
+            json!({"values": [path("/a"), call("not", json!({"value": path("/b")}))]}),
+        ),
         call("and", json!({"values": [true, false, path("/c")]})),
         call("openUrl", json!({"url": "https://example.com/x"})),
-        call("openUrl", json!({"url": call("formatString", json!({"value": "https://x/${/id}"}))})),
+        call(
+            "openUrl",
+            json!({"url": call("formatString", json!({"value": "https://x/${/id}"}))}),
+        ),
         call("required", json!({"value": null})),
-        call("formatDate", json!({"value": path("/when"), "format": "MMM d, yyyy"})),
-        call("pluralize", json!({"value": path("/n"), "one": "item", "other": "items"})),
+        call(
+            "formatDate",
+            json!({"value": path("/when"), "format": "MMM d, yyyy"}),
+        ),
+        call(
+            "pluralize",
+            json!({"value": path("/n"), "one": "item", "other": "items"}),
+        ),
         // A dynamic value where a literal would be wrong: checked when it runs.
-        call("formatNumber", json!({"value": call("formatString", json!({"value": "x"}))})),
+        call(
+            "formatNumber",
+            json!({"value": call("formatString", json!({"value": "x"}))}),
+        ),
     ] {
         assert_eq!(problems(&env, ok.clone()), [], "{ok}");
     }
@@ -318,7 +342,9 @@ fn unimplemented_functions_fail_when_they_run_naming_function_and_catalog() {
 #[test]
 fn documents_that_are_not_catalogs_are_clear_errors() {
     let err = |text: &str| Catalog::from_schema_str(text).unwrap_err();
-    let e = err(r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://a2ui.org/specification/v1_0/common_types.json", "$defs": {}}"#);
+    let e = err(
+        r#"{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://a2ui.org/specification/v1_0/common_types.json", "$defs": {}}"#,
+    );
     assert_eq!(e.code(), ErrorCode::ValidationFailed);
     assert_eq!(
         e.message(),

@@ -7,15 +7,16 @@
 //! | message | what is checked |
 //! |---|---|
 //! | `createSurface` | `surfaceId` (new, or deleted before); `catalogId`, the surface's default catalog, registered in the [`Environment`] (required before v1.0; without it, the environment's default catalog); v1.0's inline `components` as in `updateComponents` |
-//! | `updateComponents` | the surface was created; every component has a string `id` and `component`; every dynamic value in its properties, `checks` and actions compiles with the surface's catalogs |
+//! | `updateComponents` | the surface was created; every component has a string `id` and `component`; every dynamic value in its properties, `checks` and actions compiles with the surface's catalogs (for a surface that is not known, only the calls that name their `catalogId`, and the bindings) |
 //! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer |
 //! | `deleteSurface` | the surface was created |
-//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, with v0.10's `callableFrom` set aside) compiles with the environment's default catalog |
+//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
 //! | `actionResponse` | nothing more |
 //!
 //! A component is compiled as one payload through [`Environment::compile`], with the surface's
 //! catalog as default catalog: every binding and call in it, however deep, is found, and a call
-//! with its own `catalogId` uses that catalog. Data (`updateDataModel`'s `value`,
+//! with its own `catalogId` uses that catalog. When the surface's catalog is not registered,
+//! that is reported once, at its `createSurface`, not at every call relying on it. Data (`updateDataModel`'s `value`,
 //! `createSurface`'s `dataModel`) is not compiled: what it holds is data.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
@@ -69,6 +70,11 @@ pub const MESSAGE_KINDS: [&str; 6] = [
 /// The `version` values this module reads (a message without `version` is read as v0.9).
 pub const VERSIONS: [&str; 4] = ["v0.9", "v0.9.1", "v0.10", "v1.0"];
 
+/// The default catalog of the components of an update whose surface is not known (never
+/// created, deleted, no `surfaceId`): no environment has it, so the calls that rely on it are
+/// recognised and not reported (the update's own problem says why).
+const UNKNOWN_SURFACE_CATALOG: &str = "urn:a2ui-catalog-mcp:catalog-of-an-unknown-surface";
+
 /// Levels a message nests above the values it carries (message, body, `components`, the
 /// component): a message's text may nest this much deeper than the depth limit.
 const ENVELOPE_DEPTH: usize = 4;
@@ -80,6 +86,19 @@ pub struct StreamOptions {
     /// The largest message, in bytes of JSON text. Larger is `LIMIT_EXCEEDED`, without parsing
     /// it. Default 16 MiB.
     pub max_message_bytes: usize,
+}
+
+impl StreamOptions {
+    /// Sets [`max_message_bytes`](StreamOptions::max_message_bytes).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::messages::StreamOptions;
+    /// assert_eq!(StreamOptions::default().with_max_message_bytes(1024).max_message_bytes, 1024);
+    /// ```
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> StreamOptions {
+        self.max_message_bytes = bytes;
+        self
+    }
 }
 
 impl Default for StreamOptions {
@@ -450,7 +469,11 @@ impl<'e> StreamChecker<'e> {
         match kind {
             "createSurface" => self.create_surface(index, version, body),
             "updateComponents" => {
-                let catalog = self.existing_surface(index, kind, body);
+                // Components of a surface that is not known are still checked; calls that rely
+                // on its (unknown) default catalog are not reported again.
+                let catalog = self
+                    .existing_surface(index, kind, body)
+                    .unwrap_or_else(|| UNKNOWN_SURFACE_CATALOG.to_owned());
                 match body.get("components") {
                     None => self.problem(
                         index,
@@ -462,7 +485,7 @@ impl<'e> StreamChecker<'e> {
                         index,
                         &format!("{at}/components"),
                         components,
-                        catalog.as_deref(),
+                        Some(&catalog),
                     ),
                 }
             }
@@ -717,11 +740,22 @@ impl<'e> StreamChecker<'e> {
         self.compile(index, at, component, catalog);
     }
 
-    /// Compiles `value` (at `at` in the message) and records its problems.
+    /// Compiles `value` (at `at` in the message) and records its problems. When the default
+    /// catalog is not registered (already reported, with the message that named it), the calls
+    /// that rely on it are not reported once more.
     fn compile(&mut self, index: usize, at: &str, value: &Value, catalog: Option<&str>) {
+        let unknown = catalog
+            .filter(|id| self.env.catalog(id).is_none())
+            .map(|id| format!("'{id}'"));
         let result = self.env_for(catalog).compile(value);
         if let Err(err) = result {
             for e in err.into_problems() {
+                if let Some(unknown) = &unknown
+                    && e.code() == ErrorCode::CatalogError
+                    && e.message().contains(unknown.as_str())
+                {
+                    continue;
+                }
                 let location = format!("{at}{}", e.location());
                 self.problems.push(Problem {
                     index: Some(index),

@@ -283,9 +283,8 @@ fn large_and_deep_messages_are_limit_exceeded() {
         create("b", MCP_CATALOG_ID).to_string(),
     ]
     .join("\n");
-    let mut checker = StreamChecker::new(&env).with_options(StreamOptions {
-        max_message_bytes: 1000,
-    });
+    let mut checker = StreamChecker::new(&env)
+        .with_options(StreamOptions::default().with_max_message_bytes(1000));
     checker.check_stream(&stream);
     checker.check_text(&format!("\"{}\"", "x".repeat(2000)));
     let report = checker.finish();
