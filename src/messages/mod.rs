@@ -1,7 +1,9 @@
 //! A2UI message streams: what an agent sends, checked message by message.
 //!
-//! A stream is a JSON array of messages or JSON values one after another (JSON lines, or
-//! pretty-printed objects separated by whitespace). Messages of A2UI v0.9 (with or without
+//! A stream is a JSON array of messages, or messages one after another: JSON lines (one message
+//! a line) when the first message fits on its line, else JSON values separated by whitespace
+//! (pretty-printed objects). In JSON lines, a line that is not JSON is one bad message and the
+//! next line is read. Messages of A2UI v0.9 (with or without
 //! `"version"`), v0.10 and v1.0 are read:
 //!
 //! | message | what is checked |
@@ -30,13 +32,13 @@
 //! use a2ui_catalog_mcp::{Environment, ErrorCode, messages};
 //!
 //! let env = Environment::new();
-//! let stream = r#"
-//! {"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json"}}
-//! {"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
-//!   {"id": "root", "component": "Text", "text": {"@call": "split", "args": {"value": {"@path": "/csv"}}}}
-//! ]}}
-//! {"version": "v1.0", "updateDataModel": {"surfaceId": "t", "value": {}}}
-//! "#;
+//! let stream = r#"[
+//!   {"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json"}},
+//!   {"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+//!     {"id": "root", "component": "Text", "text": {"@call": "split", "args": {"value": {"@path": "/csv"}}}}
+//!   ]}},
+//!   {"version": "v1.0", "updateDataModel": {"surfaceId": "t", "value": {}}}
+//! ]"#;
 //! let report = messages::check_stream(&env, stream);
 //! assert_eq!(report.message_count(), 3);
 //! let problems: Vec<String> = report.problems().iter().map(|p| p.to_string()).collect();

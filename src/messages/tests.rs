@@ -135,12 +135,7 @@ fn every_problem_is_located_and_none_hides_another() {
             "/updateComponents/surfaceId",
             ErrorCode::ValidationFailed,
         ),
-        // The components of an unknown surface are still checked (with the default catalog).
-        (
-            Some(4),
-            "/updateComponents/components/0/text",
-            ErrorCode::ExpressionError,
-        ),
+        // The calls relying on the unknown surface's catalog are not reported (see below).
         (Some(5), "/updateDataModel", ErrorCode::ValidationFailed),
         (Some(6), "/updateDataModel/path", ErrorCode::DataError),
         (
@@ -171,10 +166,58 @@ fn every_problem_is_located_and_none_hides_another() {
         .collect();
     assert_eq!(located(&report), expected, "{report}");
     let messages: Vec<&str> = report.problems().iter().map(Problem::message).collect();
-    assert!(messages[9].contains("unknown function 'nope'"));
-    assert!(messages[17].contains("plain spelling"));
-    assert!(messages[19].contains("requires the argument 'separator'"));
+    assert!(messages[2].contains("unknown function 'nope'"));
+    assert!(messages[16].contains("plain spelling"));
+    assert!(messages[18].contains("requires the argument 'separator'"));
     assert_eq!(report.problems()[2].function(), Some("nope"));
+}
+
+#[test]
+fn calls_relying_on_an_unknown_catalog_are_reported_once() {
+    let env = env();
+    let text = json!({"@call": "upper", "args": {"value": "x"}});
+    let explicit = json!({"@call": "upper", "catalogId": OTHER, "args": {}});
+    let report = check_messages(
+        &env,
+        &[
+            create("a", "https://nowhere"),
+            update(
+                "a",
+                json!([{"id": "t", "component": "Text", "text": text, "label": {"@path": "/x", "y": 1}}]),
+            ),
+            update(
+                "b",
+                json!([{"id": "t", "component": "Text", "text": text, "label": explicit}]),
+            ),
+        ],
+    );
+    assert_eq!(
+        located(&report),
+        [
+            (
+                Some(0),
+                "/createSurface/catalogId".to_owned(),
+                ErrorCode::CatalogError
+            ),
+            (
+                Some(1),
+                "/updateComponents/components/0/label".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+            (
+                Some(2),
+                "/updateComponents/surfaceId".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+            // A call that names its catalog is checked in full.
+            (
+                Some(2),
+                "/updateComponents/components/0/label".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+        ],
+        "{report}"
+    );
 }
 
 #[test]
