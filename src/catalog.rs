@@ -430,8 +430,8 @@ impl Catalog {
     /// the `properties` and `required` of the argument schemas; `additionalProperties: false` or
     /// `unevaluatedProperties: false` rejects undeclared ones. With the feature `json-schema`,
     /// literal arguments are also validated against the schema at compile time, dynamic ones
-    /// left out; a call's `returnType` must match the declared one. The crate's module notes
-    /// (`catalog/document.rs`) list the schema keywords understood.
+    /// left out; a call's `returnType` must match the declared one. [`FunctionDeclaration`]
+    /// says exactly what is checked and which schema keywords are understood.
     ///
     /// ```
     /// use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, catalog::Args};

@@ -16,46 +16,8 @@
 //! them by name ([`Catalog::implement_function`]). Calling one the host did not implement
 //! compiles, and fails when it runs, with an error naming the function and the catalog.
 //!
-//! # What a compiled call is checked against
-//!
-//! - Its arguments: every required one present, none the schema does not declare
-//!   (`additionalProperties: false` or `unevaluatedProperties: false` on the arguments object).
-//!   Always.
-//! - Its `returnType`, when the call gives one: it must match the declared one (`any` on either
-//!   side matches everything, `array` matches `string[]` and the like). Always.
-//! - Its literal arguments, against the argument schema, with the feature `json-schema` (which
-//!   the `cli` feature turns on). Without the feature, the two checks above still run and the
-//!   schema is kept but not evaluated. A binding or a call in an argument is only known when the
-//!   payload runs, so it is left out: a violation is reported only when it cannot depend on a
-//!   dynamic value. An error about the dynamic value itself or anything inside it is dropped;
-//!   an error about an object or array holding one is kept only for what its keys or its length
-//!   decide (`required`, `minItems`, `type`, `additionalProperties`, …) or, for `anyOf` and
-//!   `oneOf`, when every alternative fails for such a reason (a `length` call with neither `min`
-//!   nor `max` fails both `{"required": ["min"]}` and `{"required": ["max"]}`, whatever its
-//!   `value` is bound to). Errors reached through `then`/`else` are dropped when any argument is
-//!   dynamic (the `if` may have looked at it). Dynamic arguments are checked by the function when
-//!   it runs, as always.
-//!
-//! Literal argument errors are `EXPRESSION_ERROR` at the argument (`/args/max`), or
-//! `VALIDATION_FAILED` at the call when they are about which arguments are passed; a `returnType`
-//! mismatch is `VALIDATION_FAILED` at the call.
-//!
-//! # Schema keywords understood
-//!
-//! Every JSON Schema keyword of the document's draft (2020-12 by default) as the `jsonschema`
-//! crate implements it, `format` included (asserted, not just annotated: `email`, `uri`, `date`,
-//! `date-time`, `time`, `ipv4`, …; unknown formats are ignored). `$ref`s are followed within the
-//! catalog document. A `$ref` to the A2UI common types (any URI ending in `common_types.json`)
-//! stands for the literal form of the type, since the dynamic forms are left out:
-//! `DynamicString` is a string, `DynamicNumber` a number, `DynamicBoolean` a boolean,
-//! `DynamicStringList` an array of strings, `ComponentId`, `Child` and `CallId` strings;
-//! `DataBinding` and `FunctionCall` match no literal; `DynamicValue` and any other common type
-//! accept everything. A `$ref` to any other document is not followed: what it constrains is
-//! accepted.
-//!
-//! The crate's own MCP catalog functions check their arguments themselves, with the messages of
-//! the reference implementation, so [`Catalog::mcp`] does not validate their literal arguments
-//! against the schema.
+//! What a call of a declared function is checked against, and which schema keywords are
+//! understood: see [`FunctionDeclaration`].
 
 use super::{ArgSchema, Args, CallContext, Catalog, Function, FunctionDef};
 use crate::error::{Error, ErrorCode};
@@ -65,6 +27,49 @@ use std::sync::Arc;
 
 /// A function a catalog document declares: its arguments, its return type and its argument
 /// schema.
+///
+/// # What a call is checked against when it is compiled
+///
+/// - Its arguments: every required one present, none the schema does not declare
+///   (`additionalProperties: false` or `unevaluatedProperties: false` on the arguments object).
+///   Always.
+/// - Its `returnType`, when the call gives one: it must match the declared one (`any` on either
+///   side matches everything, `array` matches `string[]` and the like). Always.
+/// - Its literal arguments, against the argument schema, with the feature `json-schema` (which
+///   the `cli` feature turns on). Without the feature, the two checks above still run and the
+///   schema is kept but not evaluated. A binding or a call in an argument is only known when the
+///   payload runs, so it is left out: a violation is reported only when it cannot depend on a
+///   dynamic value. An error about the dynamic value itself or anything inside it is dropped;
+///   an error about an object or array holding one is kept only for what its keys or its length
+///   decide (`required`, `minItems`, `type`, `additionalProperties`, …) or, for `anyOf` and
+///   `oneOf`, when every alternative fails for such a reason (a `length` call with neither `min`
+///   nor `max` fails both `{"required": ["min"]}` and `{"required": ["max"]}`, whatever its
+///   `value` is bound to). Errors reached through `then`/`else` are dropped when any argument is
+///   dynamic (the `if` may have looked at it). Dynamic arguments are checked by the function when
+///   it runs, as always.
+///
+/// Literal argument errors are `EXPRESSION_ERROR` at the argument (`/args/max`), or
+/// `VALIDATION_FAILED` at the call when they are about which arguments are passed; a `returnType`
+/// mismatch is `VALIDATION_FAILED` at the call.
+///
+/// # Schema keywords understood
+///
+/// Every JSON Schema keyword of the document's draft (2020-12 by default) as the `jsonschema`
+/// crate implements it, `format` included (asserted, not just annotated: `email`, `uri`, `date`,
+/// `date-time`, `time`, `ipv4`, …; unknown formats are ignored). `$ref`s are followed within the
+/// catalog document. A `$ref` to the A2UI common types (any URI ending in `common_types.json`)
+/// stands for the literal form of the type, since the dynamic forms are left out:
+/// `DynamicString` is a string, `DynamicNumber` a number, `DynamicBoolean` a boolean,
+/// `DynamicStringList` an array of strings, `ComponentId`, `Child` and `CallId` strings;
+/// `DataBinding` and `FunctionCall` match no literal; `DynamicValue` and any other common type
+/// accept everything. A `$ref` to any other document is not followed: what it constrains is
+/// accepted.
+///
+/// The crate's own MCP catalog functions check their arguments themselves, with the messages of
+/// the reference implementation, so [`Catalog::mcp`] does not validate their literal arguments
+/// against the schema.
+///
+/// # Example
 ///
 /// ```
 /// use a2ui_catalog_mcp::Catalog;
