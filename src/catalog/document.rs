@@ -46,7 +46,9 @@ use std::sync::Arc;
 ///   nor `max` fails both `{"required": ["min"]}` and `{"required": ["max"]}`, whatever its
 ///   `value` is bound to). Errors reached through `then`/`else` are dropped when any argument is
 ///   dynamic (the `if` may have looked at it). Dynamic arguments are checked by the function when
-///   it runs, as always.
+///   it runs, as always. A literal object shaped exactly like a binding or a call of the plain
+///   spelling (`{"path": "/x"}`, `{"call": "f", "args": {…}}`) is left out in the same way: it is
+///   most likely a misspelled dynamic value, and its value is not the schema's question.
 ///
 /// Literal argument errors are `EXPRESSION_ERROR` at the argument (`/args/max`), or
 /// `VALIDATION_FAILED` at the call when they are about which arguments are passed; a `returnType`
@@ -226,6 +228,23 @@ fn return_types_match(wanted: &str, declared: &str) -> bool {
 /// only known when the payload runs. Malformed ones count too: the compiler reports them.
 pub(crate) fn is_dynamic_node(map: &Map<String, Value>) -> bool {
     map.contains_key("@path") || map.contains_key("@call")
+}
+
+/// Whether a literal object is shaped exactly like a binding or a call of the plain spelling
+/// (`{"path": string}`, `{"call": string, "args"?: object, "returnType"?: string}`), as the
+/// A2UI reference reads them: most likely a misspelled dynamic value, so its literal value is
+/// not held against the schema.
+#[cfg_attr(not(feature = "json-schema"), allow(dead_code))]
+pub(crate) fn is_plain_spelled_node(map: &Map<String, Value>) -> bool {
+    let binding = map.len() == 1 && matches!(map.get("path"), Some(Value::String(_)));
+    let call = matches!(map.get("call"), Some(Value::String(_)))
+        && map.iter().all(|(k, v)| match k.as_str() {
+            "call" => true,
+            "args" => v.is_object(),
+            "returnType" => v.is_string(),
+            _ => false,
+        });
+    binding || call
 }
 
 /// What a declared function that the host has not implemented does when it is called.
@@ -579,7 +598,7 @@ impl Catalog {
 mod literal {
     //! Validation of literal arguments with `jsonschema`, leaving dynamic ones out.
 
-    use super::{FunctionDeclaration, bad_entry, is_dynamic_node};
+    use super::{FunctionDeclaration, bad_entry, is_dynamic_node, is_plain_spelled_node};
     use crate::error::{Error, ErrorCode};
     use crate::path::escape_token;
     use jsonschema::error::ValidationErrorKind as Kind;
@@ -727,7 +746,9 @@ mod literal {
                 return None;
             }
             match value {
-                Value::Object(map) if depth > 0 && is_dynamic_node(map) => {
+                Value::Object(map)
+                    if depth > 0 && (is_dynamic_node(map) || is_plain_spelled_node(map)) =>
+                {
                     *value = Value::Null;
                     dynamic.push(pointer);
                 }
@@ -947,6 +968,16 @@ mod literal {
             );
             let deep = (0..200).fold(json!(1), |v, _| json!([v]));
             assert!(literal_instance(json!({"a": deep}).as_object().unwrap(), 128).is_none());
+        }
+
+        #[test]
+        fn plain_spelled_values_are_left_out_too() {
+            let args = json!({"value": {"path": "/x"}, "n": {"call": "f", "args": {}}, "t": {"path": "/x", "componentId": "c"}});
+            let (instance, mut pointers) =
+                literal_instance(args.as_object().unwrap(), 128).unwrap();
+            pointers.sort();
+            assert_eq!(pointers, ["/n", "/value"]);
+            assert_eq!(instance["t"], json!({"path": "/x", "componentId": "c"}));
         }
 
         #[test]
