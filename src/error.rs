@@ -221,6 +221,16 @@ impl Error {
             self.inner.message
         )
     }
+
+    /// This problem and the related ones, as separate errors (sources kept).
+    pub(crate) fn into_problems(self) -> Vec<Error> {
+        let mut first = self;
+        let related = std::mem::take(&mut first.inner.related);
+        let mut all = Vec::with_capacity(1 + related.len());
+        all.push(first);
+        all.extend(related);
+        all
+    }
 }
 
 fn display_location(location: &str) -> &str {
