@@ -3,7 +3,7 @@
 //! `targetDataPath` unless a newer call to that path has started.
 
 use super::host::{McpAppResource, McpHost, ToolClient};
-use super::output::{self, TextMember, ToolResponse};
+use super::output::{self, FastValue, TextMember, ToolResponse};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
@@ -285,14 +285,14 @@ async fn respond(
 
 /// `json`: the joined text when it is a JSON object or array; otherwise, for several text
 /// blocks, the array of those that are; absent when none is.
-fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
+fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<FastValue>, Error> {
     if let Some(v) = parse_container(text, limits)? {
         return Ok(Some(v));
     }
     if texts.len() < 2 {
         return Ok(None);
     }
-    let mut found = sonic_rs::Array::new();
+    let mut found = Vec::new();
     for block in texts {
         if let Some(v) = parse_container(block, limits)? {
             found.push(v);
@@ -301,13 +301,13 @@ fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_r
     Ok(if found.is_empty() {
         None
     } else {
-        Some(found.into_value())
+        Some(output::array(found))
     })
 }
 
 /// The text as JSON when it is an object or an array. Text that is not JSON is prose (no
 /// error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
-fn parse_container(text: &str, limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
+fn parse_container(text: &str, limits: &Limits) -> Result<Option<FastValue>, Error> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(None);
