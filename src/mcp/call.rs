@@ -416,17 +416,14 @@ impl Collected<'_> {
 
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
-        super::protocol::read::read_messages(item, "", &mut messages).map_err(|e| {
+        let subject = format!("the A2UI resource '{uri}'");
+        super::protocol::read::read_messages(item, "", &subject, &mut messages).map_err(|e| {
             let code = if e.code() == ErrorCode::LimitExceeded {
                 ErrorCode::LimitExceeded
             } else {
                 ErrorCode::ExpressionError
             };
-            Error::new(
-                code,
-                format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
-            )
-            .with_source(e)
+            Error::new(code, e.message().to_owned()).with_source(e)
         })?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
