@@ -420,14 +420,15 @@ impl Collected<'_> {
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
         let subject = format!("the A2UI resource '{uri}'");
-        super::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages).map_err(|e| {
-            let code = if e.code() == ErrorCode::LimitExceeded {
-                ErrorCode::LimitExceeded
-            } else {
-                ErrorCode::ExpressionError
-            };
-            Error::new(code, e.message().to_owned()).with_source(e)
-        })?;
+        super::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
+            .map_err(|e| {
+                let code = if e.code() == ErrorCode::LimitExceeded {
+                    ErrorCode::LimitExceeded
+                } else {
+                    ErrorCode::ExpressionError
+                };
+                Error::new(code, e.message().to_owned()).with_source(e)
+            })?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {

@@ -11,7 +11,7 @@
 //! bytes, which stay owned by the two `Vec`s below between calls.
 
 use a2ui_catalog_mcp::mcp::{BoxFuture, HostError, McpHost, ToolClient};
-use a2ui_catalog_mcp::model::SharedModel;
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::{Environment, Error, JsonPointer};
 use serde_json::{Map, Value, json};
 use std::future::Future;
