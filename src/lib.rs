@@ -116,7 +116,7 @@ pub use mcp::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
     ToolClient, ToolRouter,
 };
-pub use model::{DataModel, SharedModel, Write};
+pub use model::{DataModel, SharedModel, Write, apply_writes, read_value};
 pub use path::JsonPointer;
 pub use payload::Payload;
 
