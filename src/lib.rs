@@ -124,3 +124,8 @@ pub use payload::Payload;
 #[doc = include_str!("../README.md")]
 #[cfg(all(doctest, feature = "testing"))]
 pub struct ReadmeDoctests;
+
+// The examples of the pages in docs/ are tested like the README's.
+#[doc = include_str!("../docs/data-model.md")]
+#[cfg(doctest)]
+pub struct DataModelDoctests;
