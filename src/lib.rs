@@ -129,3 +129,7 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/data-model.md")]
 #[cfg(doctest)]
 pub struct DataModelDoctests;
+
+#[doc = include_str!("../docs/mcp.md")]
+#[cfg(all(doctest, feature = "testing"))]
+pub struct McpDoctests;
