@@ -9,7 +9,8 @@
 
 use std::fmt;
 
-/// Why something failed (engine.md §4). The string forms are the A2UI error codes.
+/// Why something failed. The string forms ([`as_str`](ErrorCode::as_str)) are the A2UI error
+/// codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {

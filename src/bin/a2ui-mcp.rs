@@ -1,5 +1,5 @@
 //! `a2ui-mcp`: compile, evaluate and test A2UI payloads against the MCP catalog from the
-//! command line (fixtures.md, "The command-line tool").
+//! command line: `check`, `eval`, `fixtures` (the format is in `docs/fixtures.md`), `regex`.
 
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
 use a2ui_catalog_mcp::regex::Pattern;

@@ -13,7 +13,8 @@ use serde_json::Value;
 
 pub use block_scan::nests_deeper_than;
 
-/// The depth used when the caller has no better limit: the payload default (engine.md §5).
+/// The depth used when the caller has no better limit: the payload default
+/// ([`Limits::max_depth`](crate::Limits::max_depth)).
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// The deepest nesting of `[`/`{` in `text`, stopping early once it passes `limit`.

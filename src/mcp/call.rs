@@ -1,6 +1,8 @@
-//! `callMcpTool` (mcp.md §2): call the tool, build the response object, collect the A2UI
-//! messages and MCP Apps its result links or embeds, and write the response to
-//! `targetDataPath` unless a newer call to that path has started.
+//! `callMcpTool`: call the tool, build the response object, collect the A2UI messages and MCP
+//! Apps its result links or embeds, and write the response to `targetDataPath` unless a newer
+//! call to that path has started; forward what was collected only once all of that worked.
+//! The steps and the response object's members are stated in `docs/mcp.md` and, in short, in
+//! the `mcp` module's documentation.
 
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};

@@ -1,5 +1,5 @@
-//! The payload compiler (engine.md §1–2): a JSON value to a [`Program`], collecting every
-//! static problem with its location.
+//! The payload compiler: a JSON value to a [`Program`], collecting every static problem with
+//! its location (the payload grammar is stated on [`Payload`](crate::Payload)).
 //!
 //! The walk uses an explicit stack, so a payload of any depth is measured without recursion;
 //! past the depth limit the subtree is not entered.

@@ -1,5 +1,5 @@
-//! The evaluator: runs a [`Program`] against a data model, innermost first, siblings in
-//! document order (engine.md §2).
+//! The evaluator: runs a [`Program`] against a data model, innermost first (every argument
+//! before its function), siblings in document order; when a node fails, nothing above it runs.
 //!
 //! It is a machine with an explicit stack of frames rather than a recursive walk, so that an
 //! evaluation can stop at any call and resume later: the asynchronous path (tool calls) drives

@@ -27,6 +27,48 @@ use serde_json::Value;
 ///
 /// `Payload` is `Send + Sync` and independent of the [`Environment`](crate::Environment) that compiled it.
 ///
+/// # The payload grammar
+///
+/// A payload is any JSON value, made of three kinds of node:
+///
+/// - a **binding**, an object whose only key is `"@path"`, with a string: reads that path of
+///   the data model. A path that starts with `/` is absolute; `""` and `"."` are the data
+///   context; any other path is joined to the context (`name` in `/rows/0` is
+///   `/rows/0/name`). `"/"` is the root. A missing path reads `null`, never an error.
+/// - a **call**, an object with `"@call"` (the function's name) and optionally `"args"` (an
+///   object of dynamic values), `"catalogId"` (the catalog that provides the function;
+///   without it, the environment's default catalog) and `"returnType"` (checked only where the
+///   catalog declares a return type, and for `@index`, which returns a `number`).
+/// - a **literal**: anything else. Arrays and objects are evaluated member by member, at any
+///   depth. In a literal object a key that starts with `@@` stands for the key with one `@`
+///   removed (`"@@path"` is the literal key `"@path"`).
+///
+/// What is wrong with a payload is found when it is compiled, all at once ([`Error::related`]),
+/// each problem with its location (a JSON Pointer into the payload):
+///
+/// - any other key that starts with a single `@` in a literal object: `INVALID_RESERVED_KEY`;
+/// - a binding with another key or a path that is not a string, a call with keys other than
+///   the four above or members of the wrong type, an object with both `@path` and `@call`, a
+///   missing required argument, an argument the function does not declare:
+///   `VALIDATION_FAILED`;
+/// - an unknown catalog id (`""` included; there is no fallback): `CATALOG_ERROR`; an unknown
+///   function in a known catalog: `EXPRESSION_ERROR`, with [`Error::function`] naming it;
+/// - nesting deeper than [`Limits::max_depth`](crate::Limits::max_depth): `LIMIT_EXCEEDED`;
+/// - what a function can judge from literal arguments: a JMESPath expression that does not
+///   parse, a regex pattern outside the dialect, an argument of the wrong type.
+///
+/// # Evaluation
+///
+/// - Eager and innermost first: every argument is evaluated before its function runs.
+///   Siblings (array elements, object members, a call's arguments) are evaluated one after
+///   another in document order, tool calls among them included.
+/// - A value read through a binding, and anything a tool returns, is data: it is never
+///   evaluated, even when it looks like `{"@path": …}` or `{"@call": …}`.
+/// - Errors propagate: when a node fails, the functions above it do not run and the evaluation
+///   returns the error. Writes happen only in calls (`updateDataModel`, `callMcpTool`'s
+///   `targetDataPath`, a host function's writes), each call's writes all or nothing, so a
+///   failing chain writes nothing; writes of calls that completed before the failure stay.
+///
 /// ```
 /// use a2ui_catalog_mcp::{Environment, JsonPointer};
 /// use serde_json::json;

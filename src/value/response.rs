@@ -47,7 +47,9 @@ pub(crate) enum TextMember {
     Block(usize),
 }
 
-/// A tool's response object (mcp.md §2 step 4), member by member.
+/// A tool's response object, member by member, in the order of the object: `toolName`,
+/// `toolInput`, `toolResult`, `structuredContent` (when the result has it), `text`, `json` (when
+/// found), then the MCP App members. What each holds is in `docs/mcp.md`.
 pub(crate) struct ToolResponse {
     pub(crate) tool_name: Value,
     pub(crate) tool_input: Value,

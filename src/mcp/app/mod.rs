@@ -1,4 +1,6 @@
-//! The `McpApp` component of the MCP catalog (mcp.md §3): what a host needs to render it safely.
+//! The `McpApp` component of the MCP catalog (`htmlContent`, `title`, `allowedTools`,
+//! `allowedFunctions`, `data.paths`, `csp`, `permissions`): what a host needs to render it
+//! safely.
 //!
 //! Rendering the app (the double-iframe sandbox, the MCP Apps bridge) is the host's job. This
 //! module gives it the decisions, as pure functions:
