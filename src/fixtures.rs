@@ -2,6 +2,10 @@
 //! says, for each, whether it gives what the case expects. It reads no files: the caller (the
 //! CLI's `fixtures` command, the crate's tests) reads them and hands over their text.
 //!
+//! The file format (the keys of a case, the scripted `server`, the `expect` keys, failing
+//! cases, how JSON is compared, `regexCases`) is stated in `docs/fixtures.md`, for authors of
+//! cases and of runners in other languages.
+//!
 //! ```
 //! use a2ui_catalog_mcp::fixtures::run_text;
 //! let file = r#"{"description": "demo", "cases": [
@@ -344,6 +348,27 @@ mod tests {
         assert!(!out[0].passed());
         assert_eq!(out[0].failures.len(), 2, "{:?}", out[0].failures);
         assert!(out[0].failures[0].contains("expected [2], got [1]"));
+    }
+
+    #[test]
+    fn the_example_files_of_the_format_page_pass() {
+        // Every ```json block of docs/fixtures.md that is a whole fixture file.
+        let page = include_str!("../docs/fixtures.md");
+        let mut files = 0;
+        for block in page.split("```json\n").skip(1) {
+            let text = block.split("```").next().unwrap_or_default();
+            let Ok(file) = serde_json::from_str::<Value>(text) else {
+                continue; // a fragment
+            };
+            if file.get("cases").is_none() && file.get("regexCases").is_none() {
+                continue;
+            }
+            files += 1;
+            for outcome in run_file(&file).unwrap() {
+                assert!(outcome.passed(), "{}: {:?}", outcome.id, outcome.failures);
+            }
+        }
+        assert!(files >= 2, "{files}");
     }
 
     #[test]
