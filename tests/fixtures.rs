@@ -36,7 +36,7 @@ fn every_fixture_passes() {
         .filter(|o| !o.passed())
         .map(|o| format!("{}:\n    {}", o.id, o.failures.join("\n    ")))
         .collect();
-    // Every group of ../shared/reference-cases is here: losing a file must not pass silently.
+    // Every group of the imported reference cases is here: losing a file must not pass silently.
     assert!(outcomes.len() >= 316, "only {} cases found", outcomes.len());
     assert!(
         failed.is_empty(),

@@ -2,9 +2,10 @@
 //! whole-value walks the crate needs, all without recursion.
 //!
 //! `serde_json` parses and drops values recursively. Its default recursion limit (128) would
-//! refuse test data the spec allows, and lifting it would let a deep document overflow the
-//! stack. So text is first scanned for its nesting depth (a cheap byte loop), and only parsed
-//! when the depth is within the caller's limit.
+//! refuse data the crate accepts (its depth limit is configurable, and fixture files nest
+//! deeper on purpose), and lifting it would let a deep document overflow the stack. So text is
+//! first scanned for its nesting depth (a cheap byte loop), and only parsed when the depth is
+//! within the caller's limit.
 
 mod block_scan;
 
