@@ -15,7 +15,8 @@ mod shared;
 
 pub use shared::SharedModel;
 
-/// One write of a group: the absolute path and the value to store there.
+/// One write of a group: the path and the value to store there. The engine gives a store
+/// absolute paths; [`apply_writes`] reads them relative to the value it is given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Write {
     /// Where to write.
