@@ -105,11 +105,11 @@ pub mod fixtures;
 
 pub use builtins::{MCP_CATALOG_ID, MCP_CATALOG_JSON};
 pub use catalog::{
-    ArgSchema, Args, CallContext, Catalog, Function, FunctionDeclaration, Prepared, StaticArg,
-    StaticArgs,
+    ArgSchema, Args, CallContext, Catalog, Function, FunctionDeclaration, Prepared, Reads,
+    StaticArg, StaticArgs,
 };
-pub use env::Environment;
-pub use error::{Error, ErrorCode, Phase, Result};
+pub use env::{Diagnostics, Environment};
+pub use error::{Error, ErrorCode, Phase, Result, Warning, WarningCode};
 pub use functions::{js_number_string, to_js_string};
 pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
 pub use mcp::{
@@ -118,7 +118,7 @@ pub use mcp::{
 };
 pub use model::{DataModel, SharedModel, Write};
 pub use path::JsonPointer;
-pub use payload::Payload;
+pub use payload::{Payload, Spelling};
 
 // The README's examples use the scripted server of `testing`.
 #[doc = include_str!("../README.md")]

@@ -50,11 +50,11 @@
 
 mod split;
 
-use crate::catalog::is_dynamic_node;
 use crate::env::Environment;
-use crate::error::{Error, ErrorCode, Phase};
+use crate::error::{Error, ErrorCode, Phase, Warning};
 use crate::json::kind_name;
 use crate::path::JsonPointer;
+use crate::payload::shape::{Form, PlainShape, form, plain_shape};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -185,11 +185,58 @@ impl fmt::Debug for Problem {
     }
 }
 
+/// A warning of a stream: where it is (the message's index, a JSON Pointer inside the message)
+/// and what it is (a [`Warning`], whose location is that pointer). Warnings never make a stream
+/// fail its check.
+#[derive(Debug, Clone)]
+pub struct StreamWarning {
+    index: usize,
+    warning: Warning,
+}
+
+impl StreamWarning {
+    /// The index of the message in the stream (0-based).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// A JSON Pointer inside the message.
+    pub fn pointer(&self) -> &str {
+        self.warning.location()
+    }
+
+    /// What looks wrong and what to do.
+    pub fn message(&self) -> &str {
+        self.warning.message()
+    }
+
+    /// The whole warning.
+    pub fn warning(&self) -> &Warning {
+        &self.warning
+    }
+}
+
+impl fmt::Display for StreamWarning {
+    /// `message 1 at /updateComponents/components/0/text: warning OTHER_SPELLING: …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.pointer();
+        write!(
+            f,
+            "message {} at {}: warning {}: {}",
+            self.index,
+            if at.is_empty() { "/" } else { at },
+            self.warning.code(),
+            self.message()
+        )
+    }
+}
+
 /// What a stream check found.
 #[derive(Debug, Default)]
 pub struct Report {
     messages: usize,
     problems: Vec<Problem>,
+    warnings: Vec<StreamWarning>,
 }
 
 impl Report {
@@ -203,7 +250,12 @@ impl Report {
         &self.problems
     }
 
-    /// Whether no problem was found.
+    /// Every warning, in stream order.
+    pub fn warnings(&self) -> &[StreamWarning] {
+        &self.warnings
+    }
+
+    /// Whether no problem was found (there may be warnings).
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }
@@ -215,19 +267,33 @@ impl Report {
 }
 
 impl fmt::Display for Report {
-    /// One problem a line, then `N messages, M problems`.
+    /// One problem a line, one warning a line, then `N messages, M problems` (and `, K
+    /// warnings` when there are some).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for problem in &self.problems {
             writeln!(f, "{problem}")?;
         }
+        for warning in &self.warnings {
+            writeln!(f, "{warning}")?;
+        }
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
         write!(
             f,
             "{} message{}, {} problem{}",
             self.messages,
-            if self.messages == 1 { "" } else { "s" },
+            plural(self.messages),
             self.problems.len(),
-            if self.problems.len() == 1 { "" } else { "s" }
-        )
+            plural(self.problems.len())
+        )?;
+        if !self.warnings.is_empty() {
+            write!(
+                f,
+                ", {} warning{}",
+                self.warnings.len(),
+                plural(self.warnings.len())
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -294,6 +360,7 @@ pub struct StreamChecker<'e> {
     envs: HashMap<String, Environment>,
     messages: usize,
     problems: Vec<Problem>,
+    warnings: Vec<StreamWarning>,
 }
 
 impl<'e> StreamChecker<'e> {
@@ -309,6 +376,7 @@ impl<'e> StreamChecker<'e> {
             envs: HashMap::new(),
             messages: 0,
             problems: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -323,11 +391,17 @@ impl<'e> StreamChecker<'e> {
         &self.problems
     }
 
+    /// The warnings found so far.
+    pub fn warnings(&self) -> &[StreamWarning] {
+        &self.warnings
+    }
+
     /// The report.
     pub fn finish(self) -> Report {
         Report {
             messages: self.messages,
             problems: self.problems,
+            warnings: self.warnings,
         }
     }
 
@@ -742,14 +816,21 @@ impl<'e> StreamChecker<'e> {
         self.compile(index, at, component, catalog);
     }
 
-    /// Compiles `value` (at `at` in the message) and records its problems. When the default
-    /// catalog is not registered (already reported, with the message that named it), the calls
-    /// that rely on it are not reported once more.
+    /// Compiles `value` (at `at` in the message) and records its problems and warnings. When
+    /// the default catalog is not registered (already reported, with the message that named
+    /// it), the calls that rely on it are not reported once more.
     fn compile(&mut self, index: usize, at: &str, value: &Value, catalog: Option<&str>) {
         let unknown = catalog
             .filter(|id| self.env.catalog(id).is_none())
             .map(|id| format!("'{id}'"));
-        let result = self.env_for(catalog).compile(value);
+        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value);
+        for warning in warnings {
+            let location = format!("{at}{}", warning.location());
+            self.warnings.push(StreamWarning {
+                index,
+                warning: warning.with_location(location),
+            });
+        }
         if let Err(err) = result {
             for e in err.into_problems() {
                 if let Some(unknown) = &unknown
@@ -802,9 +883,13 @@ impl<'e> StreamChecker<'e> {
                 format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
             );
         }
-        if !is_dynamic_node(&call) || !call.contains_key("@call") {
+        // In the `@` spelling a plain call compiles as a literal, with the warning saying so.
+        let spelling = self.env.spelling();
+        if !matches!(form(&call, spelling), Some(Form::Call(_)))
+            && plain_shape(&call) != Some(PlainShape::Call)
+        {
             let hint = if call.contains_key("call") {
-                " ('call' without '@' is the plain spelling; this environment reads '@call')"
+                " ('call' without '@' is the plain spelling, read only as {\"call\": name, \"args\"?: {…}, \"catalogId\"?: …, \"returnType\"?: …} with nothing else)"
             } else {
                 ""
             };
