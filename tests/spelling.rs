@@ -176,7 +176,7 @@ fn the_at_spelling_warns_about_each_plain_value_and_still_compiles() {
     assert_eq!(warning.code(), WarningCode::OtherSpelling);
     assert_eq!(
         warning.to_string(),
-        "OTHER_SPELLING at /title: {\"path\": \"/title\"} is a literal object here: this environment reads bindings and calls in the '@' spelling; write {\"@path\": \"/title\"} to read the data model, or compile with the plain spelling"
+        "OTHER_SPELLING at /title: {\"path\": \"/title\"} is a literal object in the '@' spelling: write {\"@path\": \"/title\"} to read the data model (or compile with the plain spelling)"
     );
     // Warnings never change evaluation: the plain values are the literals they are.
     let mut model = json!({"title": "T", "rows": [1]});

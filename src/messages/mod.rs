@@ -305,6 +305,32 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
     checker.finish()
 }
 
+/// Whether `text` reads as a stream of A2UI messages rather than one payload: cut as
+/// [`check_stream`] cuts it (a JSON array, or JSON values one after another), at least one of
+/// its messages is an object with one of the [`MESSAGE_KINDS`] keys. A payload that is one JSON
+/// value with no such key at its top (or, for an array, at the top of an element) is not.
+///
+/// ```
+/// use a2ui_catalog_mcp::messages::is_stream;
+/// assert!(is_stream(r#"{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}"#));
+/// assert!(is_stream("{\"createSurface\": {\"surfaceId\": \"s\", \"catalogId\": \"c\"}}\n{\"deleteSurface\": {\"surfaceId\": \"s\"}}\n"));
+/// assert!(!is_stream(r#"{"@call": "split", "args": {"value": {"@path": "/createSurface"}, "separator": ","}}"#));
+/// assert!(!is_stream("[1, 2]"));
+/// ```
+pub fn is_stream(text: &str) -> bool {
+    let max_depth = crate::json::DEFAULT_MAX_DEPTH + ENVELOPE_DEPTH;
+    split::cut(text).messages.iter().any(|message| {
+        // Only a message that names a kind is parsed.
+        MESSAGE_KINDS
+            .iter()
+            .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
+            && matches!(
+                crate::json::from_str_limited(message, max_depth),
+                Ok(Value::Object(map)) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k))
+            )
+    })
+}
+
 /// Checks messages already parsed.
 ///
 /// ```

@@ -173,7 +173,7 @@ fn every_problem_is_located_and_none_hides_another() {
     assert_eq!(
         warnings,
         [
-            "message 9 at /callFunction: warning OTHER_SPELLING: {\"call\": \"split\", …} is a literal object here: this environment reads bindings and calls in the '@' spelling; write {\"@call\": \"split\", …} to call the function, or compile with the plain spelling"
+            "message 9 at /callFunction: warning OTHER_SPELLING: {\"call\": \"split\", …} is a literal object in the '@' spelling: write {\"@call\": \"split\", …} to call the function (or compile with the plain spelling)"
         ]
     );
 }

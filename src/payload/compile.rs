@@ -292,7 +292,7 @@ impl<'e> Compiler<'e> {
             }
         };
         let message = format!(
-            "{written} is a literal object here: this environment reads bindings and calls in the '@' spelling; write {suggestion} to {what}, or compile with the plain spelling"
+            "{written} is a literal object in the '@' spelling: write {suggestion} to {what} (or compile with the plain spelling)"
         );
         self.warnings.push(
             Warning::new(WarningCode::OtherSpelling, message)
