@@ -6,6 +6,9 @@
 //!
 //! `Display` prints one line; the alternate form (`{:#}`) prints every problem the compiler found,
 //! each with its location, and the chain of sources.
+//!
+//! A [`Warning`] is not an error: something a payload compiles with but most likely does not
+//! mean (a code, a location, a message, what to write instead).
 
 use std::fmt;
 

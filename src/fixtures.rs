@@ -18,7 +18,7 @@
 //! A case of `cases` (and of `streamCases`, below) may also have:
 //!
 //! - `"spelling": "plain"` to compile in the plain spelling (`{"path": …}`, `{"call": …}`; see
-//!   [`Spelling`](crate::Spelling)); `"at"`, the default, is the `@` spelling;
+//!   [`Spelling`]); `"at"`, the default, is the `@` spelling;
 //! - `"catalogs"`: catalog documents (the JSON of an A2UI catalog, as
 //!   [`Catalog::from_schema`](crate::Catalog::from_schema) reads it) registered beside the MCP
 //!   catalog; their functions are declared, not implemented, so calling one compiles and fails
@@ -31,7 +31,7 @@
 //! # Message streams
 //!
 //! A file whose top level has `"streamCases"` holds cases of whole A2UI message streams
-//! ([`messages`](crate::messages)); `"catalogs"` at the top level are registered for every case
+//! ([`messages`]); `"catalogs"` at the top level are registered for every case
 //! of the file, before the case's own:
 //!
 //! ```json

@@ -22,7 +22,11 @@
 //! needs no particular runtime and is `Send`.
 //!
 //! Hosts add their own functions as [`Catalog`]s of [`Function`]s (closures over [`Args`], or
-//! types that also prepare literal arguments at compile time and reach the [`CallContext`]).
+//! types that also prepare literal arguments at compile time and reach the [`CallContext`]),
+//! or declare them from a catalog document's JSON ([`Catalog::from_schema`]). The environment
+//! reads bindings and calls in the MCP catalog's `@` spelling, or also in the A2UI
+//! specification's plain one ([`Spelling`]); what compiles but is most likely not meant comes
+//! back as [`Warning`]s.
 //!
 //! | module | what |
 //! |---|---|

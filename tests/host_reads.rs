@@ -251,7 +251,7 @@ fn the_declared_reads_are_dependencies() {
     let mut index = PathIndex::new();
     for row in 0..3 {
         let context = pointer(&format!("/rows/{row}"));
-        index.register(row, &payload.dependencies(&context));
+        index.register(row, payload.dependencies(&context));
     }
     let mut changes = ChangeSet::new();
     changes.record(pointer("/rows/2/name"));

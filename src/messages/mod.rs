@@ -12,7 +12,7 @@
 //! | `updateComponents` | the surface was created; every component has a string `id` and `component`; every dynamic value in its properties, `checks` and actions compiles with the surface's catalogs (for a surface that is not known, only the calls that name their `catalogId`, and the bindings) |
 //! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer |
 //! | `deleteSurface` | the surface was created |
-//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
+//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, or `{"call": …}` in the plain spelling, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
 //! | `actionResponse` | nothing more |
 //!
 //! A component is compiled as one payload through [`Environment::compile`], with the surface's
@@ -20,6 +20,12 @@
 //! with its own `catalogId` uses that catalog. When the surface's catalog is not registered,
 //! that is reported once, at its `createSurface`, not at every call relying on it. Data (`updateDataModel`'s `value`,
 //! `createSurface`'s `dataModel`) is not compiled: what it holds is data.
+//!
+//! Bindings and calls are read in the environment's [`Spelling`](crate::Spelling): in the `@`
+//! spelling a value written in the plain one (`{"path": …}`, `{"call": …}`, as the A2UI
+//! specification writes them) compiles as a literal and is reported as a warning
+//! ([`StreamWarning`], in [`Report::warnings`]), with the `@` form to write; a `callFunction`
+//! whose body is such a call too. Warnings never make the check fail.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
 //! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,

@@ -183,11 +183,13 @@ pub(crate) fn form(map: &Map<String, Value>, spelling: Spelling) -> Option<Form>
         (false, true) => return Some(Form::Call("@call")),
         (false, false) => {}
     }
-    match (spelling, plain_shape(map)) {
-        (Spelling::Plain, Some(PlainShape::Binding)) => Some(Form::Binding("path")),
-        (Spelling::Plain, Some(PlainShape::Call)) => Some(Form::Call("call")),
-        _ => None,
+    if spelling == Spelling::At {
+        return None;
     }
+    plain_shape(map).map(|shape| match shape {
+        PlainShape::Binding => Form::Binding("path"),
+        PlainShape::Call => Form::Call("call"),
+    })
 }
 
 /// Whether `spelling` reads an object as a binding or a call (malformed `@` ones included: the
