@@ -289,6 +289,11 @@ pub(crate) struct ToolCall {
     pub(crate) target: Option<String>,
 }
 
+/// What a tool function's [`Function::prepare`] returns for a call site whose tool name is a
+/// literal, so that the compiled payload can list the tools it calls
+/// ([`Payload::tool_names`](crate::Payload::tool_names)).
+pub(crate) struct LiteralToolName(pub(crate) String);
+
 /// What a running function can reach besides its arguments.
 pub struct CallContext<'a> {
     pub(crate) limits: &'a Limits,

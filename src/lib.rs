@@ -114,7 +114,7 @@ pub use mcp::{
 };
 pub use model::{DataModel, SharedModel, Write};
 pub use path::JsonPointer;
-pub use payload::Payload;
+pub use payload::{Payload, ToolNames};
 
 // The README's examples use the scripted server of `testing`.
 #[doc = include_str!("../README.md")]

@@ -36,7 +36,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a payload and report every problem with its location (exit 1 if any).
+    /// Compile a payload and report every problem with its location (exit 1 if any); list the
+    /// tools it can call, with a warning for each tool name that comes from the data model.
     Check {
         /// The payload file (JSON).
         payload: PathBuf,
@@ -139,11 +140,32 @@ fn compile(env: &Environment, path: &Path) -> Result<Payload, Error> {
 }
 
 fn check(path: &Path, as_json: bool) -> Result<ExitCode, Error> {
-    compile(&Environment::new(), path)?;
+    let payload = compile(&Environment::new(), path)?;
+    let tools = payload.tool_names();
+    // A tool name taken from the data is a warning, not a problem: the payload is valid, but
+    // the host cannot know in advance which tools it calls.
+    let warnings: Vec<String> = tools
+        .dynamic_at
+        .iter()
+        .map(|at| {
+            let at = if at.is_empty() { "the root" } else { at };
+            format!(
+                "the tool name of the callMcpTool at {at} comes from the data model when the payload runs: it may call any tool the host allows"
+            )
+        })
+        .collect();
     if as_json {
-        println!("{}", json!({"ok": true, "errors": []}));
+        let out = json!({"ok": true, "errors": [], "tools": tools.literal,
+                         "dynamicToolNames": tools.dynamic, "warnings": warnings});
+        println!("{out}");
     } else {
         println!("{}: no problems", path.display());
+        if !tools.literal.is_empty() {
+            println!("tools it can call: {}", tools.literal.join(", "));
+        }
+        for warning in &warnings {
+            eprintln!("WARNING: {warning}");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -20,10 +20,12 @@ pub mod protocol;
 
 mod base64;
 
+mod app_call;
 mod call;
 mod host;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
+mod tool_policy;
 
 pub use host::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
@@ -31,3 +33,7 @@ pub use host::{
 };
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
+pub use tool_policy::{
+    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOrigin, CallOutcome, ConsentFn,
+    ConsentForDestructive, Decision, DenyList, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+};

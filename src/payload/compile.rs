@@ -6,8 +6,9 @@
 
 use super::program::{CallNode, Node, NodeId, Program};
 use super::shape::{Misfit, binding_misfits, call_misfits};
+use super::tool_names::ToolNames;
 use crate::builtins::index;
-use crate::catalog::{Catalog, FunctionDef, StaticArg, StaticArgs};
+use crate::catalog::{Catalog, FunctionDef, LiteralToolName, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode, Phase};
 use crate::json::kind_name;
 use crate::limits::Limits;
@@ -77,6 +78,7 @@ struct Compiler<'e> {
     nodes: Vec<Node>,
     errors: Vec<Error>,
     calls_tools: bool,
+    tool_names: ToolNames,
 }
 
 pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Error> {
@@ -85,6 +87,7 @@ pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Err
         nodes: Vec::new(),
         errors: Vec::new(),
         calls_tools: false,
+        tool_names: ToolNames::default(),
     };
     let root = c.run(payload);
     if let Some(err) = Error::from_many(std::mem::take(&mut c.errors)) {
@@ -99,6 +102,7 @@ pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Err
         nodes: c.nodes,
         root,
         calls_tools: c.calls_tools,
+        tool_names: c.tool_names,
     })
 }
 
@@ -515,6 +519,15 @@ impl<'e> Compiler<'e> {
             may_write,
         };
         self.calls_tools |= def.tool;
+        if def.tool {
+            // The tool function reports a literal name when it prepares the call site.
+            let literal = node
+                .prepared
+                .as_ref()
+                .and_then(|p| p.downcast_ref::<LiteralToolName>());
+            self.tool_names
+                .add(literal.map(|name| name.0.as_str()), &node.location);
+        }
         Compiled::Node(self.push(Node::Call(Box::new(node))))
     }
 
