@@ -2,6 +2,13 @@
 //! says, for each, whether it gives what the case expects. It reads no files: the caller (the
 //! CLI's `fixtures` command, the crate's tests) reads them and hands over their text.
 //!
+//! A case's `server` is a scripted MCP server: its tools, their results, resources, the
+//! surfaces the renderer holds, and the host's tool `policy` (`{"allow": [names]}`,
+//! `{"deny": [names]}` or `{"denyDestructive": true}`); [`ScriptedServer::from_json`] describes
+//! each member. A denied call sends nothing, so the case's `toolCalls` does not list it.
+//!
+//! [`ScriptedServer::from_json`]: crate::testing::ScriptedServer::from_json
+//!
 //! ```
 //! use a2ui_catalog_mcp::fixtures::run_text;
 //! let file = r#"{"description": "demo", "cases": [
