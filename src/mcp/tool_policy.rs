@@ -1,53 +1,6 @@
-//! Who may call which tool: the host's decision point before every `tools/call`, and the audit
-//! record after it.
-//!
-//! A surface comes from an agent whose output can be steered by whatever text it read, so the
-//! tool calls a surface makes are the renderer's trust boundary. Before the engine sends
-//! `tools/call`, the host's [`ToolPolicy`] sees the tool's name, the evaluated arguments, the
-//! server that would serve it and the tool's annotations from `tools/list`, and decides —
-//! asynchronously, so it can ask the user — to allow the call or to deny it with a reason. A
-//! denied call is an `EXPRESSION_ERROR` whose message contains `not allowed` and the reason:
-//! nothing is sent, nothing is written, no message is forwarded, and the rest of the chain does
-//! not run. Calls that an `McpApp` widget asks for ([`McpHost::call_app_tool`]) go through the
-//! same policy after the widget's own `allowedTools`.
-//!
-//! Without a policy every call is allowed ([`AllowAll`], the default). Ready-made policies:
-//! [`AllowList`], [`DenyList`] and [`ConsentForDestructive`]; they compose with
-//! [`ToolPolicyExt::and`] (both must allow; the first denial is the answer).
-//!
-//! **Annotations are hints.** `readOnlyHint`, `destructiveHint`, `idempotentHint` and
-//! `openWorldHint` come from the server and are only as trustworthy as the server. The policy
-//! reads them from the tool list the host holds (fetched once per client and kept; a server
-//! that changes them later is not asked again), so a decision never waits on a fresh
-//! `tools/list`.
-//!
-//! **Audit.** An [`AuditSink`] (a plain trait, also implemented for closures) receives one
-//! [`AuditEvent`] per call, allowed or denied: the tool, its arguments, the server, the
-//! decision, the outcome (ok, `isError`, host failure, cancelled, superseded) and how long it
-//! took.
-//!
-//! Timeouts are the host's: wrap the evaluation's future in its runtime's timeout; a call
-//! dropped that way is audited as cancelled.
-//!
-//! ```
-//! use a2ui_catalog_mcp::mcp::{AllowList, ConsentForDestructive, McpHost, ToolPolicyExt};
-//! # use a2ui_catalog_mcp::mcp::ToolClient;
-//! # use std::sync::Arc;
-//! # fn client() -> Arc<dyn ToolClient> { unimplemented!() }
-//! # fn _doc() {
-//! let policy = AllowList::new(["list_issues", "close_issue"])
-//!     .and(ConsentForDestructive::new(|call| {
-//!         let tool = call.name.to_owned();
-//!         Box::pin(async move { ask_the_user(&tool).await })
-//!     }));
-//! let host = McpHost::new(client())
-//!     .with_policy(policy)
-//!     .with_audit(|event: &a2ui_catalog_mcp::mcp::AuditEvent| eprintln!("{event}"));
-//! # }
-//! # async fn ask_the_user(_tool: &str) -> bool { true }
-//! ```
-//!
-//! [`McpHost::call_app_tool`]: crate::mcp::McpHost::call_app_tool
+//! Who may call which tool: the host's decision point before every `tools/call`
+//! ([`ToolPolicy`] and the ready-made policies), and the audit record after it ([`AuditEvent`],
+//! [`AuditSink`]). The rules are in the `mcp` module's documentation ("Security").
 
 use super::host::BoxFuture;
 use serde_json::Value;
