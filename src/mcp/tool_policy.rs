@@ -351,7 +351,7 @@ pub struct AuditEvent {
 }
 
 impl fmt::Display for AuditEvent {
-    /// One line: `close_issue {"id":3} on github: denied (it is destructive) in 1.2ms`.
+    /// One line: `close_issue {"id":3} on github: denied (it is destructive) in 1.2 ms`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.tool, self.arguments)?;
         if let Some(server) = &self.server {
@@ -367,7 +367,7 @@ impl fmt::Display for AuditEvent {
             (None, outcome) => write!(f, ": {outcome}")?,
         }
         if let Some(d) = self.duration {
-            write!(f, " in {d:?}")?;
+            write!(f, " in {:.1} ms", d.as_secs_f64() * 1e3)?;
         }
         Ok(())
     }
@@ -661,7 +661,7 @@ mod tests {
         };
         assert_eq!(
             cancelled.to_string(),
-            r#"close_issue {"id":3} (from an McpApp): cancelled before the decision in 2ms"#
+            r#"close_issue {"id":3} (from an McpApp): cancelled before the decision in 2.0 ms"#
         );
         let superseded = AuditEvent {
             decision: Some(Decision::Allow),
