@@ -38,6 +38,11 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+mod document;
+
+pub use document::FunctionDeclaration;
+pub(crate) use document::{implementation, is_dynamic_node};
+
 /// State a function computed from a call site's literal arguments at compile time (a compiled
 /// JMESPath expression, a compiled pattern), handed back on every call.
 pub type Prepared = Box<dyn Any + Send + Sync>;
@@ -394,6 +399,8 @@ pub(crate) struct FunctionDef {
     /// Whether the function calls tools (`callMcpTool`): a payload that calls it needs the
     /// asynchronous evaluation.
     pub(crate) tool: bool,
+    /// What a catalog document declares of the function (return type, argument schema).
+    pub(crate) declaration: Option<Arc<FunctionDeclaration>>,
 }
 
 /// A named set of functions.
@@ -423,13 +430,30 @@ impl Catalog {
         }
     }
 
-    /// The catalog a catalog schema declares (its `catalogId`, else `$id`, and the argument
-    /// schemas of its `functions`), without implementations: give them with
-    /// [`implement_function`](Catalog::implement_function). Calling a declared function that has
-    /// no implementation is a compile-time error that says so.
+    /// The catalog a catalog document declares: its id (`catalogId`, else `$id`) and its
+    /// `functions`, each with its arguments, return type and argument schema (see
+    /// [`FunctionDeclaration`] and the notes below), without
+    /// implementations: give them with [`implement_function`](Catalog::implement_function).
+    /// Calling a declared function that has no implementation compiles, and fails when it runs
+    /// with an `EXPRESSION_ERROR` naming the function and the catalog.
+    ///
+    /// A document that is not a catalog (not an object, no id, neither `catalogId`,
+    /// `functions` nor `components`, an entry that declares no function) is a
+    /// `VALIDATION_FAILED` error saying what is wrong.
+    ///
+    /// # Catalog documents
+    ///
+    /// Both entry shapes are read: the MCP catalog's (`properties."@call"` and
+    /// `properties.args`, `returnType` beside them) and the basic catalog's (the same nested in
+    /// `allOf` next to a `$ref` to the common types; `call` instead of `@call`). Arguments are
+    /// the `properties` and `required` of the argument schemas; `additionalProperties: false` or
+    /// `unevaluatedProperties: false` rejects undeclared ones. With the feature `json-schema`,
+    /// literal arguments are also validated against the schema at compile time, dynamic ones
+    /// left out; a call's `returnType` must match the declared one. [`FunctionDeclaration`]
+    /// says exactly what is checked and which schema keywords are understood.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::{Args, Catalog, Environment};
+    /// use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, Args};
     /// use serde_json::{json, Value};
     ///
     /// let mut catalog = Catalog::from_schema(&json!({
@@ -444,46 +468,20 @@ impl Catalog {
     /// env.add_catalog(catalog);
     /// let call = |f: &str| json!({"@call": f, "catalogId": "https://example.com/parsers.json", "args": {"value": "a"}});
     /// assert_eq!(env.compile(&call("upper"))?.eval(&mut json!({}))?, json!("A"));
-    /// assert!(env.compile(&call("lower")).unwrap_err().message().contains("not implemented"));
+    /// let lower = env.compile(&call("lower"))?; // compiles: the host may implement it later
+    /// let err = lower.eval(&mut json!({})).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::ExpressionError);
+    /// assert_eq!(err.message(), "function 'lower' is declared by catalog 'https://example.com/parsers.json' but the host has not implemented it");
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
     pub fn from_schema(schema: &Value) -> Result<Catalog, Error> {
-        let id = schema
-            .get("catalogId")
-            .or_else(|| schema.get("$id"))
-            .and_then(Value::as_str)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::ValidationFailed,
-                    "a catalog schema needs a string catalogId or $id",
-                )
-            })?;
-        let mut catalog = Catalog::new(id);
-        match schema.get("functions") {
-            None => {}
-            Some(Value::Object(functions)) => {
-                for (name, entry) in functions {
-                    let schema = ArgSchema::from_function_schema(entry).map_err(|e| {
-                        Error::new(e.code(), format!("function '{name}': {}", e.message()))
-                    })?;
-                    catalog.functions.insert(
-                        name.clone(),
-                        FunctionDef {
-                            schema: Arc::new(schema),
-                            imp: None,
-                            tool: false,
-                        },
-                    );
-                }
-            }
-            Some(_) => {
-                return Err(Error::new(
-                    ErrorCode::ValidationFailed,
-                    "a catalog schema's functions must be an object",
-                ));
-            }
-        }
-        Ok(catalog)
+        document::load(schema, document::LiteralChecks::On)
+    }
+
+    /// A catalog document whose functions check their own literal arguments (the built-in
+    /// ones, with the reference's messages): the schema declares their arguments only.
+    pub(crate) fn from_schema_without_literal_checks(schema: &Value) -> Result<Catalog, Error> {
+        document::load(schema, document::LiteralChecks::Off)
     }
 
     /// Gives a function the catalog declares its implementation, keeping its declared schema.
@@ -516,6 +514,7 @@ impl Catalog {
                 schema: Arc::new(schema),
                 imp: Some(Arc::new(function)),
                 tool: false,
+                declaration: None,
             },
         );
         self
@@ -579,7 +578,8 @@ mod tests {
         assert!(
             Catalog::from_schema(&serde_json::json!({"$id": "x", "functions": {"f": {}}})).is_err()
         );
-        let mut c = Catalog::from_schema(&serde_json::json!({"$id": "x"})).unwrap();
+        assert!(Catalog::from_schema(&serde_json::json!({"$id": "x"})).is_err());
+        let mut c = Catalog::from_schema(&serde_json::json!({"catalogId": "x"})).unwrap();
         assert!(
             c.implement_function("nope", |_: &Args<'_>| Ok(Value::Null))
                 .is_err()

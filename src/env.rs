@@ -131,4 +131,21 @@ impl Environment {
             .map_err(|e| e.with_phase(Phase::Compile))?;
         self.compile(&value)
     }
+
+    /// The catalog with this id.
+    pub fn catalog(&self, id: &str) -> Option<&Catalog> {
+        self.catalogs.get(id)
+    }
+
+    /// The ids of the registered catalogs, sorted.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, MCP_CATALOG_ID};
+    /// assert_eq!(Environment::new().catalog_ids(), [MCP_CATALOG_ID]);
+    /// ```
+    pub fn catalog_ids(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = self.catalogs.keys().map(String::as_str).collect();
+        ids.sort_unstable();
+        ids
+    }
 }

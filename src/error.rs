@@ -153,6 +153,11 @@ impl Error {
         self
     }
 
+    /// The underlying error, taken out (to attach it to an error that rephrases this one).
+    pub(crate) fn into_source(self) -> Option<Source> {
+        self.inner.source
+    }
+
     /// Fills in the function and location where they are not set yet (the innermost wins).
     pub(crate) fn at_call(mut self, function: &str, location: &str) -> Error {
         if self.inner.function.is_none() {
@@ -221,6 +226,16 @@ impl Error {
             self.inner.message
         )
     }
+
+    /// This problem and the related ones, as separate errors (sources kept).
+    pub(crate) fn into_problems(self) -> Vec<Error> {
+        let mut first = self;
+        let related = std::mem::take(&mut first.inner.related);
+        let mut all = Vec::with_capacity(1 + related.len());
+        all.push(first);
+        all.extend(related);
+        all
+    }
 }
 
 fn display_location(location: &str) -> &str {
@@ -253,9 +268,20 @@ impl fmt::Display for Error {
                 .inner
                 .source
                 .as_deref()
-                .map(|s| s as &dyn std::error::Error);
+                .map(|s| s as &(dyn std::error::Error + 'static));
+            // Messages usually quote their source: a cause is shown only when it says more than
+            // what is already written (for this crate's errors, more than their message).
+            let mut shown = problem.inner.message.clone();
             while let Some(s) = source {
-                write!(f, "\n      caused by: {s}")?;
+                let said = match s.downcast_ref::<Error>() {
+                    Some(inner) => inner.message().to_owned(),
+                    None => s.to_string(),
+                };
+                if !shown.contains(&said) {
+                    write!(f, "\n      caused by: {s}")?;
+                    shown.push('\n');
+                    shown.push_str(&said);
+                }
                 source = s.source();
             }
             writeln!(f)?;
@@ -288,3 +314,58 @@ impl std::error::Error for Error {
 
 /// A shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source error with its own source.
+    #[derive(Debug)]
+    struct Cause(&'static str, Option<Box<Cause>>);
+
+    impl fmt::Display for Cause {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Cause {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1
+                .as_deref()
+                .map(|c| c as &(dyn std::error::Error + 'static))
+        }
+    }
+
+    #[test]
+    fn alternate_form_shows_only_causes_that_add_something() {
+        // The message quotes its source, whose own source says more.
+        let err = Error::new(
+            ErrorCode::ExpressionError,
+            "Invalid regex pattern: unterminated group at offset 0: (a",
+        )
+        .with_source(Box::new(Cause(
+            "unterminated group at offset 0: (a",
+            Some(Box::new(Cause("a deeper reason", None))),
+        )) as Source);
+        assert_eq!(
+            format!("{err:#}"),
+            "1 problem found while evaluating the payload:\n  - EXPRESSION_ERROR at /: Invalid \
+             regex pattern: unterminated group at offset 0: (a\n      caused by: a deeper \
+             reason\n"
+        );
+        // This crate's own error as the source, with the same message: its code and location
+        // are not news either.
+        let inner = Error::new(ErrorCode::ValidationFailed, "bad").with_location("/text");
+        let err = Error::new(ErrorCode::ExpressionError, "bad").with_source(inner);
+        assert!(!format!("{err:#}").contains("caused by"), "{err:#}");
+        // A source that the message does not quote is shown.
+        let err = Error::new(ErrorCode::ExpressionError, "the tool failed")
+            .with_source(Box::new(Cause("connection reset", None)) as Source);
+        assert_eq!(
+            format!("{err:#}"),
+            "1 problem found while evaluating the payload:\n  - EXPRESSION_ERROR at /: the tool \
+             failed\n      caused by: connection reset\n"
+        );
+    }
+}

@@ -31,6 +31,7 @@
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
+//! | [`messages`] | A2UI message streams checked message by message, each problem located |
 //! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
@@ -92,6 +93,8 @@ mod env;
 
 pub mod mcp;
 
+pub mod messages;
+
 pub mod reactive;
 
 #[cfg(feature = "testing")]
@@ -102,7 +105,8 @@ pub mod fixtures;
 
 pub use builtins::{MCP_CATALOG_ID, MCP_CATALOG_JSON};
 pub use catalog::{
-    ArgSchema, Args, CallContext, Catalog, Function, Prepared, StaticArg, StaticArgs,
+    ArgSchema, Args, CallContext, Catalog, Function, FunctionDeclaration, Prepared, StaticArg,
+    StaticArgs,
 };
 pub use env::Environment;
 pub use error::{Error, ErrorCode, Phase, Result};

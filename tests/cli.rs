@@ -99,3 +99,25 @@ fn fixtures_reports_counts_and_failures() {
     assert!(out.contains("value: expected [2], got [1]"), "{out}");
     assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
 }
+
+/// `a2ui-mcp eval … | head`: the reader goes away before the output is written. The tool ends
+/// quietly with status 0 instead of panicking on the broken pipe.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::process::Stdio;
+    // More than a pipe's buffer, so that the write meets the closed pipe whatever the timing.
+    let big = "x".repeat(1 << 20);
+    let data = temp_file("pipe-data.json", &json!({"big": big}).to_string());
+    let payload = temp_file("pipe-payload.json", r#"{"@path": "/big"}"#);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a2ui-mcp"))
+        .args(["eval", &payload, "--data", &data])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

@@ -26,7 +26,7 @@ const LAYERS: &[&[&str]] = &[
     &["payload"],
     &["env"],
     &["mcp"],
-    &["reactive"],
+    &["reactive", "messages"],
     &["testing"],
     &["fixtures"],
 ];

@@ -74,6 +74,34 @@ enum Command {
     },
 }
 
+/// `println!` that ends the program quietly (status 0) when standard output is a pipe whose
+/// reader has gone (`a2ui-mcp eval … | head`): what the reader wanted was written. Any other
+/// write error is reported, status 1. `println!` would panic on both.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!($($arg)*))
+    };
+}
+
+fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.write_all(b"\n"))
+    {
+        exit_on_write_error(&e);
+    }
+}
+
+fn exit_on_write_error(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("a2ui-mcp: cannot write to standard output: {e}");
+    std::process::exit(1);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -126,7 +154,7 @@ fn error_json(err: &Error) -> Value {
 fn print_error(err: &Error, as_json: bool) {
     if as_json {
         let errors: Vec<Value> = err.problems().map(error_json).collect();
-        println!("{}", json!({"ok": false, "errors": errors}));
+        out!("{}", json!({"ok": false, "errors": errors}));
     } else {
         eprint!("{err:#}");
     }
@@ -157,11 +185,11 @@ fn check(path: &Path, as_json: bool) -> Result<ExitCode, Error> {
     if as_json {
         let out = json!({"ok": true, "errors": [], "tools": tools.literal,
                          "dynamicToolNames": tools.dynamic, "warnings": warnings});
-        println!("{out}");
+        out!("{out}");
     } else {
-        println!("{}: no problems", path.display());
+        out!("{}: no problems", path.display());
         if !tools.literal.is_empty() {
-            println!("tools it can call: {}", tools.literal.join(", "));
+            out!("tools it can call: {}", tools.literal.join(", "));
         }
         for warning in &warnings {
             eprintln!("WARNING: {warning}");
@@ -229,7 +257,7 @@ fn eval(
         let min = times.first().copied().unwrap_or(0.0);
         out["timing"] = json!({"compileMicros": compile_micros, "evalMicrosMedian": median, "evalMicrosMin": min, "runs": n});
     }
-    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    out!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -249,8 +277,9 @@ fn regex_lines() -> Result<ExitCode, Error> {
             continue;
         }
         let out = regex_line(&line).unwrap_or_else(|error| json!({"ok": false, "error": error}));
-        writeln!(stdout, "{out}")
-            .map_err(|e| Error::new(ErrorCode::ValidationFailed, format!("cannot write: {e}")))?;
+        if let Err(e) = writeln!(stdout, "{out}") {
+            exit_on_write_error(&e);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -309,12 +338,12 @@ fn run_fixtures(paths: &[PathBuf]) -> Result<ExitCode, Error> {
     }
     let failed: Vec<_> = outcomes.iter().filter(|o| !o.passed()).collect();
     for outcome in &failed {
-        println!("FAIL {}", outcome.id);
+        out!("FAIL {}", outcome.id);
         for failure in &outcome.failures {
-            println!("    {failure}");
+            out!("    {failure}");
         }
     }
-    println!(
+    out!(
         "{} passed, {} failed",
         outcomes.len() - failed.len(),
         failed.len()

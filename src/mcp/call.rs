@@ -12,7 +12,7 @@ use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
-use crate::value::{AppMembers, TextMember, ToolResponse, parse_fast};
+use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -383,14 +383,14 @@ async fn respond(
 
 /// `json`: the joined text when it is a JSON object or array; otherwise, for several text
 /// blocks, the array of those that are; absent when none is.
-fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
+fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<FastValue>, Error> {
     if let Some(v) = parse_container(text, limits)? {
         return Ok(Some(v));
     }
     if texts.len() < 2 {
         return Ok(None);
     }
-    let mut found = sonic_rs::Array::new();
+    let mut found = Vec::new();
     for block in texts {
         if let Some(v) = parse_container(block, limits)? {
             found.push(v);
@@ -399,13 +399,13 @@ fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_r
     Ok(if found.is_empty() {
         None
     } else {
-        Some(found.into_value())
+        Some(fast_array(found))
     })
 }
 
 /// The text as JSON when it is an object or an array. Text that is not JSON is prose (no
 /// error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
-fn parse_container(text: &str, limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
+fn parse_container(text: &str, limits: &Limits) -> Result<Option<FastValue>, Error> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(None);
@@ -515,20 +515,16 @@ impl Collected<'_> {
 
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
-        super::protocol::read::read_messages(item, "", self.limits, &mut messages).map_err(
-            |e| {
+        let subject = format!("the A2UI resource '{uri}'");
+        super::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
+            .map_err(|e| {
                 let code = if e.code() == ErrorCode::LimitExceeded {
                     ErrorCode::LimitExceeded
                 } else {
                     ErrorCode::ExpressionError
                 };
-                Error::new(
-                    code,
-                    format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
-                )
-                .with_source(e)
-            },
-        )?;
+                Error::new(code, e.message().to_owned()).with_source(e)
+            })?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {

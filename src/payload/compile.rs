@@ -332,13 +332,14 @@ impl<'e> Compiler<'e> {
                     &location,
                     format!("unknown function '{name}' in catalog '{catalog}'"),
                 ),
-                Lookup::Found(found) if found.imp.is_none() => self.call_problem(
-                    ErrorCode::ExpressionError,
-                    &name,
-                    &location,
-                    format!("function '{name}' is declared by catalog '{catalog}' but not implemented in this version of the crate"),
-                ),
                 Lookup::Found(found) => def = Some(found.clone()),
+            }
+        }
+        // A catalog document's declaration: the call's returnType and literal arguments.
+        if let Some(declared) = def.as_ref().and_then(|d| d.declaration.as_deref()) {
+            let max_depth = self.scope.limits.max_depth;
+            for err in declared.check_call(map, &location, max_depth) {
+                self.errors.push(err.with_phase(Phase::Compile));
             }
         }
         // Arguments are compiled even when the call itself is invalid, so that their own
@@ -488,7 +489,8 @@ impl<'e> Compiler<'e> {
                 };
             }
         }
-        let function = def.imp.expect("only implemented functions are kept");
+        // A declared function the host has not implemented fails when it runs, not now.
+        let function = crate::catalog::implementation(&def, &name);
         let static_args = StaticArgs {
             schema: &def.schema,
             args: static_args,

@@ -1,0 +1,824 @@
+//! A2UI message streams: what an agent sends, checked message by message.
+//!
+//! A stream is a JSON array of messages, or messages one after another: JSON lines (one message
+//! a line) when the first message fits on its line, else JSON values separated by whitespace
+//! (pretty-printed objects). In JSON lines, a line that is not JSON is one bad message and the
+//! next line is read. Messages of A2UI v0.9 (with or without
+//! `"version"`), v0.10 and v1.0 are read:
+//!
+//! | message | what is checked |
+//! |---|---|
+//! | `createSurface` | `surfaceId` (new, or deleted before); `catalogId`, the surface's default catalog, registered in the [`Environment`] (required before v1.0; without it, the environment's default catalog); v1.0's inline `components` as in `updateComponents` |
+//! | `updateComponents` | the surface was created; every component has a string `id` and `component`; every dynamic value in its properties, `checks` and actions compiles with the surface's catalogs (for a surface that is not known, only the calls that name their `catalogId`, and the bindings) |
+//! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer |
+//! | `deleteSurface` | the surface was created |
+//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
+//! | `actionResponse` | nothing more |
+//!
+//! A component is compiled as one payload through [`Environment::compile`], with the surface's
+//! catalog as default catalog: every binding and call in it, however deep, is found, and a call
+//! with its own `catalogId` uses that catalog. When the surface's catalog is not registered,
+//! that is reported once, at its `createSurface`, not at every call relying on it. Data (`updateDataModel`'s `value`,
+//! `createSurface`'s `dataModel`) is not compiled: what it holds is data.
+//!
+//! Every problem is reported with its location: the message's index in the stream and a JSON
+//! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,
+//! a missing `surfaceId`, an update for a surface never created) is a problem of its own; one
+//! bad message never hides the problems of the others, and one message that cannot be read
+//! (malformed, larger than [`StreamOptions::max_message_bytes`], nested deeper than the
+//! environment's depth limit allows) is one `VALIDATION_FAILED` or `LIMIT_EXCEEDED` problem.
+//!
+//! ```
+//! use a2ui_catalog_mcp::{Environment, ErrorCode, messages};
+//!
+//! let env = Environment::new();
+//! let stream = r#"[
+//!   {"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json"}},
+//!   {"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+//!     {"id": "root", "component": "Text", "text": {"@call": "split", "args": {"value": {"@path": "/csv"}}}}
+//!   ]}},
+//!   {"version": "v1.0", "updateDataModel": {"surfaceId": "t", "value": {}}}
+//! ]"#;
+//! let report = messages::check_stream(&env, stream);
+//! assert_eq!(report.message_count(), 3);
+//! let problems: Vec<String> = report.problems().iter().map(|p| p.to_string()).collect();
+//! assert_eq!(problems, [
+//!     "message 1 at /updateComponents/components/0/text: VALIDATION_FAILED in split: 'split' requires the argument 'separator'",
+//!     "message 2 at /updateDataModel/surfaceId: VALIDATION_FAILED: surface 't' was never created (no createSurface before this message)",
+//! ]);
+//! ```
+
+mod split;
+
+use crate::catalog::is_dynamic_node;
+use crate::env::Environment;
+use crate::error::{Error, ErrorCode, Phase};
+use crate::json::kind_name;
+use crate::path::JsonPointer;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// The message keys this module reads.
+pub const MESSAGE_KINDS: [&str; 6] = [
+    "createSurface",
+    "updateComponents",
+    "updateDataModel",
+    "deleteSurface",
+    "callFunction",
+    "actionResponse",
+];
+
+/// The `version` values this module reads (a message without `version` is read as v0.9).
+pub const VERSIONS: [&str; 4] = ["v0.9", "v0.9.1", "v0.10", "v1.0"];
+
+/// The default catalog of the components of an update whose surface is not known (never
+/// created, deleted, no `surfaceId`): no environment has it, so the calls that rely on it are
+/// recognised and not reported (the update's own problem says why).
+const UNKNOWN_SURFACE_CATALOG: &str = "urn:a2ui-catalog-mcp:catalog-of-an-unknown-surface";
+
+/// Levels a message nests above the values it carries (message, body, `components`, the
+/// component): a message's text may nest this much deeper than the depth limit.
+const ENVELOPE_DEPTH: usize = 4;
+
+/// Limits of a stream check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StreamOptions {
+    /// The largest message, in bytes of JSON text. Larger is `LIMIT_EXCEEDED`, without parsing
+    /// it. Default 16 MiB.
+    pub max_message_bytes: usize,
+}
+
+impl StreamOptions {
+    /// Sets [`max_message_bytes`](StreamOptions::max_message_bytes).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::messages::StreamOptions;
+    /// assert_eq!(StreamOptions::default().with_max_message_bytes(1024).max_message_bytes, 1024);
+    /// ```
+    pub fn with_max_message_bytes(mut self, bytes: usize) -> StreamOptions {
+        self.max_message_bytes = bytes;
+        self
+    }
+}
+
+impl Default for StreamOptions {
+    fn default() -> StreamOptions {
+        StreamOptions {
+            max_message_bytes: 16 << 20,
+        }
+    }
+}
+
+/// One problem of a stream: where it is (the message's index, a JSON Pointer inside the
+/// message) and what it is (an [`Error`], whose location is that pointer).
+pub struct Problem {
+    index: Option<usize>,
+    error: Error,
+}
+
+impl Problem {
+    /// The index of the message in the stream (0-based); `None` for a problem of the stream as
+    /// a whole (an array of messages that is not closed).
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// A JSON Pointer inside the message (`""`: the message itself).
+    pub fn pointer(&self) -> &str {
+        self.error.location()
+    }
+
+    /// The code.
+    pub fn code(&self) -> ErrorCode {
+        self.error.code()
+    }
+
+    /// The catalog function involved, when there is one.
+    pub fn function(&self) -> Option<&str> {
+        self.error.function()
+    }
+
+    /// What is wrong, without code or location.
+    pub fn message(&self) -> &str {
+        self.error.message()
+    }
+
+    /// The whole error.
+    pub fn error(&self) -> &Error {
+        &self.error
+    }
+
+    /// The error, its location being the pointer inside the message.
+    pub fn into_error(self) -> Error {
+        self.error
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "message {i}")?,
+            None => f.write_str("stream")?,
+        }
+        let at = self.pointer();
+        write!(
+            f,
+            " at {}: {}",
+            if at.is_empty() { "/" } else { at },
+            self.code()
+        )?;
+        if let Some(function) = self.function() {
+            write!(f, " in {function}")?;
+        }
+        write!(f, ": {}", self.message())
+    }
+}
+
+impl fmt::Debug for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Problem")
+            .field("index", &self.index)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+/// What a stream check found.
+#[derive(Debug, Default)]
+pub struct Report {
+    messages: usize,
+    problems: Vec<Problem>,
+}
+
+impl Report {
+    /// How many messages the stream has (readable or not).
+    pub fn message_count(&self) -> usize {
+        self.messages
+    }
+
+    /// Every problem, in stream order.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// Whether no problem was found.
+    pub fn is_clean(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The problems, owned.
+    pub fn into_problems(self) -> Vec<Problem> {
+        self.problems
+    }
+}
+
+impl fmt::Display for Report {
+    /// One problem a line, then `N messages, M problems`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for problem in &self.problems {
+            writeln!(f, "{problem}")?;
+        }
+        write!(
+            f,
+            "{} message{}, {} problem{}",
+            self.messages,
+            if self.messages == 1 { "" } else { "s" },
+            self.problems.len(),
+            if self.problems.len() == 1 { "" } else { "s" }
+        )
+    }
+}
+
+/// Checks a whole stream (a JSON array of messages, or JSON values one after another) with
+/// `env`'s catalogs and limits.
+pub fn check_stream(env: &Environment, text: &str) -> Report {
+    let mut checker = StreamChecker::new(env);
+    checker.check_stream(text);
+    checker.finish()
+}
+
+/// Checks messages already parsed.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Environment, messages};
+/// use serde_json::json;
+///
+/// let report = messages::check_messages(&Environment::new(), &[json!({"beginRendering": {"surfaceId": "s"}})]);
+/// assert_eq!(report.problems()[0].message(), "not an A2UI message: it has none of the keys createSurface, updateComponents, updateDataModel, deleteSurface, callFunction, actionResponse (its keys: beginRendering)");
+/// ```
+pub fn check_messages<'m>(
+    env: &Environment,
+    messages: impl IntoIterator<Item = &'m Value>,
+) -> Report {
+    let mut checker = StreamChecker::new(env);
+    for message in messages {
+        checker.check_value(message);
+    }
+    checker.finish()
+}
+
+/// A surface the stream created.
+struct Surface {
+    /// Its default catalog.
+    catalog: String,
+}
+
+/// Checks the messages of one stream in order, remembering the surfaces they create.
+///
+/// Feed it messages as they arrive ([`check_value`](StreamChecker::check_value),
+/// [`check_text`](StreamChecker::check_text)) or a whole stream
+/// ([`check_stream`](StreamChecker::check_stream)); each message gets the next index.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Environment, messages::StreamChecker};
+/// use serde_json::json;
+///
+/// let env = Environment::new();
+/// let mut checker = StreamChecker::new(&env);
+/// checker.check_value(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}}));
+/// checker.check_text(r#"{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}"#);
+/// checker.check_text(r#"{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}"#);
+/// let report = checker.finish();
+/// assert_eq!(report.problems().len(), 1);
+/// assert_eq!(report.problems()[0].index(), Some(2));
+/// assert_eq!(report.problems()[0].message(), "surface 's' was deleted (by an earlier deleteSurface)");
+/// ```
+pub struct StreamChecker<'e> {
+    env: &'e Environment,
+    options: StreamOptions,
+    surfaces: HashMap<String, Surface>,
+    deleted: HashSet<String>,
+    /// The environment with each other default catalog, made once per catalog id.
+    envs: HashMap<String, Environment>,
+    messages: usize,
+    problems: Vec<Problem>,
+}
+
+impl<'e> StreamChecker<'e> {
+    /// A checker with `env`'s catalogs and limits, and the default [`StreamOptions`]. A
+    /// surface's default catalog comes from its `createSurface`; the environment's default
+    /// catalog is used when the message names none, and for `callFunction`.
+    pub fn new(env: &'e Environment) -> StreamChecker<'e> {
+        StreamChecker {
+            env,
+            options: StreamOptions::default(),
+            surfaces: HashMap::new(),
+            deleted: HashSet::new(),
+            envs: HashMap::new(),
+            messages: 0,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Sets the options.
+    pub fn with_options(mut self, options: StreamOptions) -> StreamChecker<'e> {
+        self.options = options;
+        self
+    }
+
+    /// The problems found so far.
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The report.
+    pub fn finish(self) -> Report {
+        Report {
+            messages: self.messages,
+            problems: self.problems,
+        }
+    }
+
+    /// Checks a whole stream: a JSON array of messages, or JSON values one after another.
+    pub fn check_stream(&mut self, text: &str) {
+        let cut = split::cut(text);
+        for message in cut.messages {
+            self.check_text(message);
+        }
+        if let Some(why) = cut.broken {
+            self.problems.push(Problem {
+                index: None,
+                error: Error::new(
+                    ErrorCode::ValidationFailed,
+                    format!("the stream cannot be read further: {why}"),
+                ),
+            });
+        }
+    }
+
+    /// Checks one message given as JSON text.
+    pub fn check_text(&mut self, text: &str) {
+        let index = self.messages;
+        if text.len() > self.options.max_message_bytes {
+            self.messages += 1;
+            self.problem(
+                index,
+                ErrorCode::LimitExceeded,
+                String::new(),
+                format!(
+                    "the message has {} bytes, more than the limit of {}",
+                    text.len(),
+                    self.options.max_message_bytes
+                ),
+            );
+            return;
+        }
+        let max_depth = self.env.limits().max_depth.saturating_add(ENVELOPE_DEPTH);
+        match crate::json::from_str_limited(text, max_depth) {
+            Ok(message) => self.check_value(&message),
+            Err(e) => {
+                self.messages += 1;
+                self.problems.push(Problem {
+                    index: Some(index),
+                    error: e.with_phase(Phase::Compile),
+                });
+            }
+        }
+    }
+
+    /// Checks one message.
+    pub fn check_value(&mut self, message: &Value) {
+        let index = self.messages;
+        self.messages += 1;
+        let Value::Object(message) = message else {
+            self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                String::new(),
+                format!(
+                    "an A2UI message is a JSON object, got {}",
+                    kind_name(message)
+                ),
+            );
+            return;
+        };
+        let version = match message.get("version") {
+            None => None,
+            Some(Value::String(v)) => {
+                if !VERSIONS.contains(&v.as_str()) {
+                    self.problem(
+                        index,
+                        ErrorCode::ValidationFailed,
+                        "/version".into(),
+                        format!(
+                            "unknown A2UI version '{v}' (this checker reads {})",
+                            VERSIONS.join(", ")
+                        ),
+                    );
+                }
+                Some(v.as_str())
+            }
+            Some(other) => {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    "/version".into(),
+                    format!("'version' must be a string, got {}", kind_name(other)),
+                );
+                None
+            }
+        };
+        let kinds: Vec<&str> = MESSAGE_KINDS
+            .iter()
+            .copied()
+            .filter(|k| message.contains_key(*k))
+            .collect();
+        let kind = match kinds.as_slice() {
+            [kind] => *kind,
+            [] => {
+                let keys: Vec<&str> = message.keys().map(String::as_str).collect();
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    String::new(),
+                    format!(
+                        "not an A2UI message: it has none of the keys {} (its keys: {})",
+                        MESSAGE_KINDS.join(", "),
+                        keys.join(", ")
+                    ),
+                );
+                return;
+            }
+            several => {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    String::new(),
+                    format!(
+                        "a message carries one of {}, this one has {}",
+                        MESSAGE_KINDS.join(", "),
+                        several.join(" and ")
+                    ),
+                );
+                return;
+            }
+        };
+        let at = format!("/{kind}");
+        let body = match &message[kind] {
+            Value::Object(body) => body,
+            other => {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    at,
+                    format!("'{kind}' must be an object, got {}", kind_name(other)),
+                );
+                return;
+            }
+        };
+        match kind {
+            "createSurface" => self.create_surface(index, version, body),
+            "updateComponents" => {
+                // Components of a surface that is not known are still checked; calls that rely
+                // on its (unknown) default catalog are not reported again.
+                let catalog = self
+                    .existing_surface(index, kind, body)
+                    .unwrap_or_else(|| UNKNOWN_SURFACE_CATALOG.to_owned());
+                match body.get("components") {
+                    None => self.problem(
+                        index,
+                        ErrorCode::ValidationFailed,
+                        at,
+                        "updateComponents needs 'components'".into(),
+                    ),
+                    Some(components) => self.components(
+                        index,
+                        &format!("{at}/components"),
+                        components,
+                        Some(&catalog),
+                    ),
+                }
+            }
+            "updateDataModel" => {
+                self.existing_surface(index, kind, body);
+                match body.get("path") {
+                    None => {}
+                    Some(Value::String(path)) => {
+                        if let Err(e) = JsonPointer::parse(path) {
+                            self.problem(
+                                index,
+                                e.code(),
+                                format!("{at}/path"),
+                                e.message().to_owned(),
+                            );
+                        }
+                    }
+                    Some(other) => self.problem(
+                        index,
+                        ErrorCode::ValidationFailed,
+                        format!("{at}/path"),
+                        format!("'path' must be a string, got {}", kind_name(other)),
+                    ),
+                }
+            }
+            "deleteSurface" => {
+                if self.existing_surface(index, kind, body).is_some()
+                    && let Some(Value::String(id)) = body.get("surfaceId")
+                {
+                    self.surfaces.remove(id);
+                    self.deleted.insert(id.clone());
+                }
+            }
+            "callFunction" => self.call_function(index, message, body),
+            _ => {}
+        }
+    }
+
+    fn problem(&mut self, index: usize, code: ErrorCode, pointer: String, message: String) {
+        self.problems.push(Problem {
+            index: Some(index),
+            error: Error::new(code, message)
+                .with_location(pointer)
+                .with_phase(Phase::Compile),
+        });
+    }
+
+    /// The `surfaceId` of a message body, or a problem.
+    fn surface_id<'b>(
+        &mut self,
+        index: usize,
+        kind: &str,
+        body: &'b Map<String, Value>,
+    ) -> Option<&'b str> {
+        match body.get("surfaceId") {
+            Some(Value::String(id)) => Some(id),
+            None => {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    format!("/{kind}"),
+                    format!("{kind} needs a 'surfaceId'"),
+                );
+                None
+            }
+            Some(other) => {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    format!("/{kind}/surfaceId"),
+                    format!("'surfaceId' must be a string, got {}", kind_name(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// The default catalog of the surface a message updates, or a problem (never created,
+    /// deleted).
+    fn existing_surface(
+        &mut self,
+        index: usize,
+        kind: &str,
+        body: &Map<String, Value>,
+    ) -> Option<String> {
+        let id = self.surface_id(index, kind, body)?;
+        if let Some(surface) = self.surfaces.get(id) {
+            return Some(surface.catalog.clone());
+        }
+        let why = if self.deleted.contains(id) {
+            format!("surface '{id}' was deleted (by an earlier deleteSurface)")
+        } else {
+            format!("surface '{id}' was never created (no createSurface before this message)")
+        };
+        self.problem(
+            index,
+            ErrorCode::ValidationFailed,
+            format!("/{kind}/surfaceId"),
+            why,
+        );
+        None
+    }
+
+    fn create_surface(&mut self, index: usize, version: Option<&str>, body: &Map<String, Value>) {
+        let id = self.surface_id(index, "createSurface", body);
+        let catalog = match body.get("catalogId") {
+            Some(Value::String(catalog)) => {
+                if self.env.catalog(catalog).is_none() {
+                    self.problem(
+                        index,
+                        ErrorCode::CatalogError,
+                        "/createSurface/catalogId".into(),
+                        format!(
+                            "unknown catalog '{catalog}' (the catalogs known here: {})",
+                            self.env.catalog_ids().join(", ")
+                        ),
+                    );
+                }
+                catalog.clone()
+            }
+            None => {
+                if version != Some("v1.0") {
+                    self.problem(
+                        index,
+                        ErrorCode::ValidationFailed,
+                        "/createSurface".into(),
+                        "createSurface needs a 'catalogId' before A2UI v1.0".into(),
+                    );
+                }
+                self.env.default_catalog().to_owned()
+            }
+            Some(other) => {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    "/createSurface/catalogId".into(),
+                    format!("'catalogId' must be a string, got {}", kind_name(other)),
+                );
+                self.env.default_catalog().to_owned()
+            }
+        };
+        if let Some(id) = id {
+            if self.surfaces.contains_key(id) {
+                self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    "/createSurface/surfaceId".into(),
+                    format!("surface '{id}' already exists (delete it before creating it again)"),
+                );
+            } else {
+                self.deleted.remove(id);
+                self.surfaces.insert(
+                    id.to_owned(),
+                    Surface {
+                        catalog: catalog.clone(),
+                    },
+                );
+            }
+        }
+        if let Some(components) = body.get("components") {
+            self.components(
+                index,
+                "/createSurface/components",
+                components,
+                Some(&catalog),
+            );
+        }
+    }
+
+    /// The environment whose default catalog is `catalog` (`None`: the environment's own).
+    fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
+        let env = self.env;
+        match catalog {
+            Some(id) if id != env.default_catalog() => {
+                self.envs.entry(id.to_owned()).or_insert_with(|| {
+                    let mut env = env.clone();
+                    env.set_default_catalog(id);
+                    env
+                })
+            }
+            _ => env,
+        }
+    }
+
+    fn components(&mut self, index: usize, at: &str, components: &Value, catalog: Option<&str>) {
+        let Value::Array(components) = components else {
+            self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                at.to_owned(),
+                format!(
+                    "'components' must be an array, got {}",
+                    kind_name(components)
+                ),
+            );
+            return;
+        };
+        for (i, component) in components.iter().enumerate() {
+            self.component(index, &format!("{at}/{i}"), component, catalog);
+        }
+    }
+
+    fn component(&mut self, index: usize, at: &str, component: &Value, catalog: Option<&str>) {
+        let Value::Object(map) = component else {
+            self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                at.to_owned(),
+                format!("a component is an object, got {}", kind_name(component)),
+            );
+            return;
+        };
+        match map.get("id") {
+            Some(Value::String(_)) => {}
+            None => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                at.to_owned(),
+                "a component needs an 'id'".into(),
+            ),
+            Some(other) => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                format!("{at}/id"),
+                format!(
+                    "a component's 'id' must be a string, got {}",
+                    kind_name(other)
+                ),
+            ),
+        }
+        match map.get("component") {
+            Some(Value::String(_)) => {}
+            None => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                at.to_owned(),
+                "a component needs a 'component' (its type, such as \"Text\")".into(),
+            ),
+            Some(Value::Object(_)) => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                format!("{at}/component"),
+                "'component' is the component's type name (v0.9 and later); the v0.8 form {\"Text\": {…}} is not read".into(),
+            ),
+            Some(other) => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                format!("{at}/component"),
+                format!("'component' must be a string, got {}", kind_name(other)),
+            ),
+        }
+        self.compile(index, at, component, catalog);
+    }
+
+    /// Compiles `value` (at `at` in the message) and records its problems. When the default
+    /// catalog is not registered (already reported, with the message that named it), the calls
+    /// that rely on it are not reported once more.
+    fn compile(&mut self, index: usize, at: &str, value: &Value, catalog: Option<&str>) {
+        let unknown = catalog
+            .filter(|id| self.env.catalog(id).is_none())
+            .map(|id| format!("'{id}'"));
+        let result = self.env_for(catalog).compile(value);
+        if let Err(err) = result {
+            for e in err.into_problems() {
+                if let Some(unknown) = &unknown
+                    && e.code() == ErrorCode::CatalogError
+                    && e.message().contains(unknown.as_str())
+                {
+                    continue;
+                }
+                let location = format!("{at}{}", e.location());
+                self.problems.push(Problem {
+                    index: Some(index),
+                    error: e.with_location(location),
+                });
+            }
+        }
+    }
+
+    fn call_function(
+        &mut self,
+        index: usize,
+        message: &Map<String, Value>,
+        body: &Map<String, Value>,
+    ) {
+        match message.get("functionCallId") {
+            Some(Value::String(_)) => {}
+            None => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                String::new(),
+                "a callFunction message needs a 'functionCallId'".into(),
+            ),
+            Some(other) => self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                "/functionCallId".into(),
+                format!(
+                    "'functionCallId' must be a string, got {}",
+                    kind_name(other)
+                ),
+            ),
+        }
+        let mut call = body.clone();
+        if let Some(from) = call.remove("callableFrom")
+            && !matches!(from.as_str(), Some("remoteOnly" | "clientOrRemote"))
+        {
+            self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                "/callFunction/callableFrom".into(),
+                format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
+            );
+        }
+        if !is_dynamic_node(&call) || !call.contains_key("@call") {
+            let hint = if call.contains_key("call") {
+                " ('call' without '@' is the plain spelling; this environment reads '@call')"
+            } else {
+                ""
+            };
+            self.problem(
+                index,
+                ErrorCode::ValidationFailed,
+                "/callFunction".into(),
+                format!("'callFunction' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}"),
+            );
+            return;
+        }
+        self.compile(index, "/callFunction", &Value::Object(call), None);
+    }
+}
+
+#[cfg(test)]
+mod tests;

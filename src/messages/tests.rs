@@ -1,0 +1,367 @@
+use super::*;
+use crate::catalog::{ArgSchema, Args, Catalog};
+use crate::{MCP_CATALOG_ID, limits::Limits};
+use serde_json::json;
+
+const OTHER: &str = "https://example.com/other.json";
+
+fn env() -> Environment {
+    let mut env = Environment::new();
+    env.add_catalog(Catalog::new(OTHER).with_function(
+        "upper",
+        ArgSchema::new().required("value"),
+        |args: &Args<'_>| Ok(args.value_or_null("value").clone()),
+    ));
+    env
+}
+
+/// `(index, pointer, code)` of every problem.
+fn located(report: &Report) -> Vec<(Option<usize>, String, ErrorCode)> {
+    report
+        .problems()
+        .iter()
+        .map(|p| (p.index(), p.pointer().to_owned(), p.code()))
+        .collect()
+}
+
+fn create(id: &str, catalog: &str) -> Value {
+    json!({"version": "v1.0", "createSurface": {"surfaceId": id, "catalogId": catalog}})
+}
+
+fn update(id: &str, components: Value) -> Value {
+    json!({"version": "v1.0", "updateComponents": {"surfaceId": id, "components": components}})
+}
+
+#[test]
+fn a_correct_stream_has_no_problem() {
+    let env = env();
+    let report = check_messages(
+        &env,
+        &[
+            create("a", MCP_CATALOG_ID),
+            create("b", OTHER),
+            update(
+                "a",
+                json!([
+                    {"id": "root", "component": "Column", "children": {"componentId": "row", "path": "/rows"}},
+                    {"id": "row", "component": "Text", "text": {"@call": "split", "args": {"value": {"@path": "name"}, "separator": ","}}},
+                    {"id": "go", "component": "Button", "child": "row", "checks": [{"condition": {"@path": "/ok"}, "message": "no"}],
+                     "action": {"event": {"name": "go", "context": {"who": {"@path": "/user"}}}}}
+                ]),
+            ),
+            // The surface's default catalog is `OTHER`: `upper` without a catalogId is found.
+            update(
+                "b",
+                json!([{"id": "root", "component": "Text", "text": {"@call": "upper", "args": {"value": "x"}}}]),
+            ),
+            json!({"version": "v1.0", "updateDataModel": {"surfaceId": "a", "path": "/rows", "value": [{"@path": "data, not a binding"}]}}),
+            json!({"version": "v1.0", "functionCallId": "c1", "callFunction": {"@call": "split", "args": {"value": "a b", "separator": " "}}}),
+            json!({"version": "v1.0", "deleteSurface": {"surfaceId": "a"}}),
+            create("a", MCP_CATALOG_ID),
+        ],
+    );
+    assert!(report.is_clean(), "{report}");
+    assert_eq!(report.message_count(), 8);
+}
+
+#[test]
+fn every_problem_is_located_and_none_hides_another() {
+    let env = env();
+    let report = check_messages(
+        &env,
+        &[
+            json!({"surfaceUpdate": {}}),
+            json!([1]),
+            create("a", MCP_CATALOG_ID),
+            update(
+                "a",
+                json!([
+                    {"id": "t", "component": "Text", "text": {"@call": "nope", "args": {}}},
+                    {"id": "u", "component": "Text", "text": {"@call": "split", "args": {"value": "x", "separator": ",", "extra": 1}},
+                     "label": {"@path": "/a", "x": 1}},
+                    {"component": "Text"},
+                    {"id": "v", "component": {"Text": {}}},
+                    "just text"
+                ]),
+            ),
+            update(
+                "never",
+                json!([{"id": "root", "component": "Text", "text": {"@call": "nope"}}]),
+            ),
+            json!({"version": "v1.0", "updateDataModel": {"value": 1}}),
+            json!({"version": "v1.0", "updateDataModel": {"surfaceId": "a", "path": "no-slash"}}),
+            json!({"version": "v1.0", "deleteSurface": {"surfaceId": 7}}),
+            json!({"version": "v2.0", "createSurface": {"surfaceId": "a", "catalogId": "https://nowhere"}}),
+            json!({"version": "v1.0", "callFunction": {"call": "split", "args": {}}}),
+            json!({"version": "v1.0", "functionCallId": "c", "callFunction": {"@call": "split", "callableFrom": "clientOnly", "args": {"value": 1}}}),
+            json!({"createSurface": {"surfaceId": "z"}, "deleteSurface": {"surfaceId": "z"}}),
+        ],
+    );
+    let expected = [
+        (Some(0), "", ErrorCode::ValidationFailed),
+        (Some(1), "", ErrorCode::ValidationFailed),
+        (
+            Some(3),
+            "/updateComponents/components/0/text",
+            ErrorCode::ExpressionError,
+        ),
+        (
+            Some(3),
+            "/updateComponents/components/1/text/args/extra",
+            ErrorCode::ValidationFailed,
+        ),
+        (
+            Some(3),
+            "/updateComponents/components/1/label",
+            ErrorCode::ValidationFailed,
+        ),
+        (
+            Some(3),
+            "/updateComponents/components/2",
+            ErrorCode::ValidationFailed,
+        ),
+        (
+            Some(3),
+            "/updateComponents/components/3/component",
+            ErrorCode::ValidationFailed,
+        ),
+        (
+            Some(3),
+            "/updateComponents/components/4",
+            ErrorCode::ValidationFailed,
+        ),
+        (
+            Some(4),
+            "/updateComponents/surfaceId",
+            ErrorCode::ValidationFailed,
+        ),
+        // The calls relying on the unknown surface's catalog are not reported (see below).
+        (Some(5), "/updateDataModel", ErrorCode::ValidationFailed),
+        (Some(6), "/updateDataModel/path", ErrorCode::DataError),
+        (
+            Some(7),
+            "/deleteSurface/surfaceId",
+            ErrorCode::ValidationFailed,
+        ),
+        (Some(8), "/version", ErrorCode::ValidationFailed),
+        (Some(8), "/createSurface/catalogId", ErrorCode::CatalogError),
+        (
+            Some(8),
+            "/createSurface/surfaceId",
+            ErrorCode::ValidationFailed,
+        ),
+        (Some(9), "", ErrorCode::ValidationFailed),
+        (Some(9), "/callFunction", ErrorCode::ValidationFailed),
+        (
+            Some(10),
+            "/callFunction/callableFrom",
+            ErrorCode::ValidationFailed,
+        ),
+        (Some(10), "/callFunction", ErrorCode::ValidationFailed),
+        (Some(11), "", ErrorCode::ValidationFailed),
+    ];
+    let expected: Vec<_> = expected
+        .iter()
+        .map(|(i, p, c)| (*i, (*p).to_owned(), *c))
+        .collect();
+    assert_eq!(located(&report), expected, "{report}");
+    let messages: Vec<&str> = report.problems().iter().map(Problem::message).collect();
+    assert!(messages[2].contains("unknown function 'nope'"));
+    assert!(messages[16].contains("plain spelling"));
+    assert!(messages[18].contains("requires the argument 'separator'"));
+    assert_eq!(report.problems()[2].function(), Some("nope"));
+}
+
+#[test]
+fn calls_relying_on_an_unknown_catalog_are_reported_once() {
+    let env = env();
+    let text = json!({"@call": "upper", "args": {"value": "x"}});
+    let explicit = json!({"@call": "upper", "catalogId": OTHER, "args": {}});
+    let report = check_messages(
+        &env,
+        &[
+            create("a", "https://nowhere"),
+            update(
+                "a",
+                json!([{"id": "t", "component": "Text", "text": text, "label": {"@path": "/x", "y": 1}}]),
+            ),
+            update(
+                "b",
+                json!([{"id": "t", "component": "Text", "text": text, "label": explicit}]),
+            ),
+        ],
+    );
+    assert_eq!(
+        located(&report),
+        [
+            (
+                Some(0),
+                "/createSurface/catalogId".to_owned(),
+                ErrorCode::CatalogError
+            ),
+            (
+                Some(1),
+                "/updateComponents/components/0/label".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+            (
+                Some(2),
+                "/updateComponents/surfaceId".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+            // A call that names its catalog is checked in full.
+            (
+                Some(2),
+                "/updateComponents/components/0/label".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+        ],
+        "{report}"
+    );
+}
+
+#[test]
+fn create_surface_rules_by_version() {
+    let env = env();
+    let report = check_messages(
+        &env,
+        &[
+            json!({"version": "v0.9", "createSurface": {"surfaceId": "a"}}),
+            json!({"createSurface": {"surfaceId": "b"}}),
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "c", "components": [
+                {"id": "root", "component": "Text", "text": {"@call": "upper", "args": {"value": "x"}}}
+            ]}}),
+        ],
+    );
+    // v1.0 may omit catalogId: the environment's default (MCP) applies, where `upper` is unknown.
+    assert_eq!(
+        located(&report),
+        [
+            (
+                Some(0),
+                "/createSurface".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+            (
+                Some(1),
+                "/createSurface".to_owned(),
+                ErrorCode::ValidationFailed
+            ),
+            (
+                Some(2),
+                "/createSurface/components/0/text".to_owned(),
+                ErrorCode::ExpressionError
+            ),
+        ]
+    );
+}
+
+#[test]
+fn streams_as_arrays_lines_and_broken_text() {
+    let env = env();
+    let line = |v: &Value| v.to_string();
+    let lines = [
+        line(&create("a", MCP_CATALOG_ID)),
+        "{not json".to_owned(),
+        line(&update(
+            "a",
+            json!([{"id": "root", "component": "Text", "text": "hi"}]),
+        )),
+    ]
+    .join("\n");
+    let report = check_stream(&env, &lines);
+    assert_eq!(report.message_count(), 3);
+    assert_eq!(
+        located(&report),
+        [(Some(1), String::new(), ErrorCode::ValidationFailed)]
+    );
+    let array = format!(
+        "[{}, {}]",
+        line(&create("a", MCP_CATALOG_ID)),
+        line(&update("b", json!([])))
+    );
+    let report = check_stream(&env, &array);
+    assert_eq!(
+        located(&report),
+        [(
+            Some(1),
+            "/updateComponents/surfaceId".to_owned(),
+            ErrorCode::ValidationFailed
+        )]
+    );
+    let report = check_stream(
+        &env,
+        &format!("[{}, {{", line(&create("a", MCP_CATALOG_ID))),
+    );
+    assert_eq!(
+        located(&report),
+        [(None, String::new(), ErrorCode::ValidationFailed)]
+    );
+    assert!(
+        report
+            .to_string()
+            .starts_with("stream at /: VALIDATION_FAILED: the stream cannot be read further")
+    );
+    assert!(report.to_string().ends_with("1 message, 1 problem"));
+}
+
+#[test]
+fn large_and_deep_messages_are_limit_exceeded() {
+    let env = env();
+    let deep = format!(
+        r#"{{"version": "v1.0", "updateComponents": {{"surfaceId": "a", "components": [{{"id": "x", "component": "Text", "text": {}1{}}}]}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    // 128 levels inside the component: within the message's limit (128 + 4), past the payload's.
+    let inside_limit = format!(
+        r#"{{"version": "v1.0", "updateComponents": {{"surfaceId": "a", "components": [{{"id": "x", "component": "Text", "text": {}1{}}}]}}}}"#,
+        "[".repeat(128),
+        "]".repeat(128)
+    );
+    let stream = [
+        create("a", MCP_CATALOG_ID).to_string(),
+        deep,
+        inside_limit,
+        create("b", MCP_CATALOG_ID).to_string(),
+    ]
+    .join("\n");
+    let mut checker = StreamChecker::new(&env)
+        .with_options(StreamOptions::default().with_max_message_bytes(1000));
+    checker.check_stream(&stream);
+    checker.check_text(&format!("\"{}\"", "x".repeat(2000)));
+    let report = checker.finish();
+    let inner = format!("/updateComponents/components/0/text{}", "/0".repeat(127));
+    assert_eq!(
+        located(&report),
+        [
+            (Some(1), String::new(), ErrorCode::LimitExceeded),
+            (Some(2), inner, ErrorCode::LimitExceeded),
+            (Some(4), String::new(), ErrorCode::LimitExceeded),
+        ]
+    );
+    assert!(
+        report.problems()[2]
+            .message()
+            .contains("more than the limit of 1000")
+    );
+}
+
+#[test]
+fn a_smaller_depth_limit_is_followed() {
+    let mut env = env();
+    env.set_limits(Limits {
+        max_depth: 8,
+        ..Limits::default()
+    });
+    let text = format!(
+        r#"{{"version": "v1.0", "createSurface": {{"surfaceId": "a", "components": [{{"id": "x", "component": "Text", "text": {}1{}}}]}}}}"#,
+        "[".repeat(20),
+        "]".repeat(20)
+    );
+    let report = check_stream(&env, &text);
+    assert_eq!(
+        located(&report),
+        [(Some(0), String::new(), ErrorCode::LimitExceeded)]
+    );
+}

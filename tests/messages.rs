@@ -1,0 +1,336 @@
+//! Message streams: the sample surfaces of `examples/surfaces/` (restaurant finder, booking form,
+//! MCP order summary) checked against the MCP catalog and the basic catalog declared in
+//! `tests/data/basic-catalog.json`, their broken copies, and streams that are too large, too
+//! deep or too long.
+
+use a2ui_catalog_mcp::messages::{self, Report, StreamChecker, StreamOptions};
+use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, MCP_CATALOG_ID};
+use serde_json::json;
+use std::time::Instant;
+
+const BASIC: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+
+fn env() -> Environment {
+    let mut env = Environment::new();
+    env.add_catalog(Catalog::from_schema_str(include_str!("data/basic-catalog.json")).unwrap());
+    env
+}
+
+fn sample(name: &str) -> String {
+    let path = format!("{}/examples/surfaces/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// `(index, pointer, code, function)` of every problem.
+fn located(report: &Report) -> Vec<(usize, String, ErrorCode, Option<String>)> {
+    report
+        .problems()
+        .iter()
+        .map(|p| {
+            (
+                p.index().expect("a message's problem"),
+                p.pointer().to_owned(),
+                p.code(),
+                p.function().map(str::to_owned),
+            )
+        })
+        .collect()
+}
+
+fn expect(
+    list: &[(usize, &str, ErrorCode, Option<&str>)],
+) -> Vec<(usize, String, ErrorCode, Option<String>)> {
+    list.iter()
+        .map(|(i, p, c, f)| (*i, (*p).to_owned(), *c, f.map(str::to_owned)))
+        .collect()
+}
+
+#[test]
+fn the_samples_have_no_false_error() {
+    let env = env();
+    for (name, count) in [
+        ("restaurant-finder.jsonl", 3),
+        ("booking-form.json", 2),
+        ("mcp-order-summary.json", 4),
+    ] {
+        let report = messages::check_stream(&env, &sample(name));
+        assert!(report.is_clean(), "{name}:\n{report}");
+        assert_eq!(report.message_count(), count, "{name}");
+    }
+}
+
+#[test]
+fn the_samples_call_both_catalogs() {
+    let order = sample("mcp-order-summary.json");
+    assert!(order.contains("\"@call\": \"formatCurrency\""));
+    assert!(order.contains("\"@call\": \"callMcpTool\""));
+    assert!(order.contains(MCP_CATALOG_ID) && order.contains(BASIC));
+    assert!(
+        sample("restaurant-finder.jsonl")
+            .contains(r#""children": {"componentId": "card", "path": "/restaurants"}"#)
+    );
+    assert!(sample("booking-form.json").contains("\"checks\""));
+    // Without the basic catalog, the surfaces that name it are reported, once each.
+    let report = messages::check_stream(&Environment::new(), &sample("booking-form.json"));
+    assert_eq!(
+        located(&report),
+        expect(&[(0, "/createSurface/catalogId", ErrorCode::CatalogError, None)]),
+        "{report}"
+    );
+}
+
+#[test]
+fn every_deliberate_mistake_of_the_restaurant_finder_is_found() {
+    let report = messages::check_stream(&env(), &sample("broken/restaurant-finder.jsonl"));
+    assert_eq!(
+        located(&report),
+        expect(&[
+            (1, "", ErrorCode::ValidationFailed, None),
+            (
+                2,
+                "/updateComponents/components/1/text",
+                ErrorCode::ValidationFailed,
+                Some("formatString")
+            ),
+            (
+                2,
+                "/updateComponents/components/2/text",
+                ErrorCode::ValidationFailed,
+                Some("pluralize")
+            ),
+            (
+                2,
+                "/updateComponents/components/9/action/event/context/restaurantId",
+                ErrorCode::ValidationFailed,
+                None
+            ),
+            (
+                3,
+                "/updateDataModel/surfaceId",
+                ErrorCode::ValidationFailed,
+                None
+            ),
+        ]),
+        "{report}"
+    );
+    let messages: Vec<&str> = report.problems().iter().map(|p| p.message()).collect();
+    assert!(messages[0].contains("not an A2UI message"));
+    assert!(messages[1].contains("returns string") && messages[1].contains("'number'"));
+    assert!(messages[2].contains("requires the argument 'other'"));
+    assert!(messages[4].contains("never created"));
+}
+
+#[test]
+fn every_deliberate_mistake_of_the_booking_form_is_found() {
+    let report = messages::check_stream(&env(), &sample("broken/booking-form.json"));
+    let checks = |i: usize, rest: &str| format!("/createSurface/components/{i}/checks/{rest}");
+    let (c2, c3, c4, c5, c8) = (
+        checks(2, "1/condition"),
+        checks(3, "0/condition"),
+        checks(4, "0/condition/args/pattern"),
+        checks(5, "0/condition/args/min"),
+        checks(8, "0/condition/args/values"),
+    );
+    assert_eq!(
+        located(&report),
+        expect(&[
+            (0, &c2, ErrorCode::ValidationFailed, Some("length")),
+            (0, &c3, ErrorCode::ExpressionError, Some("emial")),
+            (0, &c4, ErrorCode::ExpressionError, Some("regex")),
+            (0, &c5, ErrorCode::ExpressionError, Some("numeric")),
+            (0, &c8, ErrorCode::ExpressionError, Some("and")),
+            (
+                1,
+                "/updateComponents/components/0/checks/0/condition/args/max",
+                ErrorCode::ExpressionError,
+                Some("length")
+            ),
+            (2, "/updateComponents", ErrorCode::ValidationFailed, None),
+        ]),
+        "{report}"
+    );
+    let messages: Vec<&str> = report.problems().iter().map(|p| p.message()).collect();
+    assert!(
+        messages[0].contains("\"min\" is a required property; or \"max\" is a required property")
+    );
+    assert!(messages[3].contains("\"1\" is not of type \"number\""));
+    assert!(messages[4].contains("less than 2 items"));
+    assert!(messages[5].contains("-5 is less than the minimum of 0"));
+}
+
+#[test]
+fn every_deliberate_mistake_of_the_order_summary_is_found() {
+    let report = messages::check_stream(&env(), &sample("broken/mcp-order-summary.json"));
+    let lines = "/updateComponents/components/13/action/functionCall/args/updates/~1order~1lines";
+    let data_args = format!("{lines}/args/data/args/args");
+    assert_eq!(
+        located(&report),
+        expect(&[
+            (
+                1,
+                "/updateComponents/components/6/text/args/decimals",
+                ErrorCode::ExpressionError,
+                Some("formatCurrency")
+            ),
+            (
+                1,
+                "/updateComponents/components/7/text",
+                ErrorCode::ValidationFailed,
+                Some("formatCurrency")
+            ),
+            (
+                1,
+                "/updateComponents/components/8/text",
+                ErrorCode::ExpressionError,
+                Some("regexCapture")
+            ),
+            (
+                1,
+                "/updateComponents/components/11/action/functionCall",
+                ErrorCode::ExpressionError,
+                Some("callMcpTool")
+            ),
+            (
+                1,
+                &data_args,
+                ErrorCode::ValidationFailed,
+                Some("callMcpTool")
+            ),
+            (1, lines, ErrorCode::ExpressionError, Some("transformData")),
+            (3, "", ErrorCode::ValidationFailed, None),
+            (
+                3,
+                "/callFunction/args/url",
+                ErrorCode::ExpressionError,
+                Some("openUrl")
+            ),
+        ]),
+        "{report}"
+    );
+    let messages: Vec<&str> = report.problems().iter().map(|p| p.message()).collect();
+    assert!(messages[3].contains(&format!(
+        "unknown function 'callMcpTool' in catalog '{BASIC}'"
+    )));
+    assert!(messages[5].contains("in JMESPath expression: json.lines[].{name: title"));
+    assert!(messages[7].contains("\"receipt page\" is not a \"uri\""));
+}
+
+/// A stream of `n` messages: surfaces created, filled with components that call both catalogs,
+/// updated with data, and deleted.
+fn long_stream(n: usize) -> String {
+    let mut lines = Vec::with_capacity(n);
+    let mut surface = 0;
+    while lines.len() < n {
+        let id = format!("s{surface}");
+        surface += 1;
+        lines.push(
+            json!({"version": "v1.0", "createSurface": {"surfaceId": id, "catalogId": BASIC}}),
+        );
+        lines.push(json!({"version": "v1.0", "updateComponents": {"surfaceId": id, "components": [
+            {"id": "root", "component": "Column", "children": {"componentId": "row", "path": "/rows"}},
+            {"id": "row", "component": "Text", "text": {"@call": "formatString", "args": {"value": "${name}: ${qty}"}}},
+            {"id": "total", "component": "Text", "text": {"@call": "formatCurrency", "args": {"value": {"@path": "/total"}, "currency": "EUR", "decimals": 2}}},
+            {"id": "name", "component": "TextField", "value": {"@path": "/form/name"}, "checks": [
+                {"condition": {"@call": "length", "args": {"value": {"@path": "/form/name"}, "min": 1, "max": 40}}, "message": "1 to 40"}]},
+            {"id": "go", "component": "Button", "child": "total", "action": {"functionCall": {"@call": "callMcpTool", "catalogId": MCP_CATALOG_ID,
+                "args": {"name": "refresh", "arguments": {"id": {"@path": "/id"}}, "targetDataPath": "/result"}}}}
+        ]}}));
+        for k in 0..6 {
+            lines.push(json!({"version": "v1.0", "updateDataModel": {"surfaceId": id, "path": format!("/rows/{k}"), "value": {"name": "item", "qty": k}}}));
+        }
+        lines.push(json!({"version": "v1.0", "deleteSurface": {"surfaceId": id}}));
+    }
+    lines.truncate(n);
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+#[test]
+fn ten_thousand_messages_check_quickly() {
+    let env = env();
+    let stream = long_stream(10_000);
+    let start = Instant::now();
+    let report = messages::check_stream(&env, &stream);
+    let elapsed = start.elapsed();
+    assert!(report.is_clean(), "{report}");
+    assert_eq!(report.message_count(), 10_000);
+    // The figure is measured by `benches/messages.rs` in release; this bound only catches a
+    // blow-up (debug builds are several times slower).
+    let bound = if cfg!(debug_assertions) { 20.0 } else { 1.0 };
+    assert!(
+        elapsed.as_secs_f64() < bound,
+        "10 000 messages took {elapsed:?}"
+    );
+}
+
+#[test]
+fn a_hundred_megabyte_message_is_limit_exceeded_and_the_others_are_read() {
+    let env = env();
+    let huge = format!(
+        r#"{{"version": "v1.0", "updateDataModel": {{"surfaceId": "s", "value": "{}"}}}}"#,
+        "x".repeat(100 << 20)
+    );
+    let stream = format!(
+        "{}\n{huge}\n{}\n",
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Text", "text": {"@call": "formatNumber", "args": {"value": 1, "decimals": "2"}}}]}}),
+    );
+    drop(huge);
+    let report = messages::check_stream(&env, &stream);
+    assert_eq!(
+        located(&report),
+        expect(&[
+            (1, "", ErrorCode::LimitExceeded, None),
+            (
+                2,
+                "/updateComponents/components/0/text/args/decimals",
+                ErrorCode::ExpressionError,
+                Some("formatNumber")
+            ),
+        ]),
+        "{report}"
+    );
+    // The same in an array, and with a smaller limit.
+    let array = format!("[{}]", stream.trim_end().replace('\n', ","));
+    let mut checker = StreamChecker::new(&env)
+        .with_options(StreamOptions::default().with_max_message_bytes(1 << 20));
+    checker.check_stream(&array);
+    let report = checker.finish();
+    assert_eq!(report.problems()[0].code(), ErrorCode::LimitExceeded);
+    assert_eq!(report.problems().len(), 2);
+}
+
+#[test]
+fn deep_nesting_is_limit_exceeded_never_a_crash() {
+    let env = env();
+    for depth in [129, 200, 100_000] {
+        let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+        let stream = format!(
+            "{}\n{}\n{}\n",
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+            format_args!(
+                r#"{{"version": "v1.0", "updateComponents": {{"surfaceId": "s", "components": [{{"id": "x", "component": "Text", "text": {deep}}}]}}}}"#
+            ),
+            json!({"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}),
+        );
+        let report = messages::check_stream(&env, &stream);
+        assert_eq!(report.message_count(), 3);
+        assert_eq!(report.problems().len(), 1, "{report}");
+        assert_eq!(report.problems()[0].index(), Some(1));
+        assert_eq!(report.problems()[0].code(), ErrorCode::LimitExceeded);
+    }
+    // Already parsed (a value the host hands over): the compiler's depth limit applies.
+    let mut deep = json!(1);
+    for _ in 0..200 {
+        deep = json!([deep]);
+    }
+    let report = messages::check_messages(
+        &env,
+        &[
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [{"id": "x", "component": "Text", "text": deep}]}}),
+        ],
+    );
+    assert_eq!(report.problems().len(), 1, "{report}");
+    assert_eq!(report.problems()[0].code(), ErrorCode::LimitExceeded);
+}
