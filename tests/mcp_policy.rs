@@ -536,8 +536,11 @@ fn every_outcome_is_audited() {
     assert_eq!(events.len(), 4);
 }
 
+/// What a policy was shown of one call: tool, server, annotations, origin.
+type Shown = (String, Option<String>, Option<Value>, CallOrigin);
+
 /// A policy that records what it was shown.
-struct Recorder(Mutex<Vec<(String, Option<String>, Option<Value>, CallOrigin)>>);
+struct Recorder(Mutex<Vec<Shown>>);
 
 impl ToolPolicy for Recorder {
     fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
