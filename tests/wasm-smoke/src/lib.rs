@@ -10,8 +10,8 @@
 //! Only pointers cross the boundary, never dereferenced here: Node writes and reads the buffers'
 //! bytes, which stay owned by the two `Vec`s below between calls.
 
-use a2ui_catalog_mcp::mcp::{BoxFuture, HostError, McpHost, ToolClient};
 use a2ui_catalog_mcp::SharedModel;
+use a2ui_catalog_mcp::mcp::{AllowAll, AuditEvent, BoxFuture, HostError, McpHost, ToolClient};
 use a2ui_catalog_mcp::{Environment, Error, JsonPointer};
 use serde_json::{Map, Value, json};
 use std::future::Future;
@@ -45,7 +45,10 @@ pub extern "C" fn run() -> u32 {
                                  "location": e.location()}}),
             ),
         },
-        Err(e) => (2, json!({"error": {"code": "BAD_REQUEST", "message": e.to_string()}})),
+        Err(e) => (
+            2,
+            json!({"error": {"code": "BAD_REQUEST", "message": e.to_string()}}),
+        ),
     };
     *OUTPUT.lock().unwrap_or_else(PoisonError::into_inner) = answer.to_string().into_bytes();
     status
@@ -54,7 +57,10 @@ pub extern "C" fn run() -> u32 {
 /// Where the last answer starts.
 #[unsafe(no_mangle)]
 pub extern "C" fn output_ptr() -> *const u8 {
-    OUTPUT.lock().unwrap_or_else(PoisonError::into_inner).as_ptr()
+    OUTPUT
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .as_ptr()
 }
 
 /// The last answer's length in bytes.
@@ -65,13 +71,20 @@ pub extern "C" fn output_len() -> usize {
 
 fn evaluate(mut request: Value) -> Result<Value, Error> {
     let payload = request.get("payload").cloned().unwrap_or(Value::Null);
-    let data = request.get_mut("data").map(Value::take).unwrap_or(json!({}));
+    let data = request
+        .get_mut("data")
+        .map(Value::take)
+        .unwrap_or(json!({}));
     let tools = match request.get_mut("tools").map(Value::take) {
         Some(Value::Object(tools)) => tools,
         _ => Map::new(),
     };
     let compiled = Environment::new().compile(&payload)?;
-    let host = McpHost::new(Arc::new(Scripted(tools)) as Arc<dyn ToolClient>);
+    // A policy and an audit sink too: the audit's stopwatch has no clock here, and must not
+    // need one.
+    let host = McpHost::new(Arc::new(Scripted(tools)) as Arc<dyn ToolClient>)
+        .with_policy(AllowAll)
+        .with_audit(|event: &AuditEvent| assert!(event.duration.is_none()));
     let model = SharedModel::new(data);
     finish(compiled.eval_async(&model, &JsonPointer::root(), &host))?;
     Ok(model.into_inner())
@@ -81,7 +94,10 @@ fn evaluate(mut request: Value) -> Result<Value, Error> {
 /// no event loop here to wait on.
 fn finish<T>(future: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
     let mut future = std::pin::pin!(future);
-    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
         Poll::Ready(out) => out,
         Poll::Pending => Err(Error::new(
             a2ui_catalog_mcp::ErrorCode::ExpressionError,
