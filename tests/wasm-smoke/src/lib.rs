@@ -10,8 +10,8 @@
 //! Only pointers cross the boundary, never dereferenced here: Node writes and reads the buffers'
 //! bytes, which stay owned by the two `Vec`s below between calls.
 
-use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{AllowAll, AuditEvent, BoxFuture, HostError, McpHost, ToolClient};
+use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::{Environment, Error, JsonPointer};
 use serde_json::{Map, Value, json};
 use std::future::Future;
@@ -45,10 +45,7 @@ pub extern "C" fn run() -> u32 {
                                  "location": e.location()}}),
             ),
         },
-        Err(e) => (
-            2,
-            json!({"error": {"code": "BAD_REQUEST", "message": e.to_string()}}),
-        ),
+        Err(e) => (2, json!({"error": {"code": "BAD_REQUEST", "message": e.to_string()}})),
     };
     *OUTPUT.lock().unwrap_or_else(PoisonError::into_inner) = answer.to_string().into_bytes();
     status
@@ -57,10 +54,7 @@ pub extern "C" fn run() -> u32 {
 /// Where the last answer starts.
 #[unsafe(no_mangle)]
 pub extern "C" fn output_ptr() -> *const u8 {
-    OUTPUT
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .as_ptr()
+    OUTPUT.lock().unwrap_or_else(PoisonError::into_inner).as_ptr()
 }
 
 /// The last answer's length in bytes.
@@ -71,10 +65,7 @@ pub extern "C" fn output_len() -> usize {
 
 fn evaluate(mut request: Value) -> Result<Value, Error> {
     let payload = request.get("payload").cloned().unwrap_or(Value::Null);
-    let data = request
-        .get_mut("data")
-        .map(Value::take)
-        .unwrap_or(json!({}));
+    let data = request.get_mut("data").map(Value::take).unwrap_or(json!({}));
     let tools = match request.get_mut("tools").map(Value::take) {
         Some(Value::Object(tools)) => tools,
         _ => Map::new(),
@@ -94,10 +85,7 @@ fn evaluate(mut request: Value) -> Result<Value, Error> {
 /// no event loop here to wait on.
 fn finish<T>(future: impl Future<Output = Result<T, Error>>) -> Result<T, Error> {
     let mut future = std::pin::pin!(future);
-    match future
-        .as_mut()
-        .poll(&mut Context::from_waker(Waker::noop()))
-    {
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(out) => out,
         Poll::Pending => Err(Error::new(
             a2ui_catalog_mcp::ErrorCode::ExpressionError,
