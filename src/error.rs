@@ -6,6 +6,9 @@
 //!
 //! `Display` prints one line; the alternate form (`{:#}`) prints every problem the compiler found,
 //! each with its location, and the chain of sources.
+//!
+//! A [`Warning`] is not an error: something a payload compiles with but most likely does not
+//! mean (a code, a location, a message, what to write instead).
 
 use std::fmt;
 
@@ -309,6 +312,117 @@ impl std::error::Error for Error {
             .source
             .as_deref()
             .map(|s| s as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// What a [`Warning`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WarningCode {
+    /// A literal object shaped exactly like a binding or a call of the spelling the environment
+    /// does not read (`{"path": "/x"}` when it reads `{"@path": "/x"}`): most likely a dynamic
+    /// value written for another renderer, which this one shows as the object itself.
+    OtherSpelling,
+}
+
+impl WarningCode {
+    /// The wire form, as fixtures and the CLI's `--json` spell it.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::WarningCode;
+    /// assert_eq!(WarningCode::OtherSpelling.as_str(), "OTHER_SPELLING");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::OtherSpelling => "OTHER_SPELLING",
+        }
+    }
+}
+
+impl fmt::Display for WarningCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something a payload compiles with but most likely does not mean. A warning never changes
+/// what the payload does: it compiles, and evaluates as written.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Environment, WarningCode};
+/// use serde_json::json;
+///
+/// let payload = Environment::new().compile(&json!({"title": {"path": "/name"}}))?;
+/// let warning = &payload.warnings()[0];
+/// assert_eq!(warning.code(), WarningCode::OtherSpelling);
+/// assert_eq!(warning.location(), "/title");
+/// assert_eq!(warning.suggestion(), Some(r#"{"@path": "/name"}"#));
+/// assert_eq!(payload.eval(&mut json!({"name": "Ada"}))?, json!({"title": {"path": "/name"}}));
+/// # Ok::<(), a2ui_catalog_mcp::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    code: WarningCode,
+    location: String,
+    message: String,
+    suggestion: Option<String>,
+}
+
+impl Warning {
+    /// A warning with a code and a message, located at the root.
+    pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
+        Warning {
+            code,
+            location: String::new(),
+            message: message.into(),
+            suggestion: None,
+        }
+    }
+
+    /// Sets the location (a JSON Pointer into the payload).
+    pub fn with_location(mut self, location: impl Into<String>) -> Warning {
+        self.location = location.into();
+        self
+    }
+
+    /// Sets what to write instead.
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Warning {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// The code.
+    pub fn code(&self) -> WarningCode {
+        self.code
+    }
+
+    /// A JSON Pointer into the payload to the node concerned (`""` is the payload itself).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// What looks wrong and what to do, without code or location.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// What to write instead, when there is one thing to write (`{"@path": "/name"}`; a call's
+    /// other members are shown as `…`).
+    pub fn suggestion(&self) -> Option<&str> {
+        self.suggestion.as_deref()
+    }
+}
+
+impl fmt::Display for Warning {
+    /// `OTHER_SPELLING at /title: …`, like an [`Error`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {}: {}",
+            self.code,
+            display_location(&self.location),
+            self.message
+        )
     }
 }
 

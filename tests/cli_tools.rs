@@ -38,7 +38,8 @@ fn literal_names_are_listed_without_a_warning() {
         out.contains("tools it can call: list_issues, search"),
         "{out}"
     );
-    assert!(!err.contains("WARNING"), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    assert!(out.contains("no problems"), "{out}");
 }
 
 #[test]
@@ -46,10 +47,10 @@ fn a_name_from_the_data_model_is_a_warning_and_check_still_succeeds() {
     let payload = json!([call(json!("search")), call(json!({"@path": "/toolName"}))]);
     let (code, out, err) = check("dynamic.json", &payload, false);
     assert_eq!(code, 0, "a warning does not fail the check: {err}");
-    assert!(out.contains("no problems"), "{out}");
+    assert!(out.contains("0 problems, 1 warning"), "{out}");
     assert!(out.contains("tools it can call: search"), "{out}");
     assert!(
-        err.contains("WARNING: the tool name of the callMcpTool at /1 comes from the data model"),
+        err.contains("warning DYNAMIC_TOOL_NAME at /1: the tool name of this callMcpTool comes from the data model"),
         "{err}"
     );
 
@@ -59,6 +60,8 @@ fn a_name_from_the_data_model_is_a_warning_and_check_still_succeeds() {
     assert_eq!(out["ok"], true);
     assert_eq!(out["tools"], json!(["search"]));
     assert_eq!(out["dynamicToolNames"], true);
+    assert_eq!(out["warnings"][0]["code"], "DYNAMIC_TOOL_NAME");
+    assert_eq!(out["warnings"][0]["location"], "/1");
     assert_eq!(out["warnings"].as_array().map(Vec::len), Some(1));
 }
 

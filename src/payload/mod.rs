@@ -18,8 +18,9 @@ pub use tool_names::ToolNames;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
+pub use shape::Spelling;
 
-use crate::error::Error;
+use crate::error::{Error, Warning};
 use crate::limits::Limits;
 use crate::model::DataModel;
 use crate::path::JsonPointer;
@@ -45,6 +46,7 @@ pub struct Payload {
     limits: Limits,
     /// What the program reads and whether it may write (see `deps.rs`).
     deps: deps::Deps,
+    warnings: Vec<Warning>,
 }
 
 impl std::fmt::Debug for Payload {
@@ -55,13 +57,20 @@ impl std::fmt::Debug for Payload {
     }
 }
 
-pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Payload, Error> {
-    let program = compile::compile(scope, payload)?;
-    Ok(Payload {
+/// Compiles a payload; the warnings come whether it compiles or not (a compiled payload holds
+/// them too).
+pub(crate) fn compile(
+    scope: &Scope<'_>,
+    payload: &Value,
+) -> (Result<Payload, Error>, Vec<Warning>) {
+    let (program, warnings) = compile::compile(scope, payload);
+    let payload = program.map(|program| Payload {
         deps: deps::Deps::of(&program),
         program,
         limits: scope.limits.clone(),
-    })
+        warnings: warnings.clone(),
+    });
+    (payload, warnings)
 }
 
 impl Payload {
@@ -93,6 +102,24 @@ impl Payload {
     /// The limits the payload was compiled with, which its evaluation applies.
     pub(crate) fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// What the payload compiled with but most likely does not mean, each with its location:
+    /// in the `@` spelling, a literal object shaped exactly like a binding or a call of the
+    /// plain spelling ([`Spelling`]). Warnings never change evaluation.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::Environment;
+    /// use serde_json::json;
+    ///
+    /// let payload = Environment::new().compile(&json!({"label": {"call": "split", "args": {"value": "a b", "separator": " "}}}))?;
+    /// assert_eq!(payload.warnings()[0].location(), "/label");
+    /// assert_eq!(payload.warnings()[0].suggestion(), Some(r#"{"@call": "split", …}"#));
+    /// assert!(Environment::new().compile(&json!({"@path": "/label"}))?.warnings().is_empty());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     /// Whether the payload calls tools (`callMcpTool`): such a payload needs

@@ -122,5 +122,6 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
     }
 }
 
-#[cfg(test)]
+// The tests drive tool calls through the scripted server of `testing`.
+#[cfg(all(test, feature = "testing"))]
 mod tests;

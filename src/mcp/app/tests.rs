@@ -503,7 +503,7 @@ fn malformed_function_call_requests() {
 #[cfg(not(feature = "json-schema"))]
 #[test]
 fn without_json_schema_constraining_schemas_fail_closed() {
-    let props = McpAppProps::parse(&app(json!({"allowedFunctions": {
+    let props = parse(&app(json!({"allowedFunctions": {
         "open": {},
         "noted": {"title": "Notes", "description": "anything", "$comment": "x", "examples": [1]},
         "typed": {"type": "object", "required": ["value"]},
