@@ -323,6 +323,11 @@ pub(crate) struct ToolCall {
     pub(crate) target: Option<String>,
 }
 
+/// What a tool function's [`Function::prepare`] returns for a call site whose tool name is a
+/// literal, so that the compiled payload can list the tools it calls
+/// ([`Payload::tool_names`](crate::Payload::tool_names)).
+pub(crate) struct LiteralToolName(pub(crate) String);
+
 /// Read access to the data model for a running function, whatever the model's type.
 pub(crate) trait ReadModel {
     fn read_at(&self, path: &JsonPointer) -> Option<Cow<'_, Value>>;

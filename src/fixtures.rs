@@ -6,6 +6,13 @@
 //! cases, how JSON is compared, `regexCases`, and the keys below) is stated in full in
 //! `docs/fixtures.md`, for authors of cases and of runners in other languages.
 //!
+//! A case's `server` is a scripted MCP server: its tools, their results, resources, the
+//! surfaces the renderer holds, and the host's tool `policy` (`{"allow": [names]}`,
+//! `{"deny": [names]}` or `{"denyDestructive": true}`); [`ScriptedServer::from_json`] describes
+//! each member. A denied call sends nothing, so the case's `toolCalls` does not list it.
+//!
+//! [`ScriptedServer::from_json`]: crate::testing::ScriptedServer::from_json
+//!
 //! ```
 //! use a2ui_catalog_mcp::fixtures::run_text;
 //! let file = r#"{"description": "demo", "cases": [

@@ -122,7 +122,7 @@ pub use mcp::{
 };
 pub use model::{DataModel, SharedModel, Write, apply_writes, read_value};
 pub use path::JsonPointer;
-pub use payload::{Payload, Spelling};
+pub use payload::{Payload, Spelling, ToolNames};
 
 // The README's examples use the scripted server of `testing`.
 #[doc = include_str!("../README.md")]

@@ -23,7 +23,10 @@
 //! ```
 
 use crate::error::{Error, ErrorCode};
-use crate::mcp::{BoxFuture, HostError, McpHost, MessageSink, ToolClient};
+use crate::mcp::{
+    AllowList, BoxFuture, ConsentForDestructive, DenyList, HostError, McpHost, MessageSink,
+    ToolClient, ToolPolicy, ToolPolicyExt,
+};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::future::Future;
@@ -39,14 +42,17 @@ pub struct ScriptedServer {
 
 #[derive(Default)]
 struct Inner {
-    tools: Vec<Value>,
+    name: Option<String>,
     results: HashMap<String, Vec<Value>>,
     resources: Map<String, Value>,
+    policy: Option<Arc<dyn ToolPolicy>>,
     state: Mutex<State>,
 }
 
 #[derive(Default)]
 struct State {
+    tools: Vec<Value>,
+    tool_lists: usize,
     calls_per_tool: HashMap<String, usize>,
     tool_calls: Vec<Value>,
     resource_reads: Vec<String>,
@@ -92,12 +98,95 @@ fn bad(why: String) -> Error {
     )
 }
 
+/// The host's tool policy a fixture's `server.policy` describes: any of `allow` (the tools
+/// that may be called), `deny` (the tools that may not) and `denyDestructive` (`true`: refuse
+/// every tool that is destructive by MCP's defaults, reading the annotations of `tools`). When
+/// several are given, a call must pass them all.
+fn policy_of(policy: &Value) -> Result<Option<Arc<dyn ToolPolicy>>, Error> {
+    let Value::Object(members) = policy else {
+        return Err(bad("'policy' is not an object".into()));
+    };
+    let names = |key: &str| -> Result<Option<Vec<String>>, Error> {
+        let Some(list) = members.get(key) else {
+            return Ok(None);
+        };
+        let not_names = || bad(format!("'policy.{key}' is not an array of tool names"));
+        let list = list.as_array().ok_or_else(not_names)?;
+        list.iter()
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(not_names))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    };
+    if let Some(key) = members
+        .keys()
+        .find(|k| !["allow", "deny", "denyDestructive"].contains(&k.as_str()))
+    {
+        return Err(bad(format!(
+            "'policy' has '{key}'; it takes 'allow', 'deny' and 'denyDestructive'"
+        )));
+    }
+    let deny_destructive = match members.get("denyDestructive") {
+        None | Some(Value::Bool(false)) => false,
+        Some(Value::Bool(true)) => true,
+        Some(_) => return Err(bad("'policy.denyDestructive' is not a boolean".into())),
+    };
+    // Each form, when given, as one policy; a call must pass them all.
+    let mut parts: Vec<Arc<dyn ToolPolicy>> = Vec::new();
+    if let Some(tools) = names("allow")? {
+        parts.push(Arc::new(AllowList::new(tools)));
+    }
+    if let Some(tools) = names("deny")? {
+        parts.push(Arc::new(DenyList::new(tools)));
+    }
+    if deny_destructive {
+        parts.push(Arc::new(ConsentForDestructive::deny()));
+    }
+    Ok(parts
+        .into_iter()
+        .reduce(|all, next| Arc::new(all.and(next)) as Arc<dyn ToolPolicy>))
+}
+
 impl ScriptedServer {
-    /// A server from the fixtures' `server` object: `tools`, `results`, `resources`,
-    /// `surfaces` (all optional).
+    /// A server from the fixtures' `server` object (all of its members optional):
+    ///
+    /// | member | what |
+    /// |---|---|
+    /// | `tools` | what `tools/list` returns: the tools' definitions, with their `_meta` and `annotations` |
+    /// | `results` | tool name → the results of its 1st, 2nd, … call (the last repeats); `{"$error": "message"}` is a failed call |
+    /// | `resources` | URI → what `resources/read` returns |
+    /// | `surfaces` | the surface ids the renderer already holds |
+    /// | `name` | the server's name, as [`ToolClient::server_name`] says it |
+    /// | `policy` | the host's tool policy ([`host`](ScriptedServer::host) applies it): `{"allow": [names]}` (only these tools may be called), `{"deny": [names]}` (these may not), `{"denyDestructive": true}` (no tool that is destructive: unless its `annotations` in `tools` say `readOnlyHint: true` or `destructiveHint: false`; a tool missing from `tools` is destructive). Several members: a call must pass each |
+    ///
+    /// A denied call never reaches the server: it is not in [`tool_calls`](ScriptedServer::tool_calls).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, JsonPointer, SharedModel, testing::{ScriptedServer, block_on}};
+    /// use serde_json::json;
+    ///
+    /// let server = ScriptedServer::from_json(&json!({
+    ///     "tools": [{"name": "delete_all", "inputSchema": {"type": "object"}}],
+    ///     "results": {"delete_all": [{"content": []}]},
+    ///     "policy": {"denyDestructive": true}
+    /// }))?;
+    /// let payload = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {"name": "delete_all"}}))?;
+    /// let err = block_on(payload.eval_async(&SharedModel::new(json!({})), &JsonPointer::root(), &server.host())).unwrap_err();
+    /// assert!(err.message().contains("not allowed"));
+    /// assert!(server.tool_calls().is_empty());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
     pub fn from_json(server: &Value) -> Result<ScriptedServer, Error> {
         let Value::Object(server) = server else {
             return Err(bad("not an object".into()));
+        };
+        let name = match server.get("name") {
+            None => None,
+            Some(Value::String(name)) => Some(name.clone()),
+            Some(_) => return Err(bad("'name' is not a string".into())),
+        };
+        let policy = match server.get("policy") {
+            None => None,
+            Some(policy) => policy_of(policy)?,
         };
         let tools = match server.get("tools") {
             None => Vec::new(),
@@ -136,22 +225,39 @@ impl ScriptedServer {
             Some(_) => return Err(bad("'surfaces' is not an array".into())),
         };
         let state = Mutex::new(State {
+            tools,
             surfaces,
             ..State::default()
         });
         Ok(ScriptedServer {
             inner: Arc::new(Inner {
-                tools,
+                name,
                 results,
                 resources,
+                policy,
                 state,
             }),
         })
     }
 
-    /// A host whose tools all go to this server and whose messages come back to it.
+    /// A host whose tools all go to this server and whose messages come back to it, with the
+    /// server's `policy` when it has one.
     pub fn host(&self) -> McpHost {
-        McpHost::new(Arc::new(self.clone())).with_sink(Arc::new(self.clone()))
+        let host = McpHost::new(Arc::new(self.clone())).with_sink(Arc::new(self.clone()));
+        match &self.inner.policy {
+            Some(policy) => host.with_policy(policy.clone()),
+            None => host,
+        }
+    }
+
+    /// Replaces what `tools/list` returns from now on (a server whose tools changed).
+    pub fn set_tools(&self, tools: Vec<Value>) {
+        self.state().tools = tools;
+    }
+
+    /// How many times `tools/list` was asked.
+    pub fn tool_list_requests(&self) -> usize {
+        self.state().tool_lists
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -245,8 +351,16 @@ impl ToolClient for ScriptedServer {
     }
 
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<Value>, HostError>> {
-        let tools = self.inner.tools.clone();
+        let tools = {
+            let mut state = self.state();
+            state.tool_lists += 1;
+            state.tools.clone()
+        };
         Box::pin(async move { Ok(tools) })
+    }
+
+    fn server_name(&self) -> Option<String> {
+        self.inner.name.clone()
     }
 }
 

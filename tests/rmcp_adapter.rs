@@ -71,9 +71,13 @@ fn lists_tools_as_json_with_their_meta() {
                 "list_issues",
                 "issue_stats",
                 "show_issue_board",
-                "open_dashboard"
+                "open_dashboard",
+                "close_issue"
             ]
         );
+        // MCP annotations come through rmcp's types unchanged.
+        assert_eq!(tools[0]["annotations"]["readOnlyHint"], true);
+        assert_eq!(tools[4]["annotations"]["destructiveHint"], true);
         assert_eq!(
             tools[2]["_meta"],
             json!({"ui": {"resourceUri": "a2ui://issue-board", "mimeType": "application/a2ui+json"}})

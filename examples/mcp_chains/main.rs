@@ -4,12 +4,19 @@
 //! server that has the tool. It prints the data model, the A2UI messages forwarded to the
 //! renderer and the MCP Apps the host received.
 //!
+//! The host has a tool policy: destructive tools (by the servers' annotations) need the user's
+//! consent. The example's user declines, so the surface's `close_issue` call is refused before
+//! anything is sent; the example prints the refusal and the audit log of every call.
+//!
 //! Run with `cargo run --example mcp_chains --features rmcp`.
 
 mod server;
 
 use a2ui_catalog_mcp::SharedModel;
-use a2ui_catalog_mcp::mcp::{ClientRouter, McpAppResource, McpHost, MessageSink, ToolClient};
+use a2ui_catalog_mcp::mcp::{
+    AuditEvent, ClientRouter, ConsentForDestructive, McpAppResource, McpHost, MessageSink,
+    ToolClient,
+};
 use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID};
 use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
@@ -75,7 +82,26 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let renderer = Arc::new(Renderer::default());
     let apps: Arc<Mutex<Vec<McpAppResource>>> = Arc::default();
     let app_log = apps.clone();
+    let audit: Arc<Mutex<Vec<AuditEvent>>> = Arc::default();
+    let audit_log = audit.clone();
+    // Destructive tools need the user's consent. A real host shows a dialog with the tool and
+    // its arguments and awaits the answer; this one prints the question and declines.
+    let consent = ConsentForDestructive::new(|call| {
+        let server = call.server.unwrap_or("?");
+        println!(
+            "  consent? {} {} on {server}: the user says no",
+            call.name, call.arguments
+        );
+        Box::pin(std::future::ready(false))
+    });
     let host = McpHost::with_router(Arc::new(router))
+        .with_policy(consent)
+        .with_audit(move |event: &AuditEvent| {
+            audit_log
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(event.clone());
+        })
         .with_sink(renderer.clone())
         .with_app_callback(move |app| {
             app_log
@@ -101,6 +127,18 @@ async fn main() -> Result<(), Box<dyn Error>> {
             text(&chain["name"]),
             text(&chain["what"])
         );
+    }
+
+    // A surface that would close an issue: the policy asks, the user declines, nothing is sent.
+    println!("\na destructive call:");
+    let close = env.compile(
+        &json!({"@call": "callMcpTool", "args": {"name": "close_issue",
+        "arguments": {"repository": {"@path": "/repository"}, "number": 9},
+        "targetDataPath": "/closed"}}),
+    )?;
+    match close.eval_async(&model, &JsonPointer::root(), &host).await {
+        Ok(_) => println!("  close_issue ran (the policy should have refused it)"),
+        Err(e) => println!("  refused: {e}"),
     }
 
     println!("\ndata model (long strings shortened):");
@@ -134,6 +172,11 @@ async fn main() -> Result<(), Box<dyn Error>> {
         }
     }
 
+    println!("\naudit log:");
+    for event in audit.lock().unwrap_or_else(PoisonError::into_inner).iter() {
+        println!("  {}", shorten_line(&event.to_string()));
+    }
+
     // Close the connections: the host holds the clients through the router.
     drop(host);
     for client in [github, search] {
@@ -142,6 +185,16 @@ async fn main() -> Result<(), Box<dyn Error>> {
         }
     }
     Ok(())
+}
+
+/// A line cut to the terminal's width.
+fn shorten_line(line: &str) -> String {
+    const MAX_CHARS: usize = 150;
+    if line.chars().count() <= MAX_CHARS {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(MAX_CHARS).collect();
+    format!("{cut}…")
 }
 
 fn text(v: &Value) -> &str {

@@ -1,6 +1,9 @@
 //! The example's MCP servers, built with rmcp: a "GitHub" server (issues, their counts, an A2UI
-//! issue board, an MCP App dashboard) and a "search" server (Tavily-style plain text). The
-//! Python server in `tests/python/` exposes the same tools with the same data.
+//! issue board, an MCP App dashboard, and `close_issue`, the one destructive tool) and a
+//! "search" server (Tavily-style plain text). Every tool carries MCP annotations: the
+//! destructive one says `destructiveHint: true`, the others `readOnlyHint: true`. The Python
+//! server in `tests/python/` exposes the same tools with the same data, except `close_issue`
+//! (the example's host refuses it anyway) and the annotations.
 //!
 //! Tool and resource definitions and results are written as the JSON they are on the wire (with
 //! the crate's `mcp::protocol` helpers for the A2UI parts) and read into rmcp's types.
@@ -61,7 +64,7 @@ const DASHBOARD_HTML: &str = "<!doctype html>\n<html><head><title>Issues</title>
 /// Which tools a server has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
-    /// `list_issues`, `issue_stats`, `show_issue_board`, `open_dashboard`.
+    /// `list_issues`, `issue_stats`, `show_issue_board`, `open_dashboard`, `close_issue`.
     GitHub,
     /// `tavily-search`.
     Search,
@@ -91,7 +94,7 @@ impl DemoServer {
                 .description(description)
                 .input_schema(repository_schema.clone())
         };
-        match self.role {
+        let tools = match self.role {
             Role::Search => vec![protocol::tool(
                 "tavily-search",
                 &ToolOptions::new()
@@ -123,9 +126,21 @@ impl DemoServer {
                             .resource_uri(BOARD_URI),
                     ),
                     dashboard,
+                    protocol::tool(
+                        "close_issue",
+                        &ToolOptions::new()
+                            .description("Closes an issue.")
+                            .input_schema(json!({
+                                "type": "object",
+                                "properties": {"repository": {"type": "string"},
+                                               "number": {"type": "integer"}},
+                                "required": ["repository", "number"]
+                            })),
+                    ),
                 ]
             }
-        }
+        };
+        tools.into_iter().map(annotate).collect()
     }
 
     fn resource_definitions(&self) -> Vec<Value> {
@@ -160,6 +175,14 @@ impl DemoServer {
         }
         let open: Vec<_> = ISSUES.iter().filter(|i| i.2 == "open").collect();
         Ok(match name {
+            "close_issue" => {
+                let number = arguments.get("number").and_then(Value::as_u64);
+                match ISSUES.iter().find(|i| Some(u64::from(i.0)) == number) {
+                    Some((n, ..)) => text_result(&format!("Closed issue #{n}")),
+                    None => json!({"content": [{"type": "text", "text": "no such issue"}],
+                                   "isError": true}),
+                }
+            }
             "list_issues" => {
                 let issues: Vec<Value> = ISSUES
                     .iter()
@@ -220,6 +243,17 @@ impl DemoServer {
             _ => Err(format!("Resource not found: {uri}")),
         }
     }
+}
+
+/// The tool's MCP annotations: only `close_issue` changes anything; the search reaches the
+/// open web.
+fn annotate(mut tool: Value) -> Value {
+    tool["annotations"] = match tool["name"].as_str() {
+        Some("close_issue") => json!({"readOnlyHint": false, "destructiveHint": true}),
+        Some("tavily-search") => json!({"readOnlyHint": true, "openWorldHint": true}),
+        _ => json!({"readOnlyHint": true, "openWorldHint": false}),
+    };
+    tool
 }
 
 fn text_result(text: &str) -> Value {

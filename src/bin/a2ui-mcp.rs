@@ -8,7 +8,7 @@ use a2ui_catalog_mcp::regex::Pattern;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
     Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
-    Warning,
+    ToolNames, Warning,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
@@ -66,7 +66,9 @@ struct EnvOptions {
 #[derive(Subcommand)]
 enum Command {
     /// Check payloads or A2UI message streams (a JSON array or JSON lines of messages): print
-    /// every problem and warning with its location; exit 1 if any file has a problem.
+    /// every problem and warning with its location; exit 1 if any file has a problem. For a
+    /// payload, also list the tools it can call, with a warning for each tool name that comes
+    /// from the data model.
     Check {
         /// Payload or message stream files (JSON, JSON lines).
         #[arg(required = true)]
@@ -276,12 +278,26 @@ fn check_payload(env: &Environment, path: &Path, text: &str, as_json: bool) -> b
             return false;
         }
     };
+    // The tools a payload that compiles can call (compiled again: `check` keeps no payload).
+    let tools = match (
+        found.is_ok(),
+        a2ui_catalog_mcp::json::from_str_limited(text, payload_depth(env)),
+    ) {
+        (true, Ok(payload)) => env.compile(&payload).map(|p| p.tool_names().clone()).ok(),
+        _ => None,
+    };
+    let tools = tools.unwrap_or_default();
+    let tool_warnings = dynamic_tool_warnings(&tools);
     if as_json {
         let errors: Vec<Value> = found.errors().iter().map(error_json).collect();
-        let warnings: Vec<Value> = found.warnings().iter().map(warning_json).collect();
+        let mut warnings: Vec<Value> = found.warnings().iter().map(warning_json).collect();
+        warnings.extend(tool_warnings.iter().map(|(location, message)| {
+            json!({"code": "DYNAMIC_TOOL_NAME", "location": location, "message": message, "suggestion": null})
+        }));
         out!(
             "{}",
-            json!({"file": path, "kind": "payload", "ok": found.is_ok(), "errors": errors, "warnings": warnings})
+            json!({"file": path, "kind": "payload", "ok": found.is_ok(), "errors": errors,
+                   "warnings": warnings, "tools": tools.literal, "dynamicToolNames": tools.dynamic})
         );
         return found.is_ok();
     }
@@ -291,12 +307,36 @@ fn check_payload(env: &Environment, path: &Path, text: &str, as_json: bool) -> b
     for warning in found.warnings() {
         eprintln!("{file}: warning {warning}");
     }
-    let (e, w) = (found.errors().len(), found.warnings().len());
+    for (location, message) in &tool_warnings {
+        let at = if location.is_empty() { "/" } else { location };
+        eprintln!("{file}: warning DYNAMIC_TOOL_NAME at {at}: {message}");
+    }
+    let (e, w) = (
+        found.errors().len(),
+        found.warnings().len() + tool_warnings.len(),
+    );
     match (e, w) {
         (0, 0) => out!("{file}: no problems"),
         _ => out!("{file}: {e} problem{}, {w} warning{}", plural(e), plural(w)),
     }
+    if !tools.literal.is_empty() {
+        out!("{file}: tools it can call: {}", tools.literal.join(", "));
+    }
     found.is_ok()
+}
+
+/// A tool name taken from the data is a warning, not a problem: the payload is valid, but the
+/// host cannot know in advance which tools it calls. `(location, message)` per such call.
+fn dynamic_tool_warnings(tools: &ToolNames) -> Vec<(String, String)> {
+    tools
+        .dynamic_at
+        .iter()
+        .map(|at| {
+            let message = "the tool name of this callMcpTool comes from the data model when the \
+                           payload runs: it may call any tool the host allows";
+            (at.clone(), message.to_owned())
+        })
+        .collect()
 }
 
 fn plural(n: usize) -> &'static str {

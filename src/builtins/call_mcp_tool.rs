@@ -7,7 +7,9 @@
 //! clients ([`Payload::eval_async`](crate::Payload::eval_async)) runs it. Without one, the call
 //! fails.
 
-use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs, ToolCall};
+use crate::catalog::{
+    Args, CallContext, Function, LiteralToolName, Prepared, StaticArg, StaticArgs, ToolCall,
+};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use serde_json::{Map, Value};
@@ -82,7 +84,8 @@ impl Function for CallMcpTool {
         let tool = literal("name").map(|v| name(Some(v))).transpose()?;
         arguments(literal("arguments"), tool)?;
         target(literal("targetDataPath"))?;
-        Ok(None)
+        // A literal name is reported for the payload's list of the tools it calls.
+        Ok(tool.map(|t| Box::new(LiteralToolName(t.to_owned())) as Prepared))
     }
 
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {

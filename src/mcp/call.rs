@@ -6,6 +6,7 @@
 
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
+use super::tool_policy::{AuditRecord, CallOrigin, CallOutcome, Decision, ToolCallRequest};
 use crate::catalog::ToolCall;
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
@@ -25,6 +26,12 @@ impl Payload {
     /// The model is locked only while the evaluation runs synchronously, never while a tool
     /// call is pending. Dropping the future cancels the evaluation: nothing is written after
     /// that. The future needs no particular runtime and is `Send` when `M` is.
+    ///
+    /// Each tool call first passes the host's [`ToolPolicy`](crate::mcp::ToolPolicy), once its
+    /// arguments are evaluated and its client is known: a denied call is an `EXPRESSION_ERROR`
+    /// (`MCP tool '<name>' is not allowed: <reason>`), nothing is sent, written or forwarded,
+    /// and the rest of the payload does not run. Every call is reported to the host's
+    /// [`AuditSink`](crate::mcp::AuditSink).
     ///
     /// ```
     /// # #[cfg(feature = "testing")] {
@@ -100,15 +107,15 @@ async fn call_tool<M: DataModel + Send>(
         .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
-    let Some(client) = host.router.client_for(&name).await else {
-        return Err(failed("no connected MCP server has this tool".into()));
-    };
+    let client = resolve(host, &name, &arguments, CallOrigin::Payload).await?;
+    let audit = authorize(host, &client, &name, &arguments, CallOrigin::Payload).await?;
     // The call starts when its request is sent: from now on it is the latest for its path.
     let ticket = target.clone().map(|path| model.start_call(path));
     let result = client
         .call_tool(&name, &arguments, host.meta.as_ref())
         .await
         .map_err(|e| failed(e.to_string()).with_source(e));
+    let tool_error = matches!(&result, Ok(r) if is_tool_error(r));
     let outcome = match result {
         Ok(result) => respond(host, &client, &name, arguments, result, limits, state).await,
         Err(e) => Err(e),
@@ -118,14 +125,28 @@ async fn call_tool<M: DataModel + Send>(
         value,
         messages,
         apps,
-    } = outcome?;
+    } = match outcome {
+        Ok(response) => response,
+        Err(e) => {
+            audit.finish(if tool_error {
+                CallOutcome::ToolError
+            } else {
+                CallOutcome::HostFailure(e.message().to_owned())
+            });
+            return Err(e);
+        }
+    };
 
-    if let (Some(path), Some(true)) = (target, latest) {
+    let superseded = latest == Some(false);
+    if let (Some(path), false) = (target, superseded) {
         let write = Write {
             path,
             value: value.value().clone(),
         };
-        model.lock().apply(vec![write], limits.max_index)?;
+        if let Err(e) = model.lock().apply(vec![write], limits.max_index) {
+            audit.finish(CallOutcome::HostFailure(e.message().to_owned()));
+            return Err(e);
+        }
     }
     // Only now has every step worked: forward what the call collected.
     if let Some(sink) = &host.sink
@@ -138,7 +159,82 @@ async fn call_tool<M: DataModel + Send>(
             on_app(app);
         }
     }
+    audit.finish(if superseded {
+        CallOutcome::Superseded
+    } else {
+        CallOutcome::Ok
+    });
     Ok(Arc::new(value))
+}
+
+/// Whether a `CallToolResult` says the tool failed (`isError: true`).
+pub(super) fn is_tool_error(result: &Value) -> bool {
+    result.get("isError").and_then(Value::as_bool) == Some(true)
+}
+
+/// The client that serves `name`. None is a failed call, audited as such (the policy is not
+/// asked: there is nothing to send).
+pub(super) async fn resolve(
+    host: &McpHost,
+    name: &str,
+    arguments: &Value,
+    origin: CallOrigin,
+) -> Result<Arc<dyn ToolClient>, Error> {
+    if let Some(client) = host.router.client_for(name).await {
+        return Ok(client);
+    }
+    let reason = "no connected MCP server has this tool";
+    AuditRecord::start(host.audit.as_deref(), name, arguments, None, origin)
+        .finish(CallOutcome::HostFailure(reason.to_owned()));
+    Err(expression_error(format!(
+        "Failed to execute MCP tool '{name}': {reason}"
+    )))
+}
+
+/// Asks the host's policy whether the call may be sent. Allowed, it returns the call's audit
+/// record, which the caller finishes with the outcome (or which records a cancellation when
+/// the caller's future is dropped). Denied, the call is audited and the error is the answer.
+pub(super) async fn authorize<'h>(
+    host: &'h McpHost,
+    client: &Arc<dyn ToolClient>,
+    name: &str,
+    arguments: &Value,
+    origin: CallOrigin,
+) -> Result<AuditRecord<'h>, Error> {
+    let server = if host.policy.is_some() || host.audit.is_some() {
+        client.server_name()
+    } else {
+        None
+    };
+    // Started before the decision, so that an evaluation dropped while the policy decides (a
+    // consent dialog left open) is audited as cancelled.
+    let mut audit = AuditRecord::start(
+        host.audit.as_deref(),
+        name,
+        arguments,
+        server.as_deref(),
+        origin,
+    );
+    let decision = match &host.policy {
+        None => Decision::Allow,
+        Some(policy) => {
+            let definition = host.tool_definition(client, name).await;
+            let request = ToolCallRequest::new(name, arguments, origin)
+                .with_server(server.as_deref())
+                .with_definition(definition.as_ref());
+            policy.decide(&request).await
+        }
+    };
+    audit.decided(&decision);
+    match decision {
+        Decision::Allow => Ok(audit),
+        Decision::Deny(reason) => {
+            audit.finish(CallOutcome::Denied);
+            Err(expression_error(format!(
+                "MCP tool '{name}' is not allowed: {reason}"
+            )))
+        }
+    }
 }
 
 /// What a successful call produced.
@@ -197,7 +293,7 @@ async fn respond(
     let text: &str = joined
         .as_deref()
         .unwrap_or_else(|| texts.first().map_or("", |(_, t)| t));
-    if raw.get("isError").and_then(Value::as_bool) == Some(true) {
+    if is_tool_error(&result) {
         let detail = if text.is_empty() { "no details" } else { text };
         return Err(expression_error(format!(
             "MCP tool '{name}' returned an error: {detail}"

@@ -5,6 +5,7 @@
 //! and returns boxed `Send` futures, so the engine runs on any executor and from
 //! multi-threaded hosts.
 
+use super::tool_policy::{AuditSink, ToolPolicy};
 use crate::cache::LruCache;
 use crate::limits::DEFAULT_CACHE_CAPACITY;
 use serde_json::Value;
@@ -56,6 +57,15 @@ pub trait ToolClient: Send + Sync {
     /// default).
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<Value>, HostError>> {
         Box::pin(async { Ok(Vec::new()) })
+    }
+
+    /// The server's name (from its `initialize` answer), for the host's [`ToolPolicy`] and
+    /// [`AuditEvent`]s. It is asked once per call, so it must be cheap. The default: `None`.
+    ///
+    /// [`ToolPolicy`]: crate::mcp::ToolPolicy
+    /// [`AuditEvent`]: crate::mcp::AuditEvent
+    fn server_name(&self) -> Option<String> {
+        None
     }
 }
 
@@ -210,6 +220,10 @@ pub type McpAppCallback = dyn Fn(&McpAppResource) + Send + Sync;
 /// Everything `callMcpTool` needs from the host, plus the caches that belong to it: the tool
 /// lists (fetched once per client) and the resources read (by URI, bounded).
 ///
+/// The host's [`ToolPolicy`] decides which calls go ([`with_policy`](McpHost::with_policy);
+/// without one every call goes), and its [`AuditSink`] hears of every call
+/// ([`with_audit`](McpHost::with_audit)): see the [`mcp`](crate::mcp) module's "Security".
+///
 /// ```
 /// use std::sync::Arc;
 /// use a2ui_catalog_mcp::mcp::{McpHost, ToolClient};
@@ -226,6 +240,8 @@ pub struct McpHost {
     pub(crate) on_app: Option<Arc<McpAppCallback>>,
     pub(crate) meta: Option<Value>,
     pub(crate) default_version: String,
+    pub(crate) policy: Option<Arc<dyn ToolPolicy>>,
+    pub(crate) audit: Option<Arc<dyn AuditSink>>,
     tool_lists: Mutex<HashMap<usize, Arc<Vec<Value>>>>,
     pub(crate) resources: LruCache<String, Arc<Value>>,
 }
@@ -244,6 +260,8 @@ impl McpHost {
             on_app: None,
             meta: None,
             default_version: "1.0".to_owned(),
+            policy: None,
+            audit: None,
             tool_lists: Mutex::new(HashMap::new()),
             resources: LruCache::new(DEFAULT_CACHE_CAPACITY),
         }
@@ -283,8 +301,62 @@ impl McpHost {
         self
     }
 
+    /// The policy every tool call must pass before it is sent: calls of payloads
+    /// (`callMcpTool`) and of `McpApp` widgets ([`call_app_tool`](McpHost::call_app_tool)). It
+    /// replaces the previous one; combine several with
+    /// [`ToolPolicyExt::and`](crate::mcp::ToolPolicyExt::and). Without a policy every call goes.
+    ///
+    /// The policy sees the tool's definition from the tool list this host holds (see
+    /// [`refresh_tool_lists`](McpHost::refresh_tool_lists)); with a policy, a call lists its
+    /// client's tools before its first `tools/call`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::mcp::{ConsentForDestructive, DenyList, McpHost, ToolPolicyExt};
+    /// # fn client() -> std::sync::Arc<dyn a2ui_catalog_mcp::mcp::ToolClient> { unimplemented!() }
+    /// # fn _doc() {
+    /// let host = McpHost::new(client())
+    ///     .with_policy(DenyList::new(["delete_repository"]).and(ConsentForDestructive::deny()));
+    /// # }
+    /// ```
+    pub fn with_policy(mut self, policy: impl ToolPolicy + 'static) -> McpHost {
+        self.policy = Some(Arc::new(policy));
+        self
+    }
+
+    /// Where every tool call is reported once it ends, allowed or denied (a closure
+    /// `Fn(&AuditEvent)` will do).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost};
+    /// # fn client() -> std::sync::Arc<dyn a2ui_catalog_mcp::mcp::ToolClient> { unimplemented!() }
+    /// # fn _doc() {
+    /// let host = McpHost::new(client()).with_audit(|event: &AuditEvent| eprintln!("tool call: {event}"));
+    /// # }
+    /// ```
+    ///
+    /// [`AuditEvent`]: crate::mcp::AuditEvent
+    pub fn with_audit(mut self, sink: impl AuditSink + 'static) -> McpHost {
+        self.audit = Some(Arc::new(sink));
+        self
+    }
+
+    /// Forgets the tool lists this host fetched from its clients: the next call that needs a
+    /// tool's definition (its annotations for the policy, its `_meta.ui` resources) lists the
+    /// tools again. Call it when a server says its tools changed
+    /// (`notifications/tools/list_changed`). Until then, the host keeps the list it fetched
+    /// first, whatever the server lists later. A router that knows definitions itself (a
+    /// [`ClientRouter`] indexes each client's tools once) answers for them instead: build a new
+    /// router to refresh it.
+    pub fn refresh_tool_lists(&self) {
+        self.tool_lists
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
     /// The definition of `tool` from `tools/list`: from the router when it knows it, else
-    /// from `client`'s list, fetched once per client.
+    /// from `client`'s list, fetched once per client (until
+    /// [`refresh_tool_lists`](McpHost::refresh_tool_lists)).
     pub(crate) async fn tool_definition(
         &self,
         client: &Arc<dyn ToolClient>,

@@ -13,6 +13,8 @@
 //! - [`app`]: the `McpApp` component of the MCP catalog: its properties parsed and checked, its
 //!   `url_encoded:` HTML decoded, and the policy (allowed tools, allowed functions, data paths) a
 //!   host applies to the app's requests.
+//! - [`ToolPolicy`] and [`AuditSink`]: who may call which tool, and the record of every call
+//!   (see "Security" below).
 //!
 //! # `callMcpTool` in short
 //!
@@ -47,16 +49,88 @@
 //! `MAX_TOOL_LIST_PAGES`), and rmcp's errors become an `RmcpError`, the source of the crate's
 //! error. Timeouts are the host's (wrap the evaluation in its runtime's timeout); dropping an
 //! evaluation drops its pending request, which rmcp cancels on the server.
+//!
+//! # Security
+//!
+//! **The trust boundary.** A surface comes from an agent, and an agent's output can be steered
+//! by any text it has read (a web page, an issue, a tool result). Every tool call a surface
+//! makes is therefore a request from untrusted input, with arguments that may come from the
+//! data model (what the user typed) and, unless the payload names its tools as literals, a tool
+//! name that may come from there too. The crate does not decide what may run: the host does,
+//! with a policy on its [`McpHost`].
+//!
+//! **Policy.** Before `tools/call` is sent, once the arguments are evaluated and the client
+//! that would serve the tool is known, the host's [`ToolPolicy`] sees a [`ToolCallRequest`]:
+//! the tool's name, the arguments exactly as they would be sent, the server's name
+//! ([`ToolClient::server_name`]), the tool's definition from `tools/list` (with its
+//! `annotations`) and where the call comes from ([`CallOrigin`]). It answers, asynchronously,
+//! [`Decision::Allow`] or [`Decision::Deny`] with a reason. A denied call is an
+//! `EXPRESSION_ERROR` `MCP tool '<name>' is not allowed: <reason>`: nothing is sent to the
+//! server, nothing is written, no message is forwarded, and the rest of the payload does not
+//! run. **Without a policy every call is allowed** (the behaviour of [`AllowAll`]). Ready-made:
+//! [`AllowList`], [`DenyList`], [`ConsentForDestructive`]; [`ToolPolicyExt::and`] composes
+//! them (both must allow; the first denial answers). The tool calls an `McpApp` widget asks
+//! for go through [`McpHost::call_app_tool`]: its `allowedTools` first, then the same policy.
+//!
+//! **Consent.** MCP asks clients to keep a human in the loop for sensitive operations and to
+//! show a tool's inputs before calling it. [`ConsentForDestructive`] lets non-destructive tools
+//! through and asks the host's callback (a dialog showing the tool and its arguments) about
+//! the others; the evaluation waits for the answer while other evaluations go on. A tool is
+//! destructive unless its annotations say `readOnlyHint: true` or `destructiveHint: false` (the
+//! MCP defaults); a tool missing from `tools/list` is destructive.
+//!
+//! **Annotations are hints.** They come from the server and are only as trustworthy as the
+//! server: trust them from servers you trust, and decide by name (an allow list) for the
+//! others. The policy reads them from the tool list the host holds: each client's tools are
+//! listed once (with a policy, before the client's first call) and kept, so a server that
+//! changes its annotations later does not change a decision until the host lists again
+//! ([`McpHost::refresh_tool_lists`], for `notifications/tools/list_changed`).
+//!
+//! **Knowing the tools in advance.** [`Payload::tool_names`](crate::Payload::tool_names) lists
+//! the tools a compiled payload names as literals, and says whether a tool name is dynamic: a
+//! host can show "this surface can call `list_issues`, `search`" when the surface arrives and
+//! pre-approve exactly those (an [`AllowList`] of them). `a2ui-mcp check` prints the list and
+//! warns about dynamic names.
+//!
+//! **Audit.** With [`McpHost::with_audit`], every call, allowed or denied, is reported once it
+//! ends as an [`AuditEvent`]: tool, arguments, server, origin, decision, [`CallOutcome`] (ok,
+//! `isError`, host failure, cancelled, superseded by a newer call to the same
+//! `targetDataPath`) and duration. An [`AuditSink`] is a plain trait; closures are sinks.
+//!
+//! **Timeouts** are the host's: wrap the evaluation's future in the runtime's timeout (the
+//! time a consent dialog stays open counts). Dropping the future cancels the evaluation at
+//! once, whether it waits for the policy or for the server: nothing is sent or written after
+//! that, and the call is audited as cancelled.
+//!
+//! ```
+//! use a2ui_catalog_mcp::mcp::{AllowList, AuditEvent, ConsentForDestructive, McpHost, ToolPolicyExt};
+//! # use a2ui_catalog_mcp::mcp::ToolClient;
+//! # use std::sync::Arc;
+//! # fn client() -> Arc<dyn ToolClient> { unimplemented!() }
+//! # fn _doc() {
+//! // Only the tools this surface was reviewed for, and a dialog before any destructive one.
+//! let policy = AllowList::new(["list_issues", "close_issue"]).and(ConsentForDestructive::new(|call| {
+//!     let question = format!("Call {} with {}?", call.name, call.arguments);
+//!     Box::pin(async move { ask_the_user(&question).await })
+//! }));
+//! let host = McpHost::new(client())
+//!     .with_policy(policy)
+//!     .with_audit(|event: &AuditEvent| eprintln!("tool call: {event}"));
+//! # }
+//! # async fn ask_the_user(_question: &str) -> bool { true }
+//! ```
 
 pub mod app;
 pub mod protocol;
 
 mod base64;
 
+mod app_call;
 mod call;
 mod host;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
+mod tool_policy;
 
 pub use host::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
@@ -64,3 +138,7 @@ pub use host::{
 };
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
+pub use tool_policy::{
+    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOrigin, CallOutcome, ConsentFn,
+    ConsentForDestructive, Decision, DenyList, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+};

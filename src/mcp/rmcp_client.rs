@@ -164,6 +164,11 @@ async fn list_all_tools(peer: &Peer<RoleClient>) -> Result<Vec<Value>, HostError
     Err(RmcpError::EndlessToolList(format!("more than {MAX_TOOL_LIST_PAGES} pages")).into())
 }
 
+/// The name the server gave in its `initialize` answer, when it gave one.
+fn server_name(peer: &Peer<RoleClient>) -> Option<String> {
+    Some(peer.peer_info()?.server_info.as_ref()?.name.clone())
+}
+
 /// A peer sends each request once: a server's `input_required` answer (SEP-2322) is an error
 /// here. Use the [`RunningService`], which answers such rounds with the local client handler.
 impl ToolClient for Peer<RoleClient> {
@@ -195,6 +200,11 @@ impl ToolClient for Peer<RoleClient> {
 
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<Value>, HostError>> {
         Box::pin(list_all_tools(self))
+    }
+
+    /// The `serverInfo.name` of the server's `initialize` answer.
+    fn server_name(&self) -> Option<String> {
+        server_name(self)
     }
 }
 
@@ -240,6 +250,11 @@ impl<S: Service<RoleClient>> ToolClient for RunningService<RoleClient, S> {
 
     fn list_tools(&self) -> BoxFuture<'_, Result<Vec<Value>, HostError>> {
         Box::pin(list_all_tools(self.peer()))
+    }
+
+    /// The `serverInfo.name` of the server's `initialize` answer.
+    fn server_name(&self) -> Option<String> {
+        server_name(self.peer())
     }
 }
 

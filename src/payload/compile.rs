@@ -9,8 +9,9 @@ use super::shape::{
     Form, Misfit, PlainShape, Spelling, binding_misfits, call_misfits, form, is_dynamic,
     looks_dynamic, plain_shape,
 };
+use super::tool_names::ToolNames;
 use crate::builtins::index;
-use crate::catalog::{Catalog, FunctionDef, Reads, StaticArg, StaticArgs};
+use crate::catalog::{Catalog, FunctionDef, LiteralToolName, Reads, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode, Phase, Warning, WarningCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
@@ -82,6 +83,7 @@ struct Compiler<'e> {
     errors: Vec<Error>,
     warnings: Vec<Warning>,
     calls_tools: bool,
+    tool_names: ToolNames,
 }
 
 /// Compiles a payload; the warnings come whether it compiles or not.
@@ -95,6 +97,7 @@ pub(crate) fn compile(
         errors: Vec::new(),
         warnings: Vec::new(),
         calls_tools: false,
+        tool_names: ToolNames::default(),
     };
     let root = c.run(payload);
     let warnings = std::mem::take(&mut c.warnings);
@@ -115,6 +118,7 @@ impl Compiler<'_> {
             nodes: self.nodes,
             root,
             calls_tools: self.calls_tools,
+            tool_names: self.tool_names,
         })
     }
 }
@@ -607,6 +611,15 @@ impl<'e> Compiler<'e> {
             reads,
         };
         self.calls_tools |= def.tool;
+        if def.tool {
+            // The tool function reports a literal name when it prepares the call site.
+            let literal = node
+                .prepared
+                .as_ref()
+                .and_then(|p| p.downcast_ref::<LiteralToolName>());
+            self.tool_names
+                .add(literal.map(|name| name.0.as_str()), &node.location);
+        }
         Compiled::Node(self.push(Node::Call(Box::new(node))))
     }
 

@@ -12,6 +12,9 @@ mod deps;
 mod eval;
 mod program;
 pub(crate) mod shape;
+mod tool_names;
+
+pub use tool_names::ToolNames;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
@@ -168,6 +171,31 @@ impl Payload {
     /// synchronously, a tool call fails with "callMcpTool is not configured".
     pub fn calls_tools(&self) -> bool {
         self.program.calls_tools
+    }
+
+    /// The tools the payload can call: the names its tool calls give as literals, and whether
+    /// (and where) a call takes its name from the data when it runs (then the list is not
+    /// complete).
+    ///
+    /// A host can show the list when a surface arrives ("this surface can call `list_issues`,
+    /// `search`") and pre-approve it in its [`ToolPolicy`](crate::mcp::ToolPolicy).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::Environment;
+    /// use serde_json::json;
+    /// let env = Environment::new();
+    /// let call = |name| json!({"@call": "callMcpTool", "args": {"name": name}});
+    /// let payload = env.compile(&json!([call(json!("search")), call(json!("list_issues")), call(json!("search"))]))?;
+    /// assert_eq!(payload.tool_names().literal, ["list_issues", "search"]);
+    /// assert!(!payload.tool_names().dynamic);
+    ///
+    /// let typed = env.compile(&call(json!({"@path": "/toolName"})))?;
+    /// assert!(typed.tool_names().literal.is_empty() && typed.tool_names().dynamic);
+    /// assert_eq!(typed.tool_names().dynamic_at, [""]); // the root is the call
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn tool_names(&self) -> &ToolNames {
+        &self.program.tool_names
     }
 }
 

@@ -44,6 +44,8 @@ pub(crate) struct Program {
     pub(crate) root: NodeId,
     /// Whether any call is to a function its catalog marks as a tool call (`callMcpTool`).
     pub(crate) calls_tools: bool,
+    /// The tools those calls name.
+    pub(crate) tool_names: super::tool_names::ToolNames,
 }
 
 impl Program {

@@ -10,7 +10,7 @@
 //! Only pointers cross the boundary, never dereferenced here: Node writes and reads the buffers'
 //! bytes, which stay owned by the two `Vec`s below between calls.
 
-use a2ui_catalog_mcp::mcp::{BoxFuture, HostError, McpHost, ToolClient};
+use a2ui_catalog_mcp::mcp::{AllowAll, AuditEvent, BoxFuture, HostError, McpHost, ToolClient};
 use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::{Environment, Error, JsonPointer};
 use serde_json::{Map, Value, json};
@@ -71,7 +71,11 @@ fn evaluate(mut request: Value) -> Result<Value, Error> {
         _ => Map::new(),
     };
     let compiled = Environment::new().compile(&payload)?;
-    let host = McpHost::new(Arc::new(Scripted(tools)) as Arc<dyn ToolClient>);
+    // A policy and an audit sink too: the audit's stopwatch has no clock here, and must not
+    // need one.
+    let host = McpHost::new(Arc::new(Scripted(tools)) as Arc<dyn ToolClient>)
+        .with_policy(AllowAll)
+        .with_audit(|event: &AuditEvent| assert!(event.duration.is_none()));
     let model = SharedModel::new(data);
     finish(compiled.eval_async(&model, &JsonPointer::root(), &host))?;
     Ok(model.into_inner())

@@ -1,0 +1,673 @@
+//! Who may call which tool: the host's decision point before every `tools/call`
+//! ([`ToolPolicy`] and the ready-made policies), and the audit record after it ([`AuditEvent`],
+//! [`AuditSink`]). The rules are in the `mcp` module's documentation ("Security").
+
+use super::host::BoxFuture;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Where a tool call comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallOrigin {
+    /// A payload's `callMcpTool`.
+    Payload,
+    /// An `McpApp` widget's `tools/call` request (already checked against its `allowedTools`).
+    App,
+}
+
+/// What a policy sees of a call before it is sent.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct ToolCallRequest<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// The evaluated arguments, exactly as they would be sent.
+    pub arguments: &'a Value,
+    /// The server that would serve the call, as its client names it
+    /// ([`ToolClient::server_name`](crate::mcp::ToolClient::server_name)); `None` when the
+    /// client does not say.
+    pub server: Option<&'a str>,
+    /// The tool's entry from `tools/list` as the host holds it; `None` when the tool is not in
+    /// the list.
+    pub definition: Option<&'a Value>,
+    /// Who asks.
+    pub origin: CallOrigin,
+}
+
+impl ToolCallRequest<'_> {
+    /// The tool's `annotations` from `tools/list`, when it has any.
+    pub fn annotations(&self) -> Option<&Value> {
+        self.definition.and_then(|d| d.get("annotations"))
+    }
+
+    /// One boolean annotation (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    /// `openWorldHint`), when the tool declares it.
+    pub fn hint(&self, name: &str) -> Option<bool> {
+        self.annotations()?.get(name)?.as_bool()
+    }
+
+    /// Whether the tool may change things, by MCP's defaults: it is destructive unless it says
+    /// it is read-only (`readOnlyHint: true`) or not destructive (`destructiveHint: false`). A
+    /// tool missing from `tools/list` says nothing, so it is destructive.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::mcp::{CallOrigin, ToolCallRequest};
+    /// use serde_json::json;
+    /// let def = json!({"name": "label", "annotations": {"destructiveHint": false}});
+    /// let args = json!({});
+    /// let call = ToolCallRequest::new("label", &args, CallOrigin::Payload).with_definition(Some(&def));
+    /// assert!(!call.is_destructive());
+    /// assert!(ToolCallRequest::new("unknown", &args, CallOrigin::Payload).is_destructive());
+    /// ```
+    pub fn is_destructive(&self) -> bool {
+        self.hint("readOnlyHint") != Some(true) && self.hint("destructiveHint") != Some(false)
+    }
+}
+
+impl<'a> ToolCallRequest<'a> {
+    /// A call with neither server name nor definition (for tests of a policy).
+    pub fn new(name: &'a str, arguments: &'a Value, origin: CallOrigin) -> ToolCallRequest<'a> {
+        ToolCallRequest {
+            name,
+            arguments,
+            server: None,
+            definition: None,
+            origin,
+        }
+    }
+
+    /// The same call with the tool's `tools/list` entry.
+    pub fn with_definition(mut self, definition: Option<&'a Value>) -> ToolCallRequest<'a> {
+        self.definition = definition;
+        self
+    }
+
+    /// The same call with the server's name.
+    pub fn with_server(mut self, server: Option<&'a str>) -> ToolCallRequest<'a> {
+        self.server = server;
+        self
+    }
+}
+
+/// A policy's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    /// Send the call.
+    Allow,
+    /// Do not send it; the reason ends up in the call's error and in the audit event.
+    Deny(String),
+}
+
+impl Decision {
+    /// A denial with this reason.
+    pub fn deny(reason: impl Into<String>) -> Decision {
+        Decision::Deny(reason.into())
+    }
+
+    /// Whether the call may go.
+    pub fn is_allowed(&self) -> bool {
+        matches!(self, Decision::Allow)
+    }
+}
+
+/// Decides, before `tools/call` is sent, whether a call may go.
+///
+/// The future may take as long as the host likes (a consent dialog); other evaluations go on
+/// meanwhile, and dropping the evaluation drops the pending decision.
+///
+/// ```
+/// use a2ui_catalog_mcp::mcp::{BoxFuture, Decision, ToolCallRequest, ToolPolicy};
+///
+/// /// Nothing that touches the network.
+/// struct ClosedWorld;
+/// impl ToolPolicy for ClosedWorld {
+///     fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+///         let open = call.hint("openWorldHint") != Some(false);
+///         Box::pin(async move {
+///             if open { Decision::deny("it may reach the open world") } else { Decision::Allow }
+///         })
+///     }
+/// }
+/// ```
+pub trait ToolPolicy: Send + Sync {
+    /// The decision for one call.
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision>;
+}
+
+/// Every call goes (the default: the behaviour of a host without a policy).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AllowAll;
+
+impl ToolPolicy for AllowAll {
+    fn decide<'a>(&'a self, _call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        Box::pin(std::future::ready(Decision::Allow))
+    }
+}
+
+/// Only the listed tools go.
+///
+/// ```
+/// use a2ui_catalog_mcp::mcp::{AllowList, DenyList, ToolPolicyExt};
+/// // The search tools, but never the one that sends mail.
+/// let policy = AllowList::new(["search", "list_issues", "send_mail"]).and(DenyList::new(["send_mail"]));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct AllowList {
+    tools: HashSet<String>,
+}
+
+impl AllowList {
+    /// A list of the tools that may be called.
+    pub fn new<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> AllowList {
+        AllowList {
+            tools: tools.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl ToolPolicy for AllowList {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision = if self.tools.contains(call.name) {
+            Decision::Allow
+        } else {
+            Decision::deny("it is not on the host's allow list")
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+/// Every tool but the listed ones goes.
+#[derive(Debug, Clone, Default)]
+pub struct DenyList {
+    tools: HashSet<String>,
+}
+
+impl DenyList {
+    /// A list of the tools that may not be called.
+    pub fn new<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> DenyList {
+        DenyList {
+            tools: tools.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl ToolPolicy for DenyList {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision = if self.tools.contains(call.name) {
+            Decision::deny("it is on the host's deny list")
+        } else {
+            Decision::Allow
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+/// The consent callback of [`ConsentForDestructive`]: `true` allows the call.
+pub type ConsentFn = dyn for<'a> Fn(&'a ToolCallRequest<'a>) -> BoxFuture<'a, bool> + Send + Sync;
+
+/// Tools that are not destructive ([`ToolCallRequest::is_destructive`]) go; a destructive one goes
+/// only when the consent callback says yes (a dialog that shows the tool and its arguments).
+/// [`ConsentForDestructive::deny`] refuses them all without asking.
+pub struct ConsentForDestructive {
+    consent: Option<Arc<ConsentFn>>,
+}
+
+impl ConsentForDestructive {
+    /// Asks `consent` about each destructive call.
+    pub fn new(
+        consent: impl for<'a> Fn(&'a ToolCallRequest<'a>) -> BoxFuture<'a, bool> + Send + Sync + 'static,
+    ) -> ConsentForDestructive {
+        ConsentForDestructive {
+            consent: Some(Arc::new(consent)),
+        }
+    }
+
+    /// Denies every destructive call.
+    pub fn deny() -> ConsentForDestructive {
+        ConsentForDestructive { consent: None }
+    }
+}
+
+impl fmt::Debug for ConsentForDestructive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConsentForDestructive")
+            .field("asks", &self.consent.is_some())
+            .finish()
+    }
+}
+
+impl ToolPolicy for ConsentForDestructive {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        Box::pin(async move {
+            if !call.is_destructive() {
+                return Decision::Allow;
+            }
+            let why = if call.definition.is_none() {
+                "it is not in the server's tool list, so it counts as destructive"
+            } else {
+                "it is destructive"
+            };
+            match &self.consent {
+                Some(consent) if consent(call).await => Decision::Allow,
+                Some(_) => Decision::deny(format!("{why} and the user did not consent")),
+                None => Decision::deny(why),
+            }
+        })
+    }
+}
+
+/// Two policies that must both allow; the first one's denial is the answer, and the second is
+/// not asked then.
+#[derive(Debug, Clone)]
+pub struct Both<A, B>(A, B);
+
+impl<A: ToolPolicy, B: ToolPolicy> ToolPolicy for Both<A, B> {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        Box::pin(async move {
+            match self.0.decide(call).await {
+                Decision::Allow => self.1.decide(call).await,
+                denied => denied,
+            }
+        })
+    }
+}
+
+/// Composition of policies.
+pub trait ToolPolicyExt: ToolPolicy + Sized {
+    /// This policy, then `other`: a call goes only when both allow it.
+    fn and<P: ToolPolicy>(self, other: P) -> Both<Self, P> {
+        Both(self, other)
+    }
+}
+
+impl<P: ToolPolicy> ToolPolicyExt for P {}
+
+impl<P: ToolPolicy + ?Sized> ToolPolicy for Arc<P> {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        (**self).decide(call)
+    }
+}
+
+/// How an audited call ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CallOutcome {
+    /// Refused before anything was sent: by the host's policy, or (for an `McpApp` widget) by
+    /// the widget's `allowedTools`.
+    Denied,
+    /// The tool answered, and its result was used.
+    Ok,
+    /// The tool answered with `isError: true`.
+    ToolError,
+    /// The call failed on the host's side: no connected server has the tool, the client's
+    /// request failed, a resource the result links could not be read, the result could not be
+    /// used, or the response could not be written. The message says why.
+    HostFailure(String),
+    /// The evaluation was dropped while the call (or the policy's decision) was pending.
+    Cancelled,
+    /// The tool answered, but a newer call to the same `targetDataPath` had started: this
+    /// call's write was dropped (latest call wins).
+    Superseded,
+}
+
+impl fmt::Display for CallOutcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallOutcome::Denied => f.write_str("denied"),
+            CallOutcome::Ok => f.write_str("ok"),
+            CallOutcome::ToolError => f.write_str("isError"),
+            CallOutcome::HostFailure(why) => write!(f, "host failure: {why}"),
+            CallOutcome::Cancelled => f.write_str("cancelled"),
+            CallOutcome::Superseded => f.write_str("superseded"),
+        }
+    }
+}
+
+/// One audited tool call.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AuditEvent {
+    /// The tool's name.
+    pub tool: String,
+    /// The arguments, as evaluated (and sent, when the call was allowed).
+    pub arguments: Value,
+    /// The server, as its client names it.
+    pub server: Option<String>,
+    /// Who asked.
+    pub origin: CallOrigin,
+    /// The decision; `None` when there was none: the evaluation was dropped while the policy
+    /// was deciding, or no connected server has the tool (the policy is not asked then).
+    /// Without a policy every call is [`Decision::Allow`].
+    pub decision: Option<Decision>,
+    /// How the call ended.
+    pub outcome: CallOutcome,
+    /// From the start of the decision to the end of the call. `None` where the platform has no
+    /// clock (`wasm32-unknown-unknown`).
+    pub duration: Option<Duration>,
+}
+
+impl fmt::Display for AuditEvent {
+    /// One line: `close_issue {"id":3} on github: denied (it is destructive) in 1.2 ms`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.tool, self.arguments)?;
+        if let Some(server) = &self.server {
+            write!(f, " on {server}")?;
+        }
+        if self.origin == CallOrigin::App {
+            f.write_str(" (from an McpApp)")?;
+        }
+        match (&self.decision, &self.outcome) {
+            (Some(Decision::Deny(why)), _) => write!(f, ": denied ({why})")?,
+            (Some(Decision::Allow), outcome) => write!(f, ": allowed, {outcome}")?,
+            (None, CallOutcome::Cancelled) => f.write_str(": cancelled before the decision")?,
+            (None, outcome) => write!(f, ": {outcome}")?,
+        }
+        if let Some(d) = self.duration {
+            write!(f, " in {:.1} ms", d.as_secs_f64() * 1e3)?;
+        }
+        Ok(())
+    }
+}
+
+/// Receives one [`AuditEvent`] per tool call. Closures `Fn(&AuditEvent)` are sinks.
+///
+/// `record` runs on the evaluation's task (or, for a cancelled call, wherever the evaluation's
+/// future is dropped): keep it short, and hand slow work (a file, the network) to the host's
+/// own queue.
+pub trait AuditSink: Send + Sync {
+    /// Records one call.
+    fn record(&self, event: &AuditEvent);
+}
+
+impl<F: Fn(&AuditEvent) + Send + Sync> AuditSink for F {
+    fn record(&self, event: &AuditEvent) {
+        self(event)
+    }
+}
+
+/// The audit record of one call in flight. It is written when the call ends, and also when the
+/// future that runs the call is dropped first: the call is then [`CallOutcome::Cancelled`].
+/// Without a sink it holds nothing (the arguments are not copied).
+pub(crate) struct AuditRecord<'h> {
+    pending: Option<Pending<'h>>,
+}
+
+struct Pending<'h> {
+    sink: &'h dyn AuditSink,
+    tool: String,
+    arguments: Value,
+    server: Option<String>,
+    origin: CallOrigin,
+    decision: Option<Decision>,
+    clock: Stopwatch,
+}
+
+impl<'h> AuditRecord<'h> {
+    pub(crate) fn start(
+        sink: Option<&'h dyn AuditSink>,
+        tool: &str,
+        arguments: &Value,
+        server: Option<&str>,
+        origin: CallOrigin,
+    ) -> AuditRecord<'h> {
+        AuditRecord {
+            pending: sink.map(|sink| Pending {
+                sink,
+                tool: tool.to_owned(),
+                arguments: arguments.clone(),
+                server: server.map(str::to_owned),
+                origin,
+                decision: None,
+                clock: Stopwatch::start(),
+            }),
+        }
+    }
+
+    /// The policy's decision (the call is still running).
+    pub(crate) fn decided(&mut self, decision: &Decision) {
+        if let Some(p) = &mut self.pending {
+            p.decision = Some(decision.clone());
+        }
+    }
+
+    /// The call ended.
+    pub(crate) fn finish(mut self, outcome: CallOutcome) {
+        self.write(outcome);
+    }
+
+    fn write(&mut self, outcome: CallOutcome) {
+        if let Some(p) = self.pending.take() {
+            p.sink.record(&AuditEvent {
+                tool: p.tool,
+                arguments: p.arguments,
+                server: p.server,
+                origin: p.origin,
+                decision: p.decision,
+                outcome,
+                duration: p.clock.elapsed(),
+            });
+        }
+    }
+}
+
+impl Drop for AuditRecord<'_> {
+    fn drop(&mut self) {
+        // Reached with a pending record only when the call's future was dropped mid-call.
+        self.write(CallOutcome::Cancelled);
+    }
+}
+
+/// A clock where the platform has one.
+#[derive(Clone, Copy)]
+struct Stopwatch {
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    start: std::time::Instant,
+}
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        Stopwatch {
+            #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+            start: std::time::Instant::now(),
+        }
+    }
+
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    fn elapsed(&self) -> Option<Duration> {
+        Some(self.start.elapsed())
+    }
+
+    /// `std::time::Instant::now` panics on `wasm32-unknown-unknown`: no clock, no duration.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    fn elapsed(&self) -> Option<Duration> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::task::{Context, Poll, Waker};
+
+    fn now<T>(f: BoxFuture<'_, T>) -> T {
+        let mut f = f;
+        match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(v) => v,
+            Poll::Pending => panic!("the policy should answer at once"),
+        }
+    }
+
+    fn defs() -> Vec<Value> {
+        vec![
+            json!({"name": "list_issues", "annotations": {"readOnlyHint": true}}),
+            json!({"name": "close_issue", "annotations": {"destructiveHint": true}}),
+            json!({"name": "label_issue", "annotations": {"readOnlyHint": false, "destructiveHint": false}}),
+            json!({"name": "plain_tool"}),
+            json!({"name": "odd", "annotations": {"readOnlyHint": "yes"}}),
+        ]
+    }
+
+    #[test]
+    fn destructive_follows_the_mcp_defaults() {
+        let args = json!({});
+        let defs = defs();
+        let verdict = |name: &str| {
+            let def = defs.iter().find(|d| d["name"] == name);
+            ToolCallRequest::new(name, &args, CallOrigin::Payload)
+                .with_definition(def)
+                .is_destructive()
+        };
+        assert!(!verdict("list_issues"));
+        assert!(verdict("close_issue"));
+        assert!(!verdict("label_issue"));
+        assert!(
+            verdict("plain_tool"),
+            "no annotations: the defaults say destructive"
+        );
+        assert!(verdict("odd"), "a hint that is not a boolean says nothing");
+        assert!(verdict("missing"), "not listed: destructive");
+    }
+
+    #[test]
+    fn lists_and_composition() {
+        let args = json!({"id": 1});
+        let call = |name| ToolCallRequest::new(name, &args, CallOrigin::Payload);
+        let allow = AllowList::new(["a", "b"]);
+        assert_eq!(now(allow.decide(&call("a"))), Decision::Allow);
+        assert!(!now(allow.decide(&call("c"))).is_allowed());
+        let deny = DenyList::new(["b"]);
+        assert_eq!(now(deny.decide(&call("a"))), Decision::Allow);
+        let Decision::Deny(why) = now(deny.decide(&call("b"))) else {
+            panic!("b is denied")
+        };
+        assert!(why.contains("deny list"), "{why}");
+        let both = AllowList::new(["a", "b"]).and(DenyList::new(["b"]));
+        assert_eq!(now(both.decide(&call("a"))), Decision::Allow);
+        assert!(!now(both.decide(&call("b"))).is_allowed());
+        let Decision::Deny(why) = now(both.decide(&call("c"))) else {
+            panic!("c is not allowed")
+        };
+        assert!(
+            why.contains("allow list"),
+            "the first denial answers: {why}"
+        );
+    }
+
+    #[test]
+    fn consent_is_asked_only_for_destructive_tools() {
+        let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = asked.clone();
+        let policy = ConsentForDestructive::new(move |call| {
+            log.lock().unwrap().push(call.name.to_owned());
+            let yes = call.arguments["confirm"] == true;
+            Box::pin(std::future::ready(yes))
+        });
+        let defs = defs();
+        let yes = json!({"confirm": true});
+        let no = json!({"confirm": false});
+        let call = |name: &'static str, args| {
+            ToolCallRequest::new(name, args, CallOrigin::App)
+                .with_definition(defs.iter().find(|d| d["name"] == name))
+        };
+        // Bind the calls first: the futures borrow them.
+        let (read, close_yes, close_no) = (
+            call("list_issues", &no),
+            call("close_issue", &yes),
+            call("close_issue", &no),
+        );
+        assert_eq!(now(policy.decide(&read)), Decision::Allow);
+        assert_eq!(now(policy.decide(&close_yes)), Decision::Allow);
+        let Decision::Deny(why) = now(policy.decide(&close_no)) else {
+            panic!("no consent")
+        };
+        assert!(why.contains("did not consent"), "{why}");
+        assert_eq!(*asked.lock().unwrap(), ["close_issue", "close_issue"]);
+
+        let strict = ConsentForDestructive::deny();
+        let unlisted = call("ghost", &no);
+        let Decision::Deny(why) = now(strict.decide(&unlisted)) else {
+            panic!("unlisted tools are destructive")
+        };
+        assert!(why.contains("not in the server's tool list"), "{why}");
+    }
+
+    #[test]
+    fn a_record_dropped_before_its_end_is_a_cancelled_call() {
+        let events = std::sync::Mutex::new(Vec::new());
+        let sink = |e: &AuditEvent| events.lock().unwrap().push(e.clone());
+        let args = json!({"id": 1});
+        let started = |origin| AuditRecord::start(Some(&sink), "t", &args, Some("s"), origin);
+        drop(started(CallOrigin::Payload));
+        let mut allowed = started(CallOrigin::App);
+        allowed.decided(&Decision::Allow);
+        drop(allowed);
+        let mut finished = started(CallOrigin::Payload);
+        finished.decided(&Decision::Allow);
+        finished.finish(CallOutcome::Ok);
+        let seen: Vec<_> = events
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|e| (e.decision.clone(), e.outcome.clone(), e.origin))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (None, CallOutcome::Cancelled, CallOrigin::Payload),
+                (
+                    Some(Decision::Allow),
+                    CallOutcome::Cancelled,
+                    CallOrigin::App
+                ),
+                (Some(Decision::Allow), CallOutcome::Ok, CallOrigin::Payload),
+            ]
+        );
+        assert!(events.lock().unwrap()[2].duration.is_some());
+        // Without a sink nothing is kept, and nothing happens on drop.
+        assert!(
+            AuditRecord::start(None, "t", &args, None, CallOrigin::Payload)
+                .pending
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn audit_events_read_in_one_line() {
+        let event = AuditEvent {
+            tool: "close_issue".into(),
+            arguments: json!({"id": 3}),
+            server: Some("github".into()),
+            origin: CallOrigin::Payload,
+            decision: Some(Decision::deny("it is destructive")),
+            outcome: CallOutcome::Denied,
+            duration: None,
+        };
+        assert_eq!(
+            event.to_string(),
+            r#"close_issue {"id":3} on github: denied (it is destructive)"#
+        );
+        let cancelled = AuditEvent {
+            decision: None,
+            outcome: CallOutcome::Cancelled,
+            origin: CallOrigin::App,
+            server: None,
+            duration: Some(Duration::from_millis(2)),
+            ..event.clone()
+        };
+        assert_eq!(
+            cancelled.to_string(),
+            r#"close_issue {"id":3} (from an McpApp): cancelled before the decision in 2.0 ms"#
+        );
+        let superseded = AuditEvent {
+            decision: Some(Decision::Allow),
+            outcome: CallOutcome::Superseded,
+            ..event
+        };
+        assert!(superseded.to_string().ends_with(": allowed, superseded"));
+    }
+}
