@@ -49,10 +49,12 @@
 //! ```
 
 pub mod change_set;
+mod equal;
 mod index;
 mod tracked;
 
 pub use change_set::ChangeSet;
+pub use equal::json_eq;
 pub use index::PathIndex;
 pub use tracked::TrackedModel;
 
