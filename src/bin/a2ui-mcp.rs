@@ -58,6 +58,15 @@ enum Command {
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
     },
+    /// Print the data model paths a payload reads (its dependency set) as a JSON array: what a
+    /// surface reacts to.
+    Deps {
+        /// The payload file (JSON).
+        payload: PathBuf,
+        /// The data context relative paths join, a JSON Pointer; default the root.
+        #[arg(long)]
+        context: Option<String>,
+    },
     /// Check patterns against the A2UI regex dialect and match them: JSON lines
     /// `{"pattern", "inputs"}` on standard input, one JSON line out per line in.
     Regex {
@@ -90,6 +99,7 @@ fn main() -> ExitCode {
             server.as_deref(),
             repeat,
         ),
+        Command::Deps { payload, context } => deps(&payload, context.as_deref()),
         Command::Regex { batch: _ } => regex_lines(),
         Command::Fixtures { paths } => run_fixtures(&paths),
     };
@@ -208,6 +218,19 @@ fn eval(
         out["timing"] = json!({"compileMicros": compile_micros, "evalMicrosMedian": median, "evalMicrosMin": min, "runs": n});
     }
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `deps`: the payload's dependency set in the context, sorted, each once (the root is `/`).
+fn deps(path: &Path, context: Option<&str>) -> Result<ExitCode, Error> {
+    let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
+    let payload = compile(&Environment::new(), path)?;
+    let paths: Vec<String> = payload
+        .dependencies(&context)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    println!("{}", Value::from(paths));
     Ok(ExitCode::SUCCESS)
 }
 
