@@ -48,14 +48,18 @@
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 
+mod bindings;
 pub mod change_set;
 mod equal;
 mod index;
+mod runs;
 mod tracked;
 
+pub use bindings::{Bindings, Change, ToolDone, ToolRun, ValueState};
 pub use change_set::ChangeSet;
 pub use equal::json_eq;
 pub use index::PathIndex;
+pub use runs::{Run, Runs, Ticket};
 pub use tracked::TrackedModel;
 
 use crate::path::JsonPointer;
