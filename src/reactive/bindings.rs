@@ -228,7 +228,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         }
         let deps = payload.dependencies(&context);
         self.index.register(key.clone(), &deps);
-        self.runs.cancel(&key);
+        self.runs.cancel_with(&key, false);
         let state = self.entries.remove(&key).and_then(|e| e.state);
         self.entries.insert(
             key.clone(),
@@ -252,7 +252,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         Q: Eq + Hash + ?Sized,
     {
         self.index.unregister(key);
-        self.runs.cancel(key);
+        self.runs.cancel_with(key, false);
         self.entries.remove(key).is_some()
     }
 
@@ -387,7 +387,9 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         };
         self.evaluations += 1;
         let outcome = if entry.payload.calls_tools() {
-            let ticket = self.runs.start(key.clone());
+            // Bound values do not write, so the older run need not be waited for: its result is
+            // refused by `finish`. The renderer may be holding the model's lock here.
+            let ticket = self.runs.start_with(key.clone(), false);
             self.tool_runs.push(ToolRun {
                 key: key.clone(),
                 payload: entry.payload.clone(),

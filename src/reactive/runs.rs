@@ -3,10 +3,10 @@
 //! run supersedes the previous run of the same key, which then never completes: its result is
 //! never returned and its writes never happen.
 //!
-//! A run is a future wrapped in [`Run`]: before each poll of the wrapped future it checks,
-//! under its key's lock, that it is still the latest; superseded, it drops the wrapped future
-//! (which cancels a pending tool call) and completes with `None`. Every write of an evaluation
-//! happens inside a poll, and [`Runs::start`] takes the same lock to supersede, so once `start`
+//! A run is a future wrapped in [`Run`]: before each poll of the wrapped future it checks that
+//! it is still the latest; superseded, it drops the wrapped future (which cancels a pending
+//! tool call) and completes with `None`. Every write of an evaluation happens inside a poll,
+//! and [`Runs::start`] waits for a poll in progress of the older run to end, so once `start`
 //! returns the older run has made its last write, even on a multi-threaded executor.
 
 use std::borrow::Borrow;
@@ -14,19 +14,35 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll};
 
-/// The number of the latest run of one key, shared by its runs.
+/// The number of the latest run of one key, shared by its runs, and the lock a run holds while
+/// its future is polled.
 #[derive(Debug, Default)]
 struct Turn {
-    current: Mutex<u64>,
+    current: AtomicU64,
+    polling: Mutex<()>,
 }
 
 impl Turn {
-    fn lock(&self) -> MutexGuard<'_, u64> {
-        // The number is a plain integer: a panic elsewhere cannot leave it half-written.
-        self.current.lock().unwrap_or_else(PoisonError::into_inner)
+    fn is(&self, number: u64) -> bool {
+        self.current.load(Ordering::SeqCst) == number
+    }
+
+    fn lock(&self) -> MutexGuard<'_, ()> {
+        // The lock guards no data: a panic in a poll cannot leave anything half-done behind it.
+        self.polling.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes `number` the latest; with `wait`, returns only once a poll in progress (which
+    /// may have seen the older number) has ended.
+    fn supersede(&self, number: u64, wait: bool) {
+        self.current.store(number, Ordering::SeqCst);
+        if wait {
+            drop(self.lock());
+        }
     }
 }
 
@@ -46,9 +62,10 @@ impl Turn {
 /// ```
 ///
 /// The wrapped futures need no particular runtime. Spawned on one, a [`Run`] stops at its next
-/// poll once superseded; dropping it stops it at once. Do not call [`start`](Runs::start) (or
-/// [`run`](Runs::run), [`cancel`](Runs::cancel)) while holding a lock the runs' futures take
-/// when polled (the data model's): `start` waits for a poll in progress to end.
+/// poll once superseded; dropping it stops it at once. On a multi-threaded executor, do not
+/// call [`start`](Runs::start) (or [`run`](Runs::run), [`cancel`](Runs::cancel)) while holding
+/// a lock the runs' futures take when polled (the data model's): `start` waits for a poll of
+/// the older run in progress to end.
 #[derive(Debug)]
 pub struct Runs<K> {
     turns: HashMap<K, Arc<Turn>>,
@@ -75,10 +92,16 @@ impl<K: Eq + Hash> Runs<K> {
     /// wraps the run's future ([`Ticket::run`]); it may be created before the future (a
     /// renderer that hands the work to another thread).
     pub fn start(&mut self, key: K) -> Ticket {
+        self.start_with(key, true)
+    }
+
+    /// [`start`](Runs::start); without `wait`, it does not wait for a poll of an older run in
+    /// progress (for runs that do not write: their result is checked again when it comes).
+    pub(crate) fn start_with(&mut self, key: K, wait: bool) -> Ticket {
         self.started += 1;
         let number = self.started;
         let turn = self.turns.entry(key).or_default().clone();
-        *turn.lock() = number;
+        turn.supersede(number, wait);
         Ticket { turn, number }
     }
 
@@ -94,11 +117,20 @@ impl<K: Eq + Hash> Runs<K> {
         K: Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
+        self.cancel_with(key, true)
+    }
+
+    /// [`cancel`](Runs::cancel), waiting or not as [`start_with`](Runs::start_with).
+    pub(crate) fn cancel_with<Q>(&mut self, key: &Q, wait: bool) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
         let Some(turn) = self.turns.remove(key) else {
             return false;
         };
         self.started += 1;
-        *turn.lock() = self.started;
+        turn.supersede(self.started, wait);
         true
     }
 }
@@ -114,7 +146,7 @@ pub struct Ticket {
 impl Ticket {
     /// Whether no later run of the same key has started (and the key was not cancelled).
     pub fn is_current(&self) -> bool {
-        *self.turn.lock() == self.number
+        self.turn.is(self.number)
     }
 
     /// Wraps `future`: it runs while this ticket is current.
@@ -158,16 +190,16 @@ impl<F: Future> Future for Run<F> {
         let Some(future) = this.future.as_mut() else {
             return Poll::Ready(None);
         };
-        let current = this.ticket.turn.lock();
-        if *current != this.ticket.number {
-            drop(current);
+        let polling = this.ticket.turn.lock();
+        if !this.ticket.turn.is(this.ticket.number) {
+            drop(polling);
             // Dropping the evaluation cancels its pending call; it never writes again.
             this.future = None;
             return Poll::Ready(None);
         }
         // Polled under the lock: `start` cannot supersede this run in the middle of a write.
         let polled = future.as_mut().poll(cx);
-        drop(current);
+        drop(polling);
         match polled {
             Poll::Ready(output) => {
                 this.future = None;
@@ -230,6 +262,51 @@ mod tests {
         let newer = runs.start("k".to_string());
         assert!(newer.is_current() && !ticket.is_current());
         assert_eq!(poll(&mut ticket.run(async { 1 })), Poll::Ready(None));
+    }
+
+    /// A future whose poll announces itself, takes a while, then "writes".
+    struct SlowWrite {
+        entered: std::sync::mpsc::Sender<()>,
+        wrote: Arc<std::sync::atomic::AtomicBool>,
+    }
+
+    impl Future for SlowWrite {
+        type Output = ();
+        fn poll(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<()> {
+            let _ = self.entered.send(());
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            self.wrote.store(true, std::sync::atomic::Ordering::SeqCst);
+            Poll::Pending
+        }
+    }
+
+    #[test]
+    fn start_waits_for_a_poll_in_progress_on_another_thread() {
+        let (entered, was_entered) = std::sync::mpsc::channel();
+        let wrote = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut runs = Runs::new();
+        let mut older = runs.run(
+            "k",
+            SlowWrite {
+                entered,
+                wrote: wrote.clone(),
+            },
+        );
+        let poller = std::thread::spawn(move || {
+            assert!(poll(&mut older).is_pending());
+            older
+        });
+        was_entered.recv().unwrap();
+        let _newer = runs.start("k");
+        // The older run's write, begun before `start`, ended before `start` returned.
+        assert!(wrote.load(std::sync::atomic::Ordering::SeqCst));
+        let mut older = poller.join().unwrap();
+        wrote.store(false, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(poll(&mut older), Poll::Ready(None));
+        assert!(
+            !wrote.load(std::sync::atomic::Ordering::SeqCst),
+            "never polled again"
+        );
     }
 
     #[test]
