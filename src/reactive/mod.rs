@@ -102,5 +102,11 @@ pub fn affects(dependency: &JsonPointer, change: &JsonPointer) -> bool {
     d[..common] == c[..common]
 }
 
+// The renderer guide's examples (docs/renderers.md) run as doctests; they use the scripted
+// server of `testing`.
+#[doc = include_str!("../../docs/renderers.md")]
+#[cfg(all(doctest, feature = "testing"))]
+pub struct RenderersGuideDoctests;
+
 #[cfg(test)]
 mod tests;
