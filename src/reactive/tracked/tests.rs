@@ -264,3 +264,45 @@ fn eval_tracked_records_into_a_frame_and_keeps_earlier_writes_on_error() {
     assert_eq!(frame.to_strings(), ["/query", "/first"]);
     assert_eq!(model, json!({"first": 1, "query": 2}));
 }
+
+/// A host function that writes through its call context, as it declares.
+struct Touch;
+
+impl crate::Function for Touch {
+    fn call(
+        &self,
+        _args: &mut crate::Args<'_>,
+        cx: &mut crate::CallContext<'_>,
+    ) -> crate::Result<Value> {
+        cx.write("touched", json!(true));
+        cx.write("/log", json!("touched"));
+        Ok(Value::Null)
+    }
+
+    fn may_write(&self, _args: &crate::StaticArgs<'_>) -> bool {
+        true
+    }
+}
+
+#[test]
+fn host_function_writes_are_changes_in_write_order() {
+    let mut env = Environment::new();
+    env.add_catalog(crate::Catalog::new("urn:host").with_function(
+        "touch",
+        crate::ArgSchema::new(),
+        Touch,
+    ));
+    let payload = env
+        .compile(&json!({"@call": "touch", "catalogId": "urn:host"}))
+        .unwrap();
+    let mut model = json!({"rows": [{}]});
+    let mut changes = ChangeSet::new();
+    payload
+        .eval_tracked(
+            &mut model,
+            &JsonPointer::parse("/rows/0").unwrap(),
+            &mut changes,
+        )
+        .unwrap();
+    assert_eq!(changes.to_strings(), ["/rows/0/touched", "/log"]);
+}
