@@ -1,6 +1,6 @@
-//! The guide's two chains end to end (mcp.md §2), from the tool result as a client hands it
+//! The guide's two chains end to end (`docs/mcp.md`), from the tool result as a client hands it
 //! over to the writes in the data model, at 1 000 and 10 000 records — the figures to compare
-//! with the Node reference (`../shared/perf-reference`).
+//! with the Node reference (`docs/performance.md` says how that one is run).
 //!
 //! `cargo bench --bench chains`
 

@@ -7,7 +7,7 @@ use std::hint::black_box;
 
 const GUIDE: &str = "^Title: (.*)\nURL: (.*)";
 
-/// The reference's safe patterns (regex-dialect.md §2).
+/// Patterns the reference safety check accepts (`docs/regex-dialect.md`, "The safety check").
 const SAFE: &[&str] = &[
     "^[a-z]+$",
     "^[a-zA-Z0-9_-]{3,16}$",

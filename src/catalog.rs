@@ -30,7 +30,8 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
-use crate::path::JsonPointer;
+use crate::model::DataModel;
+use crate::path::{DataPath, JsonPointer};
 use crate::value::{ArgValue, ArgView, SharedText};
 use serde_json::Value;
 use std::any::Any;
@@ -41,7 +42,7 @@ use std::sync::Arc;
 mod document;
 
 pub use document::FunctionDeclaration;
-pub(crate) use document::{implementation, is_dynamic_node};
+pub(crate) use document::implementation;
 
 /// State a function computed from a call site's literal arguments at compile time (a compiled
 /// JMESPath expression, a compiled pattern), handed back on every call.
@@ -70,6 +71,34 @@ pub trait Function: Send + Sync + 'static {
     fn may_write(&self, args: &StaticArgs<'_>) -> bool {
         let _ = args;
         false
+    }
+
+    /// The data model paths a call site reads by itself through [`CallContext::read`] (what it
+    /// reads through its arguments' bindings is known already), judged from its literal
+    /// arguments when the payload is compiled. They join the payload's
+    /// [`dependencies`](crate::Payload::dependencies), so that a renderer recomputes the value
+    /// when one of them changes. A function that cannot tell (its template is dynamic) says
+    /// [`Reads::Everything`]: the value then depends on the whole model. The default is no path
+    /// (a function that does not read the model).
+    fn reads(&self, args: &StaticArgs<'_>) -> Reads {
+        let _ = args;
+        Reads::Paths(Vec::new())
+    }
+}
+
+/// What a call site reads from the data model by itself ([`Function::reads`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reads {
+    /// These paths, written as a binding writes them: absolute (`/order/total`), or relative to
+    /// the data context (`name`, `""` for the context itself).
+    Paths(Vec<String>),
+    /// Anything: the value depends on the whole model (the root, `/`).
+    Everything,
+}
+
+impl Default for Reads {
+    fn default() -> Reads {
+        Reads::Paths(Vec::new())
     }
 }
 
@@ -294,9 +323,25 @@ pub(crate) struct ToolCall {
     pub(crate) target: Option<String>,
 }
 
+/// Read access to the data model for a running function, whatever the model's type.
+pub(crate) trait ReadModel {
+    fn read_at(&self, path: &JsonPointer) -> Option<Cow<'_, Value>>;
+}
+
+/// A data model lent to [`CallContext::read`].
+pub(crate) struct ModelReader<'m, M: ?Sized>(pub(crate) &'m M);
+
+impl<M: DataModel + ?Sized> ReadModel for ModelReader<'_, M> {
+    fn read_at(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
+        self.0.read(path)
+    }
+}
+
 /// What a running function can reach besides its arguments.
 pub struct CallContext<'a> {
     pub(crate) limits: &'a Limits,
+    /// The data model as it is when the function runs.
+    pub(crate) model: Option<&'a dyn ReadModel>,
     pub(crate) context: &'a JsonPointer,
     pub(crate) prepared: Option<&'a (dyn Any + Send + Sync)>,
     pub(crate) writes: Vec<(String, Value)>,
@@ -317,6 +362,7 @@ impl<'a> CallContext<'a> {
     ) -> CallContext<'a> {
         CallContext {
             limits,
+            model: None,
             context,
             prepared,
             writes: Vec::new(),
@@ -326,9 +372,52 @@ impl<'a> CallContext<'a> {
         }
     }
 
+    /// Lends the data model to the function (see [`read`](CallContext::read)).
+    pub(crate) fn reading(mut self, model: &'a dyn ReadModel) -> CallContext<'a> {
+        self.model = Some(model);
+        self
+    }
+
     /// The environment's limits (output size, index, JMESPath, caches).
     pub fn limits(&self) -> &Limits {
         self.limits
+    }
+
+    /// Reads the data model at `path`, written as a binding writes it: absolute (`/order/total`),
+    /// or relative to the [data context](CallContext::data_context) (`name`; `""` is the
+    /// context itself). The model is read as it is when the function runs: writes this call
+    /// queued are not applied yet. `Ok(None)` when nothing is there (and for the tokens
+    /// `__proto__`, `constructor` and `prototype`, which read as nothing everywhere); a
+    /// malformed path is a `DATA_ERROR`.
+    ///
+    /// A function that reads the model should declare what it reads with [`Function::reads`],
+    /// so that [`Payload::dependencies`](crate::Payload::dependencies) stays exact.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{ArgSchema, Args, CallContext, Catalog, Environment, Error, Function, JsonPointer};
+    /// use serde_json::{json, Value};
+    ///
+    /// /// `{"@call": "greeting"}`: "Hello, " and the `name` of the data context.
+    /// struct Greeting;
+    /// impl Function for Greeting {
+    ///     fn call(&self, _args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+    ///         let name = cx.read("name")?.map(|v| v.as_str().unwrap_or("").to_owned());
+    ///         Ok(Value::from(format!("Hello, {}", name.unwrap_or_default())))
+    ///     }
+    /// }
+    /// let mut env = Environment::new();
+    /// env.catalog_mut(a2ui_catalog_mcp::MCP_CATALOG_ID).unwrap().add_function("greeting", ArgSchema::new(), Greeting);
+    /// let payload = env.compile(&json!({"@call": "greeting"}))?;
+    /// let mut model = json!({"people": [{"name": "Ada"}]});
+    /// assert_eq!(payload.eval_in(&mut model, &JsonPointer::parse("/people/0")?)?, json!("Hello, Ada"));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn read(&self, path: &str) -> Result<Option<Cow<'_, Value>>, Error> {
+        let pointer = DataPath::parse(path)?.resolve(self.context);
+        if pointer.has_forbidden_token() {
+            return Ok(None);
+        }
+        Ok(self.model.and_then(|model| model.read_at(&pointer)))
     }
 
     /// The data context the payload is evaluated in: relative paths join it, and inside a list

@@ -1,15 +1,16 @@
-//! The [`Environment`]: the catalogs, the default catalog and the limits a host compiles
-//! payloads with.
+//! The [`Environment`]: the catalogs, the default catalog, the limits and the spelling a host
+//! compiles payloads with.
 
 use crate::builtins::MCP_CATALOG_ID;
 use crate::catalog::Catalog;
-use crate::error::{Error, Phase};
+use crate::error::{Error, Phase, Warning};
 use crate::limits::Limits;
-use crate::payload::{self, Payload, Scope};
+use crate::payload::{self, Payload, Scope, Spelling};
 use serde_json::Value;
 use std::collections::HashMap;
 
-/// What payloads are compiled against: catalogs by id, the default catalog, and limits.
+/// What payloads are compiled against: catalogs by id, the default catalog, limits, and the
+/// [`Spelling`] of bindings and calls.
 ///
 /// Create one per host (or per surface when surfaces differ), compile payloads with it, and
 /// evaluate the compiled [`Payload`]s as often as needed.
@@ -32,6 +33,7 @@ pub struct Environment {
     catalogs: HashMap<String, Catalog>,
     default_catalog: String,
     limits: Limits,
+    spelling: Spelling,
 }
 
 impl Default for Environment {
@@ -56,6 +58,7 @@ impl Environment {
             catalogs: HashMap::new(),
             default_catalog: MCP_CATALOG_ID.to_owned(),
             limits: Limits::default(),
+            spelling: Spelling::At,
         }
     }
 
@@ -113,16 +116,70 @@ impl Environment {
         self
     }
 
-    /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
-    /// prepares literal JMESPath expressions and patterns. Every problem is reported at once
-    /// (see [`Error::related`]).
-    pub fn compile(&self, payload: &Value) -> Result<Payload, Error> {
-        let scope = Scope {
+    /// Sets how bindings and calls are spelled: [`Spelling::At`] (the default:
+    /// `{"@path": …}`, `{"@call": …}`) or [`Spelling::Plain`] (`{"path": …}` and `{"call": …}`
+    /// too, as the A2UI specification writes them; see [`Spelling`] for the ambiguity this
+    /// brings back). Payloads compiled before keep the reading they were compiled with.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, Spelling};
+    /// use serde_json::json;
+    ///
+    /// let payload = json!({"@call": "updateDataModel", "args": {"updates": {"/copy": {"path": "/name"}}}});
+    /// let mut env = Environment::new();
+    /// let mut model = json!({"name": "Ada"});
+    /// env.compile(&payload)?.eval(&mut model)?; // the `@` spelling: a literal object, and a warning
+    /// assert_eq!(model["copy"], json!({"path": "/name"}));
+    /// env.set_spelling(Spelling::Plain);
+    /// env.compile(&payload)?.eval(&mut model)?; // the plain spelling: a binding
+    /// assert_eq!(model["copy"], json!("Ada"));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn set_spelling(&mut self, spelling: Spelling) -> &mut Environment {
+        self.spelling = spelling;
+        self
+    }
+
+    /// How bindings and calls are spelled (default [`Spelling::At`]).
+    pub fn spelling(&self) -> Spelling {
+        self.spelling
+    }
+
+    fn scope(&self) -> Scope<'_> {
+        Scope {
             catalogs: &self.catalogs,
             default_catalog: &self.default_catalog,
             limits: &self.limits,
-        };
-        payload::compile(&scope, payload)
+            spelling: self.spelling,
+        }
+    }
+
+    /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
+    /// prepares literal JMESPath expressions and patterns. Every problem is reported at once
+    /// (see [`Error::related`]); what compiles but most likely is not meant is in
+    /// [`Payload::warnings`].
+    pub fn compile(&self, payload: &Value) -> Result<Payload, Error> {
+        payload::compile(&self.scope(), payload).0
+    }
+
+    /// Compiles a payload for its problems only, as a linter does: every error and every
+    /// warning, whether it compiles or not.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::Environment;
+    /// use serde_json::json;
+    ///
+    /// let found = Environment::new().check(&json!([{"path": "/a"}, {"@call": "split", "args": {}}]));
+    /// assert_eq!(found.errors().len(), 2); // split's value and separator
+    /// assert_eq!(found.warnings()[0].location(), "/0");
+    /// assert!(!found.is_ok());
+    /// ```
+    pub fn check(&self, payload: &Value) -> Diagnostics {
+        let (result, warnings) = payload::compile(&self.scope(), payload);
+        Diagnostics {
+            errors: result.err().map(Error::into_problems).unwrap_or_default(),
+            warnings,
+        }
     }
 
     /// Parses JSON text (with the depth limit) and compiles it.
@@ -130,6 +187,15 @@ impl Environment {
         let value = crate::json::from_str_limited(payload, self.limits.max_depth)
             .map_err(|e| e.with_phase(Phase::Compile))?;
         self.compile(&value)
+    }
+
+    /// Compiles a payload for its problems and warnings only, returning the compiled payload
+    /// too when it compiles (what the message stream checker uses).
+    pub(crate) fn compile_with_warnings(
+        &self,
+        payload: &Value,
+    ) -> (Result<Payload, Error>, Vec<Warning>) {
+        payload::compile(&self.scope(), payload)
     }
 
     /// The catalog with this id.
@@ -147,5 +213,30 @@ impl Environment {
         let mut ids: Vec<&str> = self.catalogs.keys().map(String::as_str).collect();
         ids.sort_unstable();
         ids
+    }
+}
+
+/// What [`Environment::check`] found: every problem (each its own [`Error`], with its location)
+/// and every [`Warning`].
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    errors: Vec<Error>,
+    warnings: Vec<Warning>,
+}
+
+impl Diagnostics {
+    /// The problems, in the order the compiler found them.
+    pub fn errors(&self) -> &[Error] {
+        &self.errors
+    }
+
+    /// The warnings, in document order.
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// Whether the payload compiles (warnings or not).
+    pub fn is_ok(&self) -> bool {
+        self.errors.is_empty()
     }
 }

@@ -6,10 +6,14 @@
 //!
 //! `Display` prints one line; the alternate form (`{:#}`) prints every problem the compiler found,
 //! each with its location, and the chain of sources.
+//!
+//! A [`Warning`] is not an error: something a payload compiles with but most likely does not
+//! mean (a code, a location, a message, what to write instead).
 
 use std::fmt;
 
-/// Why something failed (engine.md §4). The string forms are the A2UI error codes.
+/// Why something failed. The string forms ([`as_str`](ErrorCode::as_str)) are the A2UI error
+/// codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorCode {
@@ -153,6 +157,11 @@ impl Error {
         self
     }
 
+    /// The underlying error, taken out (to attach it to an error that rephrases this one).
+    pub(crate) fn into_source(self) -> Option<Source> {
+        self.inner.source
+    }
+
     /// Fills in the function and location where they are not set yet (the innermost wins).
     pub(crate) fn at_call(mut self, function: &str, location: &str) -> Error {
         if self.inner.function.is_none() {
@@ -263,9 +272,20 @@ impl fmt::Display for Error {
                 .inner
                 .source
                 .as_deref()
-                .map(|s| s as &dyn std::error::Error);
+                .map(|s| s as &(dyn std::error::Error + 'static));
+            // Messages usually quote their source: a cause is shown only when it says more than
+            // what is already written (for this crate's errors, more than their message).
+            let mut shown = problem.inner.message.clone();
             while let Some(s) = source {
-                write!(f, "\n      caused by: {s}")?;
+                let said = match s.downcast_ref::<Error>() {
+                    Some(inner) => inner.message().to_owned(),
+                    None => s.to_string(),
+                };
+                if !shown.contains(&said) {
+                    write!(f, "\n      caused by: {s}")?;
+                    shown.push('\n');
+                    shown.push_str(&said);
+                }
                 source = s.source();
             }
             writeln!(f)?;
@@ -296,5 +316,171 @@ impl std::error::Error for Error {
     }
 }
 
+/// What a [`Warning`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum WarningCode {
+    /// A literal object shaped exactly like a binding or a call of the spelling the environment
+    /// does not read (`{"path": "/x"}` when it reads `{"@path": "/x"}`): most likely a dynamic
+    /// value written for another renderer, which this one shows as the object itself.
+    OtherSpelling,
+}
+
+impl WarningCode {
+    /// The wire form, as fixtures and the CLI's `--json` spell it.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::WarningCode;
+    /// assert_eq!(WarningCode::OtherSpelling.as_str(), "OTHER_SPELLING");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningCode::OtherSpelling => "OTHER_SPELLING",
+        }
+    }
+}
+
+impl fmt::Display for WarningCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Something a payload compiles with but most likely does not mean. A warning never changes
+/// what the payload does: it compiles, and evaluates as written.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Environment, WarningCode};
+/// use serde_json::json;
+///
+/// let payload = Environment::new().compile(&json!({"title": {"path": "/name"}}))?;
+/// let warning = &payload.warnings()[0];
+/// assert_eq!(warning.code(), WarningCode::OtherSpelling);
+/// assert_eq!(warning.location(), "/title");
+/// assert_eq!(warning.suggestion(), Some(r#"{"@path": "/name"}"#));
+/// assert_eq!(payload.eval(&mut json!({"name": "Ada"}))?, json!({"title": {"path": "/name"}}));
+/// # Ok::<(), a2ui_catalog_mcp::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    code: WarningCode,
+    location: String,
+    message: String,
+    suggestion: Option<String>,
+}
+
+impl Warning {
+    /// A warning with a code and a message, located at the root.
+    pub fn new(code: WarningCode, message: impl Into<String>) -> Warning {
+        Warning {
+            code,
+            location: String::new(),
+            message: message.into(),
+            suggestion: None,
+        }
+    }
+
+    /// Sets the location (a JSON Pointer into the payload).
+    pub fn with_location(mut self, location: impl Into<String>) -> Warning {
+        self.location = location.into();
+        self
+    }
+
+    /// Sets what to write instead.
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Warning {
+        self.suggestion = Some(suggestion.into());
+        self
+    }
+
+    /// The code.
+    pub fn code(&self) -> WarningCode {
+        self.code
+    }
+
+    /// A JSON Pointer into the payload to the node concerned (`""` is the payload itself).
+    pub fn location(&self) -> &str {
+        &self.location
+    }
+
+    /// What looks wrong and what to do, without code or location.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// What to write instead, when there is one thing to write (`{"@path": "/name"}`; a call's
+    /// other members are shown as `…`).
+    pub fn suggestion(&self) -> Option<&str> {
+        self.suggestion.as_deref()
+    }
+}
+
+impl fmt::Display for Warning {
+    /// `OTHER_SPELLING at /title: …`, like an [`Error`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at {}: {}",
+            self.code,
+            display_location(&self.location),
+            self.message
+        )
+    }
+}
+
 /// A shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A source error with its own source.
+    #[derive(Debug)]
+    struct Cause(&'static str, Option<Box<Cause>>);
+
+    impl fmt::Display for Cause {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Cause {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1
+                .as_deref()
+                .map(|c| c as &(dyn std::error::Error + 'static))
+        }
+    }
+
+    #[test]
+    fn alternate_form_shows_only_causes_that_add_something() {
+        // The message quotes its source, whose own source says more.
+        let err = Error::new(
+            ErrorCode::ExpressionError,
+            "Invalid regex pattern: unterminated group at offset 0: (a",
+        )
+        .with_source(Box::new(Cause(
+            "unterminated group at offset 0: (a",
+            Some(Box::new(Cause("a deeper reason", None))),
+        )) as Source);
+        assert_eq!(
+            format!("{err:#}"),
+            "1 problem found while evaluating the payload:\n  - EXPRESSION_ERROR at /: Invalid \
+             regex pattern: unterminated group at offset 0: (a\n      caused by: a deeper \
+             reason\n"
+        );
+        // This crate's own error as the source, with the same message: its code and location
+        // are not news either.
+        let inner = Error::new(ErrorCode::ValidationFailed, "bad").with_location("/text");
+        let err = Error::new(ErrorCode::ExpressionError, "bad").with_source(inner);
+        assert!(!format!("{err:#}").contains("caused by"), "{err:#}");
+        // A source that the message does not quote is shown.
+        let err = Error::new(ErrorCode::ExpressionError, "the tool failed")
+            .with_source(Box::new(Cause("connection reset", None)) as Source);
+        assert_eq!(
+            format!("{err:#}"),
+            "1 problem found while evaluating the payload:\n  - EXPRESSION_ERROR at /: the tool \
+             failed\n      caused by: connection reset\n"
+        );
+    }
+}

@@ -2,30 +2,9 @@
 //! says, for each, whether it gives what the case expects. It reads no files: the caller (the
 //! CLI's `fixtures` command, the crate's tests) reads them and hands over their text.
 //!
-//! # The format
-//!
-//! A fixture file is a JSON object with `cases`, each one `{"id", "description"?, "payload",
-//! "dataModel"?, "contextPath"?, "defaultCatalogId"?, "server"?, "expect"}`. `dataModel`
-//! defaults to `{}`, `contextPath` to the root; `server` is a scripted MCP server
-//! ([`ScriptedServer::from_json`](crate::testing::ScriptedServer::from_json)); without it no tool
-//! client is configured. The keys of `expect` are checked only when present:
-//!
-//! | key | checks |
-//! |---|---|
-//! | `value` | the payload's value |
-//! | `error` | that evaluation (or, with `"phase": "compile"`, compilation) fails; its optional `code`, `function`, `location`, `messageContains`, `phase` |
-//! | `dataModel` | the whole data model afterwards (after a failure too: nothing was written) |
-//! | `messages`, `toolCalls`, `resourceReads` | what the scripted server's message sink received, and the calls and reads it saw, in order |
-//! | `dependencies` | the payload's dependency set in `contextPath` ([`Payload::dependencies`](crate::Payload::dependencies)) as sorted pointer strings (the root is `/`); checked even when the evaluation fails, since it is known at compile time |
-//! | `changed` | the paths the evaluation wrote, as pointer strings in write order, each once; `[]` for an evaluation that wrote nothing (a failed chain writes nothing) |
-//!
-//! JSON compares as [`json_eq`] does: numbers by value, object keys in any order.
-//!
-//! Two shorter forms have their own top-level key instead of `cases`: `regexCases`
-//! (`{"pattern", "accept"?, "inputs"?, "messageContains"?}`: the regex dialect alone, `inputs`
-//! mapping an input to its groups or `null`) and `affectsCases` (`{"dependency", "change",
-//! "affects"}`: the relation of [`reactive::affects`](crate::reactive::affects) alone). Their
-//! cases count like the others in the outcomes.
+//! The file format (the keys of a case, the scripted `server`, the `expect` keys, failing
+//! cases, how JSON is compared, `regexCases`, `affectsCases`, and the keys below) is stated in
+//! full in `docs/fixtures.md`, for authors of cases and of runners in other languages.
 //!
 //! ```
 //! use a2ui_catalog_mcp::fixtures::run_text;
@@ -37,11 +16,69 @@
 //! let outcomes = run_text(file).unwrap();
 //! assert!(outcomes[0].passed(), "{:?}", outcomes[0].failures);
 //! ```
+//!
+//! # Spellings, catalogs and warnings
+//!
+//! A case of `cases` (and of `streamCases`, below) may also have:
+//!
+//! - `"spelling": "plain"` to compile in the plain spelling (`{"path": …}`, `{"call": …}`; see
+//!   [`Spelling`]); `"at"`, the default, is the `@` spelling;
+//! - `"catalogs"`: catalog documents (the JSON of an A2UI catalog, as
+//!   [`Catalog::from_schema`](crate::Catalog::from_schema) reads it) registered beside the MCP
+//!   catalog; their functions are declared, not implemented, so calling one compiles and fails
+//!   when it runs;
+//! - `expect.warnings`: the warnings compiling the payload gives (whether it compiles or not), in
+//!   order, each `{"location": "/title", "messageContains": "…", "code": "OTHER_SPELLING"}`
+//!   (every key optional); the list must have as many entries as there are warnings, so `[]`
+//!   says there is none.
+//!
+//! # Dependencies and changes
+//!
+//! - `expect.dependencies`: the payload's dependency set in `contextPath`
+//!   ([`Payload::dependencies`](crate::Payload::dependencies)) as sorted pointer strings (the
+//!   root is `/`); checked even when the evaluation fails, since it is known at compile time.
+//! - `expect.changed`: the paths the evaluation wrote, as pointer strings in write order, each
+//!   once; `[]` for an evaluation that wrote nothing.
+//! - A file whose top level has `"affectsCases"` holds cases of the relation
+//!   [`reactive::affects`](crate::reactive::affects) alone: `{"dependency", "change",
+//!   "affects"}`, each counted as one case.
+//!
+//! # Message streams
+//!
+//! A file whose top level has `"streamCases"` holds cases of whole A2UI message streams
+//! ([`messages`]); `"catalogs"` at the top level are registered for every case
+//! of the file, before the case's own:
+//!
+//! ```json
+//! {"description": "…", "catalogs": [{"catalogId": "https://example.com/basic.json", "functions": {…}}],
+//!  "streamCases": [
+//!   {"id": "update-of-an-unknown-surface",
+//!    "spelling": "plain",
+//!    "defaultCatalogId": "…",
+//!    "messages": [{"version": "v1.0", "createSurface": {…}}, {"version": "v1.0", "updateComponents": {…}}],
+//!    "expect": {
+//!      "messageCount": 2,
+//!      "problems": [{"index": 1, "location": "/updateComponents/surfaceId", "code": "VALIDATION_FAILED",
+//!                    "function": "…", "messageContains": "never created"}],
+//!      "warnings": [{"index": 1, "location": "/updateComponents/components/0/text", "messageContains": "…"}]
+//!    }}
+//! ]}
+//! ```
+//!
+//! - `messages` is the stream as JSON values; `streamText` instead gives it as text (a JSON
+//!   array, or JSON lines), to test how a stream is read.
+//! - `problems` and `warnings` list, in stream order, everything the check reports, each entry
+//!   with any of its keys (`index` is the message's, `null` for a problem of the stream as a
+//!   whole; `location` a JSON Pointer inside the message); `[]` says there is none. Absent, they
+//!   are not checked. Each stream case counts as one case in `N passed, M failed`.
 
+use crate::catalog::Catalog;
 use crate::env::Environment;
-use crate::error::{Error, ErrorCode, Phase};
+use crate::error::{Error, ErrorCode, Phase, Warning};
+use crate::messages;
 use crate::model::SharedModel;
 use crate::path::JsonPointer;
+use crate::payload::Spelling;
 use crate::reactive::{TrackedModel, affects};
 use crate::testing::{ScriptedServer, block_on};
 use serde_json::{Map, Value};
@@ -81,6 +118,13 @@ pub fn run_file(file: &Value) -> Result<Vec<Outcome>, Error> {
             format!("not a fixture file: {why}"),
         )
     };
+    if let Some(cases) = file.get("streamCases").and_then(Value::as_array) {
+        return Ok(cases
+            .iter()
+            .enumerate()
+            .map(|(i, case)| run_stream_case(file.get("catalogs"), case, i))
+            .collect());
+    }
     if let Some(cases) = file.get("regexCases").and_then(Value::as_array) {
         return Ok(cases
             .iter()
@@ -201,7 +245,208 @@ fn run_case(case: &Value, index: usize) -> Outcome {
         Err(setup) => failures.push(format!("cannot run the case: {setup}")),
         Ok(run) => check(expect, &run, &mut failures),
     }
+    if let Some(expected) = expect.get("warnings") {
+        check_payload_warnings(case, expected, &mut failures);
+    }
     Outcome { id, failures }
+}
+
+/// The environment of a case: the MCP catalog, the catalog documents of the file (`shared`) and
+/// of the case, its default catalog and its spelling.
+fn case_environment(case: &Value, shared: Option<&Value>) -> Result<Environment, String> {
+    let mut env = Environment::new();
+    for catalogs in [shared, case.get("catalogs")].into_iter().flatten() {
+        let list = catalogs.as_array().ok_or("catalogs is not an array")?;
+        for doc in list {
+            let catalog = Catalog::from_schema(doc).map_err(|e| format!("catalogs: {e}"))?;
+            env.add_catalog(catalog);
+        }
+    }
+    if let Some(id) = case.get("defaultCatalogId") {
+        env.set_default_catalog(id.as_str().ok_or("defaultCatalogId is not a string")?);
+    }
+    match case.get("spelling") {
+        None => {}
+        Some(Value::String(s)) => {
+            let spelling = Spelling::parse(s)
+                .ok_or_else(|| format!("spelling is \"at\" or \"plain\", not {s:?}"))?;
+            env.set_spelling(spelling);
+        }
+        Some(_) => return Err("spelling is not a string".into()),
+    }
+    Ok(env)
+}
+
+/// `expect.warnings` of a payload case: the payload compiled once more for its warnings.
+fn check_payload_warnings(case: &Value, expected: &Value, failures: &mut Vec<String>) {
+    let (Ok(env), Some(payload)) = (case_environment(case, None), case.get("payload")) else {
+        return; // reported by the run itself
+    };
+    let found = env.check(payload);
+    let got: Vec<(Option<usize>, &Warning)> = found.warnings().iter().map(|w| (None, w)).collect();
+    check_warning_list(expected, &got, failures);
+}
+
+/// Compares a list of expected warnings (`index`, `location`, `code`, `messageContains`) with
+/// the warnings found, in order.
+fn check_warning_list(
+    expected: &Value,
+    got: &[(Option<usize>, &Warning)],
+    failures: &mut Vec<String>,
+) {
+    let Some(expected) = expected.as_array() else {
+        failures.push("expect.warnings is not an array".into());
+        return;
+    };
+    let shown = || {
+        got.iter()
+            .map(|(i, w)| match i {
+                Some(i) => format!("message {i}: {w}"),
+                None => w.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    if expected.len() != got.len() {
+        failures.push(format!(
+            "warnings: expected {}, got {} [{}]",
+            expected.len(),
+            got.len(),
+            shown()
+        ));
+        return;
+    }
+    for (n, (want, (index, warning))) in expected.iter().zip(got).enumerate() {
+        let field = |k: &str| want.get(k).and_then(Value::as_str);
+        let mut wrong = Vec::new();
+        if let Some(i) = want.get("index")
+            && i.as_u64() != index.map(|x| x as u64)
+        {
+            wrong.push(format!("index {i}"));
+        }
+        if let Some(location) = field("location")
+            && warning.location() != location
+        {
+            wrong.push(format!("location '{location}'"));
+        }
+        if let Some(code) = field("code")
+            && warning.code().as_str() != code
+        {
+            wrong.push(format!("code {code}"));
+        }
+        if let Some(part) = field("messageContains")
+            && !warning.message().contains(part)
+        {
+            wrong.push(format!("a message containing '{part}'"));
+        }
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "warning {n}: expected {}, got {}",
+                wrong.join(", "),
+                match index {
+                    Some(i) => format!("message {i}: {warning}"),
+                    None => warning.to_string(),
+                }
+            ));
+        }
+    }
+}
+
+/// A case of `streamCases`: a stream, and the problems and warnings its check must report.
+fn run_stream_case(shared: Option<&Value>, case: &Value, index: usize) -> Outcome {
+    let id = case
+        .get("id")
+        .and_then(Value::as_str)
+        .map_or_else(|| format!("stream#{index}"), str::to_owned);
+    let mut failures = Vec::new();
+    let env = match case_environment(case, shared) {
+        Ok(env) => env,
+        Err(setup) => {
+            return Outcome {
+                id,
+                failures: vec![format!("cannot run the case: {setup}")],
+            };
+        }
+    };
+    let report = match (case.get("messages"), case.get("streamText")) {
+        (Some(Value::Array(list)), None) => messages::check_messages(&env, list),
+        (None, Some(Value::String(text))) => messages::check_stream(&env, text),
+        _ => {
+            return Outcome {
+                id,
+                failures: vec![
+                    "cannot run the case: it needs either 'messages' (an array) or 'streamText' (a string)"
+                        .into(),
+                ],
+            };
+        }
+    };
+    let empty = Map::new();
+    let expect = case
+        .get("expect")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    if let Some(n) = expect.get("messageCount")
+        && n.as_u64() != Some(report.message_count() as u64)
+    {
+        failures.push(format!(
+            "messageCount: expected {n}, got {}",
+            report.message_count()
+        ));
+    }
+    if let Some(expected) = expect.get("problems") {
+        check_problem_list(expected, &report, &mut failures);
+    }
+    if let Some(expected) = expect.get("warnings") {
+        let got: Vec<(Option<usize>, &Warning)> = report
+            .warnings()
+            .iter()
+            .map(|w| (Some(w.index()), w.warning()))
+            .collect();
+        check_warning_list(expected, &got, &mut failures);
+    }
+    Outcome { id, failures }
+}
+
+/// Compares `expect.problems` of a stream case with the report's problems, in order.
+fn check_problem_list(expected: &Value, report: &messages::Report, failures: &mut Vec<String>) {
+    let Some(expected) = expected.as_array() else {
+        failures.push("expect.problems is not an array".into());
+        return;
+    };
+    let got = report.problems();
+    if expected.len() != got.len() {
+        let shown: Vec<String> = got.iter().map(ToString::to_string).collect();
+        failures.push(format!(
+            "problems: expected {}, got {} [{}]",
+            expected.len(),
+            got.len(),
+            shown.join("; ")
+        ));
+        return;
+    }
+    for (n, (want, problem)) in expected.iter().zip(got).enumerate() {
+        let mut wrong = Vec::new();
+        if let Some(i) = want.get("index")
+            && i.as_u64() != problem.index().map(|x| x as u64)
+        {
+            wrong.push(format!("index {i}"));
+        }
+        let mut sub = Vec::new();
+        let error = want
+            .as_object()
+            .map(|w| {
+                let mut w = w.clone();
+                w.remove("index");
+                Value::Object(w)
+            })
+            .unwrap_or(Value::Null);
+        check_error(&error, problem.error(), &mut sub);
+        wrong.extend(sub);
+        if !wrong.is_empty() {
+            failures.push(format!("problem {n} ({problem}): {}", wrong.join("; ")));
+        }
+    }
 }
 
 /// What running a case gave.
@@ -220,10 +465,7 @@ struct Run {
 
 fn evaluate(case: &Value) -> Result<Run, String> {
     let payload = case.get("payload").ok_or("the case has no payload")?;
-    let mut env = Environment::new();
-    if let Some(id) = case.get("defaultCatalogId") {
-        env.set_default_catalog(id.as_str().ok_or("defaultCatalogId is not a string")?);
-    }
+    let env = case_environment(case, None)?;
     let context = match case.get("contextPath") {
         None => JsonPointer::root(),
         Some(Value::String(p)) => JsonPointer::parse(p).map_err(|e| e.to_string())?,
@@ -461,6 +703,75 @@ mod tests {
             "{:?}",
             out[3].failures
         );
+    }
+
+    #[test]
+    fn the_example_files_of_the_format_page_pass() {
+        // Every ```json block of docs/fixtures.md that is a whole fixture file.
+        let page = include_str!("../docs/fixtures.md");
+        let mut files = 0;
+        for block in page.split("```json\n").skip(1) {
+            let text = block.split("```").next().unwrap_or_default();
+            let Ok(file) = serde_json::from_str::<Value>(text) else {
+                continue; // a fragment
+            };
+            if file.get("cases").is_none() && file.get("regexCases").is_none() {
+                continue;
+            }
+            files += 1;
+            for outcome in run_file(&file).unwrap() {
+                assert!(outcome.passed(), "{}: {:?}", outcome.id, outcome.failures);
+            }
+        }
+        assert!(files >= 2, "{files}");
+    }
+
+    #[test]
+    fn spelling_catalogs_and_warnings_are_case_keys() {
+        let file = json!({"cases": [
+            {"id": "plain", "spelling": "plain", "payload": {"path": "/a"}, "dataModel": {"a": 1},
+             "expect": {"value": 1, "warnings": []}},
+            {"id": "warned", "payload": {"path": "/a"}, "expect": {"warnings": [{"location": "", "code": "OTHER_SPELLING"}]}},
+            {"id": "wrong", "payload": {"path": "/a"}, "expect": {"warnings": [{"location": "/x", "messageContains": "nope"}]}},
+            {"id": "count", "payload": {"path": "/a"}, "expect": {"warnings": []}},
+            {"id": "bad-spelling", "spelling": "dollar", "payload": 1},
+            {"id": "bad-catalog", "catalogs": [{"$id": "x"}], "payload": 1}
+        ]});
+        let out = run_file(&file).unwrap();
+        assert!(out[0].passed(), "{:?}", out[0].failures);
+        assert!(out[1].passed(), "{:?}", out[1].failures);
+        assert_eq!(out[2].failures.len(), 1, "{:?}", out[2].failures);
+        assert!(out[2].failures[0].contains("location '/x', a message containing 'nope'"));
+        assert!(out[3].failures[0].starts_with("warnings: expected 0, got 1"));
+        assert!(out[4].failures[0].contains("spelling is \"at\" or \"plain\""));
+        assert!(out[5].failures[0].contains("not an A2UI catalog document"));
+    }
+
+    #[test]
+    fn stream_cases_check_problems_and_warnings_in_order() {
+        let create = json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}});
+        let file = json!({"streamCases": [
+            {"id": "ok", "messages": [create], "expect": {"messageCount": 1, "problems": [], "warnings": []}},
+            {"id": "wrong", "messages": [create, create],
+             "expect": {"messageCount": 1, "problems": [{"index": 0, "location": "/x", "code": "DATA_ERROR"}], "warnings": [{}]}},
+            {"id": "nothing", "expect": {}},
+            {"streamText": "[{\"version\": \"v1.0\", \"deleteSurface\": {\"surfaceId\": \"s\"}}",
+             "expect": {"problems": [{"index": 0}, {"index": null, "messageContains": "cannot be read further"}]}}
+        ]});
+        let out = run_file(&file).unwrap();
+        assert_eq!(out[0].id, "ok");
+        assert!(out[0].passed(), "{:?}", out[0].failures);
+        let failures = &out[1].failures;
+        assert_eq!(failures.len(), 3, "{failures:?}");
+        assert!(failures[0].starts_with("messageCount: expected 1, got 2"));
+        assert!(
+            failures[1].contains("index 0")
+                && failures[1].contains("error location: expected '/x'")
+        );
+        assert!(failures[2].starts_with("warnings: expected 1, got 0"));
+        assert!(out[2].failures[0].contains("needs either 'messages'"));
+        assert_eq!(out[3].id, "stream#3");
+        assert!(out[3].passed(), "{:?}", out[3].failures);
     }
 
     #[test]

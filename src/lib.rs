@@ -22,7 +22,11 @@
 //! needs no particular runtime and is `Send`.
 //!
 //! Hosts add their own functions as [`Catalog`]s of [`Function`]s (closures over [`Args`], or
-//! types that also prepare literal arguments at compile time and reach the [`CallContext`]).
+//! types that also prepare literal arguments at compile time and reach the [`CallContext`]),
+//! or declare them from a catalog document's JSON ([`Catalog::from_schema`]). The environment
+//! reads bindings and calls in the MCP catalog's `@` spelling, or also in the A2UI
+//! specification's plain one ([`Spelling`]); what compiles but is most likely not meant comes
+//! back as [`Warning`]s.
 //!
 //! | module | what |
 //! |---|---|
@@ -105,22 +109,31 @@ pub mod fixtures;
 
 pub use builtins::{MCP_CATALOG_ID, MCP_CATALOG_JSON};
 pub use catalog::{
-    ArgSchema, Args, CallContext, Catalog, Function, FunctionDeclaration, Prepared, StaticArg,
-    StaticArgs,
+    ArgSchema, Args, CallContext, Catalog, Function, FunctionDeclaration, Prepared, Reads,
+    StaticArg, StaticArgs,
 };
-pub use env::Environment;
-pub use error::{Error, ErrorCode, Phase, Result};
+pub use env::{Diagnostics, Environment};
+pub use error::{Error, ErrorCode, Phase, Result, Warning, WarningCode};
 pub use functions::{js_number_string, to_js_string};
 pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
 pub use mcp::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
     ToolClient, ToolRouter,
 };
-pub use model::{DataModel, SharedModel, Write};
+pub use model::{DataModel, SharedModel, Write, apply_writes, read_value};
 pub use path::JsonPointer;
-pub use payload::Payload;
+pub use payload::{Payload, Spelling};
 
 // The README's examples use the scripted server of `testing`.
 #[doc = include_str!("../README.md")]
 #[cfg(all(doctest, feature = "testing"))]
 pub struct ReadmeDoctests;
+
+// The examples of the pages in docs/ are tested like the README's.
+#[doc = include_str!("../docs/data-model.md")]
+#[cfg(doctest)]
+pub struct DataModelDoctests;
+
+#[doc = include_str!("../docs/mcp.md")]
+#[cfg(all(doctest, feature = "testing"))]
+pub struct McpDoctests;

@@ -1,4 +1,5 @@
-//! Resource limits (engine.md §5): every one configurable, every one with a safe default.
+//! Resource limits: every one configurable, every one with a safe default, so that untrusted
+//! payloads, data and tool results cannot exhaust the host.
 
 /// Entries of each bounded cache the crate keeps, unless told otherwise: compiled JMESPath
 /// expressions and regex patterns that come from data, and MCP resources read by URI.

@@ -1,5 +1,4 @@
-//! Data model paths: RFC 6901 JSON Pointers, and the relative paths of A2UI payloads
-//! (engine.md §3).
+//! Data model paths: RFC 6901 JSON Pointers, and the relative paths of A2UI payloads.
 //!
 //! A payload path is absolute when it starts with `/`; `""` and `"."` name the data context
 //! itself; anything else is relative to the data context (`name` in `/employees/0` is
@@ -34,7 +33,8 @@ impl JsonPointer {
 
     /// Parses an RFC 6901 pointer: `""` or `/`-separated tokens with `~0`/`~1` escapes.
     ///
-    /// Unlike RFC 6901, `"/"` is the root here (engine.md §3a), as A2UI renderers read it.
+    /// Unlike RFC 6901, `"/"` is the root here (the whole model, not the member named `""`),
+    /// as A2UI renderers read it.
     pub fn parse(text: &str) -> Result<JsonPointer, Error> {
         if text.is_empty() || text == "/" {
             return Ok(JsonPointer::root());

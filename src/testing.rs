@@ -1,8 +1,8 @@
 //! Test helpers for hosts and payload authors: a scripted MCP server and a minimal executor.
 //!
-//! [`ScriptedServer`] plays the fixtures' `server` object (fixtures.md): scripted tool results
-//! (the last repeats), `tools/list`, resources by URI, and the surfaces the renderer already
-//! holds. It records the tool calls and resource reads it sees and the messages it receives as
+//! [`ScriptedServer`] plays the fixtures' `server` object (`docs/fixtures.md`): scripted tool
+//! results (the last repeats), `tools/list`, resources by URI, and the surfaces the renderer
+//! already holds. It records the tool calls and resource reads it sees and the messages it receives as
 //! the message sink. Calls can be held and released one by one, to test concurrent calls that
 //! complete in any order.
 //!

@@ -99,3 +99,181 @@ fn fixtures_reports_counts_and_failures() {
     assert!(out.contains("value: expected [2], got [1]"), "{out}");
     assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
 }
+
+/// `a2ui-mcp eval … | head`: the reader goes away before the output is written. The tool ends
+/// quietly with status 0 instead of panicking on the broken pipe.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::process::Stdio;
+    // More than a pipe's buffer, so that the write meets the closed pipe whatever the timing.
+    let big = "x".repeat(1 << 20);
+    let data = temp_file("pipe-data.json", &json!({"big": big}).to_string());
+    let payload = temp_file("pipe-payload.json", r#"{"@path": "/big"}"#);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_a2ui-mcp"))
+        .args(["eval", &payload, "--data", &data])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+const BASIC_CATALOG: &str = "tests/data/basic-catalog.json";
+const BASIC: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+
+fn json_lines(out: &str) -> Vec<Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn check_lints_a_mixed_catalog_stream() {
+    let stream = "examples/surfaces/mcp-order-summary.json";
+    let (code, out, err) = run(&["check", stream, "--catalog", BASIC_CATALOG]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.trim(),
+        format!("{stream}: 4 messages, 0 problems, 0 warnings")
+    );
+    // Without the basic catalog, the surface that names it is reported.
+    let (code, out, _) = run(&["check", stream, "--json"]);
+    assert_eq!(code, 1);
+    let out = &json_lines(&out)[0];
+    assert_eq!(out["kind"], "stream");
+    assert_eq!(out["errors"][0]["code"], "CATALOG_ERROR");
+    assert_eq!(out["errors"][0]["index"], 0);
+    assert_eq!(out["errors"][0]["location"], "/createSurface/catalogId");
+}
+
+#[test]
+fn check_reports_every_mistake_of_a_broken_stream_with_its_message() {
+    let (code, out, err) = run(&[
+        "check",
+        "examples/surfaces/broken/restaurant-finder.jsonl",
+        "--catalog",
+        BASIC_CATALOG,
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        out.ends_with("4 messages, 5 problems, 0 warnings\n"),
+        "{out}"
+    );
+    assert!(
+        err.contains("message 2 at /updateComponents/components/2/text: VALIDATION_FAILED in pluralize: 'pluralize' requires the argument 'other'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_plain_stream_warns_in_the_at_spelling_and_is_clean_in_the_plain_one() {
+    let stream = "examples/surfaces/plain/mcp-order-summary.json";
+    let (code, out, err) = run(&["check", stream, "--catalog", BASIC_CATALOG]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with("4 messages, 0 problems, 16 warnings\n"),
+        "{out}"
+    );
+    assert_eq!(err.lines().count(), 16, "{err}");
+    assert!(err.contains("warning OTHER_SPELLING"), "{err}");
+    let (code, out, _) = run(&["check", stream, "--catalog", BASIC_CATALOG, "--json"]);
+    assert_eq!(code, 0);
+    let out = &json_lines(&out)[0];
+    assert_eq!(out["ok"], true);
+    let warnings = out["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 16);
+    assert_eq!(
+        warnings[0],
+        json!({"index": 1, "code": "OTHER_SPELLING", "location": "/updateComponents/components/2/text",
+               "suggestion": "{\"@call\": \"formatString\", …}",
+               "message": warnings[0]["message"].clone()})
+    );
+    let (code, out, err) = run(&[
+        "check",
+        stream,
+        "--catalog",
+        BASIC_CATALOG,
+        "--spelling",
+        "plain",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with("4 messages, 0 problems, 0 warnings\n"),
+        "{out}"
+    );
+    assert_eq!(err, "");
+}
+
+#[test]
+fn check_takes_several_files_and_payloads_with_warnings_only_pass() {
+    let warned = temp_file("warned.json", r#"{"label": {"path": "/name"}}"#);
+    let bad = temp_file("bad-call.json", r#"{"@call": "split", "args": {}}"#);
+    let (code, out, err) = run(&["check", &warned, "examples/payloads/update-relative.json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(": 0 problems, 1 warning\n"), "{out}");
+    assert!(out.contains("update-relative.json: no problems"), "{out}");
+    assert!(err.contains("warning OTHER_SPELLING at /label"), "{err}");
+    let (code, out, _) = run(&["check", &warned, &bad, "--json"]);
+    assert_eq!(code, 1);
+    let out = json_lines(&out);
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[0]["ok"], true);
+    assert_eq!(out[0]["kind"], "payload");
+    assert_eq!(out[0]["warnings"][0]["location"], "/label");
+    assert_eq!(out[1]["ok"], false);
+    assert_eq!(out[1]["errors"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_default_catalog_and_catalog_documents_are_options() {
+    let payload = temp_file(
+        "currency.json",
+        r#"{"@call": "formatCurrency", "args": {"value": 3, "currency": "EUR", "decimals": "2"}}"#,
+    );
+    let (code, _, err) = run(&["check", &payload, "--catalog", BASIC_CATALOG]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown function 'formatCurrency' in catalog 'https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json'"), "{err}");
+    let (code, _, err) = run(&[
+        "check",
+        &payload,
+        "--catalog",
+        BASIC_CATALOG,
+        "--default-catalog",
+        BASIC,
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("EXPRESSION_ERROR in formatCurrency at /args/decimals"),
+        "{err}"
+    );
+    let not_a_catalog = temp_file("not-a-catalog.json", r#"{"$id": "x", "$defs": {}}"#);
+    let (code, _, err) = run(&["check", &payload, "--catalog", &not_a_catalog]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("not-a-catalog.json: not an A2UI catalog document"),
+        "{err}"
+    );
+}
+
+#[test]
+fn eval_takes_the_spelling_and_reports_warnings() {
+    let payload = temp_file(
+        "plain-split.json",
+        r#"{"call": "split", "args": {"value": {"path": "/csv"}, "separator": ","}}"#,
+    );
+    let data = temp_file("csv.json", r#"{"csv": "a,b"}"#);
+    let (code, out, err) = run(&["eval", &payload, "--data", &data, "--spelling", "plain"]);
+    assert_eq!(code, 0, "{err}");
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["value"], json!(["a", "b"]));
+    assert!(out.get("warnings").is_none());
+    let (code, out, err) = run(&["eval", &payload, "--data", &data]);
+    assert_eq!(code, 0, "{err}");
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["value"]["call"], "split");
+    assert_eq!(out["warnings"].as_array().unwrap().len(), 2);
+}

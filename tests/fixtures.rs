@@ -36,8 +36,8 @@ fn every_fixture_passes() {
         .filter(|o| !o.passed())
         .map(|o| format!("{}:\n    {}", o.id, o.failures.join("\n    ")))
         .collect();
-    // Every group of ../shared/reference-cases is here: losing a file must not pass silently.
-    assert!(outcomes.len() >= 371, "only {} cases found", outcomes.len());
+    // Every group of the imported reference cases is here: losing a file must not pass silently.
+    assert!(outcomes.len() >= 409, "only {} cases found", outcomes.len());
     assert!(
         failed.is_empty(),
         "{} of {} cases failed:\n{}",

@@ -175,6 +175,29 @@ fn is_error_changes_nothing() {
     );
 }
 
+/// An inline A2UI resource whose text is not JSON: the message names the resource and says what
+/// is wrong, once.
+#[test]
+fn an_inline_a2ui_resource_that_is_not_json_says_so_once() {
+    let server = ScriptedServer::from_json(&json!({
+        "results": {"board": [{"content": [{"type": "resource", "resource": {
+            "uri": "a2ui://board", "mimeType": "application/a2ui+json", "text": "{oops"}}]}]}
+    }))
+    .unwrap();
+    let payload = compile(json!({"@call": "callMcpTool", "args": {"name": "board"}}));
+    let model = SharedModel::new(json!({}));
+    let err =
+        block_on(payload.eval_async(&model, &JsonPointer::root(), &server.host())).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ExpressionError);
+    assert_eq!(
+        err.message(),
+        "the A2UI resource 'a2ui://board' is not valid JSON: key must be a string at line 1 \
+         column 2"
+    );
+    // The alternate form adds no cause that repeats it.
+    assert!(!format!("{err:#}").contains("caused by"), "{err:#}");
+}
+
 /// A client that counts its calls and records the `_meta` it was sent.
 struct Counting {
     tools: Vec<Value>,

@@ -273,14 +273,14 @@ fn a2ui_messages_errors() {
             json!({"content": [embedded("application/a2ui+json", json!({"text": "not json"}))]}),
             ErrorCode::ValidationFailed,
             "/content/0/resource/text",
-            "the A2UI resource's JSON is invalid: invalid JSON: expected ident at line 1 column 2",
+            "the A2UI resource is not valid JSON: expected ident at line 1 column 2",
         ),
         (
             json!({"content": [{"type": "text", "text": "x"},
                             embedded("application/a2ui+json", json!({"text": "[{}, 3]"}))]}),
             ErrorCode::ValidationFailed,
             "/content/1/resource/text",
-            "A2UI message 1 is a number, not an object",
+            "A2UI message 1 of the A2UI resource is a number, not an object",
         ),
         (
             json!({"content": [embedded("application/a2ui+json", json!({"text": "\"hi\""}))]}),
@@ -298,13 +298,13 @@ fn a2ui_messages_errors() {
             json!({"content": [embedded("application/a2ui+json", json!({"blob": "@@@@"}))]}),
             ErrorCode::ValidationFailed,
             "/content/0/resource/blob",
-            "the A2UI resource's blob is not base64: base64 text has an invalid character at offset 0",
+            "the blob of the A2UI resource is not base64: base64 text has an invalid character at offset 0",
         ),
         (
             json!({"content": [embedded("application/a2ui+json", json!({"blob": "/w=="}))]}),
             ErrorCode::ValidationFailed,
             "/content/0/resource/blob",
-            "the A2UI resource's blob is not UTF-8 text",
+            "the blob of the A2UI resource is not UTF-8 text",
         ),
     ];
     for (result, code, location, message) in cases {

@@ -2,9 +2,10 @@
 //! mcp 2's FastMCP) runs as a child process; rmcp connects over stdio; the example's chains run
 //! through the adapter and must produce what they produce against the Rust servers.
 //!
-//! The interpreter is `$A2UI_PYTHON`, else `target/py-venv/bin/python`, with the packages of
-//! `tests/python/requirements.txt` (`.ci/run` makes that virtual environment). Without them the
-//! tests fail: they are part of CI.
+//! The interpreter is `$A2UI_PYTHON`, else a virtual environment in `<target dir>/py-venv` that
+//! the tests make on first use from `python3` and `tests/python/requirements.txt`
+//! (`support::python_env`). When that cannot be done the tests fail and say why, unless
+//! `A2UI_SKIP_PYTHON_INTEROP=1` asks to skip them.
 #![cfg(feature = "rmcp")]
 
 mod support;
@@ -16,53 +17,19 @@ use rmcp::ServiceExt;
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
 
 type Client = RunningService<RoleClient, ()>;
 
-const SETUP: &str = "make it with: python3.11 -m venv target/py-venv && \
-     target/py-venv/bin/pip install -r tests/python/requirements.txt (as .ci/run does), \
-     or point A2UI_PYTHON at an interpreter that has them";
-
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The interpreter, checked: it runs and has the MCP SDK.
-fn python() -> PathBuf {
-    let python = std::env::var_os("A2UI_PYTHON")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| manifest_dir().join("target/py-venv/bin/python"));
-    let probe = std::process::Command::new(&python)
-        .args([
-            "-c",
-            "import mcp.server.mcpserver, importlib.metadata as m; print(m.version('mcp'))",
-        ])
-        .output();
-    match probe {
-        Err(e) => panic!(
-            "the Python interpreter {} cannot run ({e}); {SETUP}",
-            python.display()
-        ),
-        Ok(out) if !out.status.success() => panic!(
-            "the Python interpreter {} has no MCP SDK ({}); {SETUP}",
-            python.display(),
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .rfind(|l| !l.trim().is_empty())
-                .unwrap_or("no output")
-                .trim()
-        ),
-        Ok(_) => python,
-    }
-}
-
 /// Spawns the Python server and connects an rmcp client to it over stdio.
-async fn connect() -> Client {
-    let mut command = tokio::process::Command::new(python());
+async fn connect(python: &Path) -> Client {
+    let mut command = tokio::process::Command::new(python);
     command
         .arg(manifest_dir().join("tests/python/a2ui_demo_server.py"))
         // Only warnings and errors from the server's logging, on the test's stderr.
@@ -87,8 +54,11 @@ async fn close(client: Arc<Client>) {
 
 #[test]
 fn the_chains_run_against_the_python_server() {
+    let Some(python) = support::python_env::interpreter() else {
+        return;
+    };
     support::run(async {
-        let client = Arc::new(connect().await);
+        let client = Arc::new(connect(&python).await);
         let info = client.peer_info().expect("the server introduced itself");
         let name = info.server_info.as_ref().map(|i| i.name.as_str());
         assert_eq!(name, Some("demo-python"));
@@ -112,8 +82,11 @@ fn the_chains_run_against_the_python_server() {
 
 #[test]
 fn python_tool_errors_and_unknown_tools_fail_the_call() {
+    let Some(python) = support::python_env::interpreter() else {
+        return;
+    };
     support::run(async {
-        let client = Arc::new(connect().await);
+        let client = Arc::new(connect(&python).await);
         let host = McpHost::new(client.clone() as Arc<dyn ToolClient>);
         let model = SharedModel::new(json!({"repository": "nope/nope"}));
 

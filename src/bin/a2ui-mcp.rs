@@ -1,11 +1,16 @@
-//! `a2ui-mcp`: compile, evaluate and test A2UI payloads against the MCP catalog from the
-//! command line (fixtures.md, "The command-line tool").
+//! `a2ui-mcp`: compile, evaluate and test A2UI payloads and message streams against the MCP
+//! catalog and any catalog document, from the command line (the fixture format of `fixtures`
+//! is in `docs/fixtures.md`).
 
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
+use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
-use a2ui_catalog_mcp::{Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel};
-use clap::{Parser, Subcommand};
+use a2ui_catalog_mcp::{
+    Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
+    Warning,
+};
+use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -24,7 +29,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "a2ui-mcp",
     version,
-    about = "Compile, evaluate and test A2UI payloads for the MCP catalog"
+    about = "Compile, evaluate and test A2UI payloads and message streams for the MCP catalog"
 )]
 struct Cli {
     /// Print errors as JSON instead of text.
@@ -34,17 +39,47 @@ struct Cli {
     command: Command,
 }
 
+/// How bindings and calls are spelled.
+#[derive(Clone, Copy, ValueEnum)]
+enum SpellingArg {
+    /// `{"@path": …}`, `{"@call": …}` (the MCP catalog's); plain-shaped literals are warnings.
+    At,
+    /// `{"path": …}`, `{"call": …}` as well (the A2UI specification's).
+    Plain,
+}
+
+/// What payloads are compiled against.
+#[derive(clap::Args)]
+struct EnvOptions {
+    /// A catalog document (JSON) to register beside the MCP catalog; repeat for several.
+    #[arg(long = "catalog", value_name = "CATALOG.json")]
+    catalogs: Vec<PathBuf>,
+    /// The catalog of calls without `catalogId` (default: the MCP catalog). In a message
+    /// stream, a surface's own catalog comes from its `createSurface`.
+    #[arg(long, value_name = "ID")]
+    default_catalog: Option<String>,
+    /// How bindings and calls are spelled.
+    #[arg(long, value_enum, default_value = "at")]
+    spelling: SpellingArg,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Compile a payload and report every problem with its location (exit 1 if any).
+    /// Check payloads or A2UI message streams (a JSON array or JSON lines of messages): print
+    /// every problem and warning with its location; exit 1 if any file has a problem.
     Check {
-        /// The payload file (JSON).
-        payload: PathBuf,
+        /// Payload or message stream files (JSON, JSON lines).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        env: EnvOptions,
     },
-    /// Evaluate a payload and print {"value", "dataModel", "messages"}.
+    /// Evaluate a payload and print {"value", "dataModel", "messages"} (and "warnings").
     Eval {
         /// The payload file (JSON).
         payload: PathBuf,
+        #[command(flatten)]
+        env: EnvOptions,
         /// The data model file (JSON); default `{}`.
         #[arg(long)]
         data: Option<PathBuf>,
@@ -63,6 +98,8 @@ enum Command {
     Deps {
         /// The payload file (JSON).
         payload: PathBuf,
+        #[command(flatten)]
+        env: EnvOptions,
         /// The data context relative paths join, a JSON Pointer; default the root.
         #[arg(long)]
         context: Option<String>,
@@ -82,24 +119,62 @@ enum Command {
     },
 }
 
+/// `println!` that ends the program quietly (status 0) when standard output is a pipe whose
+/// reader has gone (`a2ui-mcp eval … | head`): what the reader wanted was written. Any other
+/// write error is reported, status 1. `println!` would panic on both.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!($($arg)*))
+    };
+}
+
+fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_fmt(args)
+        .and_then(|()| stdout.write_all(b"\n"))
+    {
+        exit_on_write_error(&e);
+    }
+}
+
+fn exit_on_write_error(e: &std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("a2ui-mcp: cannot write to standard output: {e}");
+    std::process::exit(1);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { payload } => check(&payload, cli.json),
+        Command::Check { files, env } => {
+            environment(&env).and_then(|e| check(&e, &files, cli.json))
+        }
         Command::Eval {
             payload,
+            env,
             data,
             context,
             server,
             repeat,
-        } => eval(
-            &payload,
-            data.as_deref(),
-            context.as_deref(),
-            server.as_deref(),
-            repeat,
-        ),
-        Command::Deps { payload, context } => deps(&payload, context.as_deref()),
+        } => environment(&env).and_then(|e| {
+            eval(
+                &e,
+                &payload,
+                data.as_deref(),
+                context.as_deref(),
+                server.as_deref(),
+                repeat,
+            )
+        }),
+        Command::Deps {
+            payload,
+            env,
+            context,
+        } => environment(&env).and_then(|e| deps(&e, &payload, context.as_deref())),
         Command::Regex { batch: _ } => regex_lines(),
         Command::Fixtures { paths } => run_fixtures(&paths),
     };
@@ -135,37 +210,171 @@ fn error_json(err: &Error) -> Value {
 fn print_error(err: &Error, as_json: bool) {
     if as_json {
         let errors: Vec<Value> = err.problems().map(error_json).collect();
-        println!("{}", json!({"ok": false, "errors": errors}));
+        out!("{}", json!({"ok": false, "errors": errors}));
     } else {
         eprint!("{err:#}");
     }
 }
 
+/// The environment of `check` and `eval`: the MCP catalog, the catalog documents given, the
+/// default catalog and the spelling.
+fn environment(options: &EnvOptions) -> Result<Environment, Error> {
+    let mut env = Environment::new();
+    for path in &options.catalogs {
+        let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
+        let catalog = Catalog::from_schema_str(&text)
+            .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
+        env.add_catalog(catalog);
+    }
+    if let Some(id) = &options.default_catalog {
+        env.set_default_catalog(id.clone());
+    }
+    env.set_spelling(match options.spelling {
+        SpellingArg::At => Spelling::At,
+        SpellingArg::Plain => Spelling::Plain,
+    });
+    Ok(env)
+}
+
+/// One level more than the limit is read, so that the compiler reports the depth problem with
+/// its location.
+fn payload_depth(env: &Environment) -> usize {
+    env.limits().max_depth + 1
+}
+
 fn compile(env: &Environment, path: &Path) -> Result<Payload, Error> {
-    // One level more than the limit is read, so that the compiler reports the depth problem
-    // with its location.
-    let payload = read_json(path, env.limits().max_depth + 1)?;
+    let payload = read_json(path, payload_depth(env))?;
     env.compile(&payload)
 }
 
-fn check(path: &Path, as_json: bool) -> Result<ExitCode, Error> {
-    compile(&Environment::new(), path)?;
-    if as_json {
-        println!("{}", json!({"ok": true, "errors": []}));
-    } else {
-        println!("{}: no problems", path.display());
+fn warning_json(warning: &Warning) -> Value {
+    json!({
+        "code": warning.code().as_str(),
+        "location": warning.location(),
+        "message": warning.message(),
+        "suggestion": warning.suggestion(),
+    })
+}
+
+/// `check`: each file is a message stream when it reads as one, else a payload.
+fn check(env: &Environment, files: &[PathBuf], as_json: bool) -> Result<ExitCode, Error> {
+    let mut failed = false;
+    for path in files {
+        let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
+        let ok = if messages::is_stream(&text) {
+            check_stream(env, path, &text, as_json)
+        } else {
+            check_payload(env, path, &text, as_json)
+        };
+        failed |= !ok;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn check_payload(env: &Environment, path: &Path, text: &str, as_json: bool) -> bool {
+    let file = path.display();
+    let found = match a2ui_catalog_mcp::json::from_str_limited(text, payload_depth(env)) {
+        Ok(payload) => env.check(&payload),
+        Err(e) => {
+            let err = Error::new(e.code(), format!("{file}: {}", e.message()));
+            if as_json {
+                out!(
+                    "{}",
+                    json!({"file": path, "kind": "payload", "ok": false, "errors": [error_json(&err)], "warnings": []})
+                );
+            } else {
+                eprintln!("{err}");
+            }
+            return false;
+        }
+    };
+    if as_json {
+        let errors: Vec<Value> = found.errors().iter().map(error_json).collect();
+        let warnings: Vec<Value> = found.warnings().iter().map(warning_json).collect();
+        out!(
+            "{}",
+            json!({"file": path, "kind": "payload", "ok": found.is_ok(), "errors": errors, "warnings": warnings})
+        );
+        return found.is_ok();
+    }
+    for err in found.errors() {
+        eprintln!("{file}: {err}");
+    }
+    for warning in found.warnings() {
+        eprintln!("{file}: warning {warning}");
+    }
+    let (e, w) = (found.errors().len(), found.warnings().len());
+    match (e, w) {
+        (0, 0) => out!("{file}: no problems"),
+        _ => out!("{file}: {e} problem{}, {w} warning{}", plural(e), plural(w)),
+    }
+    found.is_ok()
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bool {
+    let report = messages::check_stream(env, text);
+    let file = path.display();
+    if as_json {
+        let errors: Vec<Value> = report
+            .problems()
+            .iter()
+            .map(|p| {
+                let mut e = error_json(p.error());
+                e["index"] = json!(p.index());
+                e
+            })
+            .collect();
+        let warnings: Vec<Value> = report
+            .warnings()
+            .iter()
+            .map(|w| {
+                let mut e = warning_json(w.warning());
+                e["index"] = json!(w.index());
+                e
+            })
+            .collect();
+        out!(
+            "{}",
+            json!({"file": path, "kind": "stream", "ok": report.is_clean(), "messages": report.message_count(), "errors": errors, "warnings": warnings})
+        );
+        return report.is_clean();
+    }
+    for problem in report.problems() {
+        eprintln!("{file}: {problem}");
+    }
+    for warning in report.warnings() {
+        eprintln!("{file}: {warning}");
+    }
+    let (n, e, w) = (
+        report.message_count(),
+        report.problems().len(),
+        report.warnings().len(),
+    );
+    out!(
+        "{file}: {n} message{}, {e} problem{}, {w} warning{}",
+        plural(n),
+        plural(e),
+        plural(w)
+    );
+    report.is_clean()
 }
 
 fn eval(
+    env: &Environment,
     path: &Path,
     data: Option<&Path>,
     context: Option<&str>,
     server: Option<&Path>,
     repeat: Option<usize>,
 ) -> Result<ExitCode, Error> {
-    let env = Environment::new();
     let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
     let data = match data {
         Some(p) => read_json(p, FIXTURE_MAX_DEPTH)?,
@@ -181,7 +390,7 @@ fn eval(
     // One host for every repetition, as a renderer keeps one (its resource cache included).
     let host = server.as_ref().map(ScriptedServer::host);
     let started = Instant::now();
-    let payload = compile(&env, path)?;
+    let payload = compile(env, path)?;
     let compile_micros = started.elapsed().as_secs_f64() * 1e6;
 
     let run = |model: Value| -> Result<(Value, Value), Error> {
@@ -203,6 +412,9 @@ fn eval(
         .as_ref()
         .map_or_else(Vec::new, ScriptedServer::messages);
     let mut out = json!({"value": value, "dataModel": model, "messages": messages});
+    if !payload.warnings().is_empty() {
+        out["warnings"] = payload.warnings().iter().map(warning_json).collect();
+    }
     if let Some(n) = repeat {
         let mut times = Vec::with_capacity(n);
         for _ in 0..n {
@@ -217,20 +429,20 @@ fn eval(
         let min = times.first().copied().unwrap_or(0.0);
         out["timing"] = json!({"compileMicros": compile_micros, "evalMicrosMedian": median, "evalMicrosMin": min, "runs": n});
     }
-    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    out!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     Ok(ExitCode::SUCCESS)
 }
 
 /// `deps`: the payload's dependency set in the context, sorted, each once (the root is `/`).
-fn deps(path: &Path, context: Option<&str>) -> Result<ExitCode, Error> {
+fn deps(env: &Environment, path: &Path, context: Option<&str>) -> Result<ExitCode, Error> {
     let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
-    let payload = compile(&Environment::new(), path)?;
+    let payload = compile(env, path)?;
     let paths: Vec<String> = payload
         .dependencies(&context)
         .iter()
         .map(ToString::to_string)
         .collect();
-    println!("{}", Value::from(paths));
+    out!("{}", Value::from(paths));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -250,8 +462,9 @@ fn regex_lines() -> Result<ExitCode, Error> {
             continue;
         }
         let out = regex_line(&line).unwrap_or_else(|error| json!({"ok": false, "error": error}));
-        writeln!(stdout, "{out}")
-            .map_err(|e| Error::new(ErrorCode::ValidationFailed, format!("cannot write: {e}")))?;
+        if let Err(e) = writeln!(stdout, "{out}") {
+            exit_on_write_error(&e);
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -310,12 +523,12 @@ fn run_fixtures(paths: &[PathBuf]) -> Result<ExitCode, Error> {
     }
     let failed: Vec<_> = outcomes.iter().filter(|o| !o.passed()).collect();
     for outcome in &failed {
-        println!("FAIL {}", outcome.id);
+        out!("FAIL {}", outcome.id);
         for failure in &outcome.failures {
-            println!("    {failure}");
+            out!("    {failure}");
         }
     }
-    println!(
+    out!(
         "{} passed, {} failed",
         outcomes.len() - failed.len(),
         failed.len()

@@ -1,4 +1,6 @@
-//! `callMcpTool` — `{name, arguments, targetDataPath}` (mcp.md §2).
+//! `callMcpTool` — `{name, arguments, targetDataPath}`: `name` a non-empty string; `arguments`
+//! an object (absent or `null` is `{}`); `targetDataPath` a string (absent, `null` or `""` is no
+//! write). What the call does with them is stated in `docs/mcp.md`.
 //!
 //! The function checks its arguments (literal ones when the payload is compiled, the others when
 //! it runs) and hands the evaluation a [`ToolCall`]; the evaluation that has the host's tool

@@ -1,5 +1,6 @@
-//! `regexCapture` — `{value, pattern}` (functions.md): the capture groups of the first match,
-//! in the A2UI regex dialect; `null` when nothing matches; an array value is mapped.
+//! `regexCapture` — `{value, pattern}`: the capture groups of the first match, in the A2UI
+//! regex dialect; `null` when nothing matches; an array value is mapped (the rules are in the
+//! `builtins` module's documentation).
 
 use crate::cache::LruCache;
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};

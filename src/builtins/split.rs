@@ -1,5 +1,6 @@
-//! `split` — `{value, separator}` (functions.md): literal split, empty fields kept; an empty
-//! separator splits into code points; an array value gives an array of arrays.
+//! `split` — `{value, separator}`: literal split, empty fields kept; an empty separator splits
+//! into code points; an array value gives an array of arrays (the rules are in the `builtins`
+//! module's documentation).
 
 use crate::catalog::{Args, CallContext, Function};
 use crate::error::Error;

@@ -1,6 +1,7 @@
-//! `transformData` — `{jmespath, data}` (functions.md): a standard JMESPath expression over
-//! `data`. A literal expression is compiled with the payload; one read from the data model is
-//! compiled on first use and kept in a bounded cache.
+//! `transformData` — `{jmespath, data}`: a standard JMESPath expression over `data` (the
+//! rules are in the `builtins` module's documentation). A literal expression is compiled with
+//! the payload; one read from the data model is compiled on first use and kept in a bounded
+//! cache.
 
 use crate::cache::LruCache;
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};

@@ -1,5 +1,5 @@
-//! `updateDataModel` — `{updates}` (functions.md): writes each `{path: value}` pair, in key
-//! order, all or nothing; the result is `null`.
+//! `updateDataModel` — `{updates}`: writes each `{path: value}` pair, in key order, all or
+//! nothing; the result is `null` (the rules are in the `builtins` module's documentation).
 
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};

@@ -46,9 +46,11 @@ use std::sync::Arc;
 ///   nor `max` fails both `{"required": ["min"]}` and `{"required": ["max"]}`, whatever its
 ///   `value` is bound to). Errors reached through `then`/`else` are dropped when any argument is
 ///   dynamic (the `if` may have looked at it). Dynamic arguments are checked by the function when
-///   it runs, as always. A literal object shaped exactly like a binding or a call of the plain
-///   spelling (`{"path": "/x"}`, `{"call": "f", "args": {…}}`) is left out in the same way: it is
-///   most likely a misspelled dynamic value, and its value is not the schema's question.
+///   it runs, as always. Bindings and calls of both spellings are left out, whichever the
+///   environment reads ([`Spelling`](crate::Spelling)): in the `@` spelling a literal object
+///   shaped exactly like a plain binding or call (`{"path": "/x"}`, `{"call": "f", "args": {…}}`)
+///   is most likely a misspelled dynamic value (the compiler warns about it), and its value is not
+///   the schema's question.
 ///
 /// Literal argument errors are `EXPRESSION_ERROR` at the argument (`/args/max`), or
 /// `VALIDATION_FAILED` at the call when they are about which arguments are passed; a `returnType`
@@ -179,6 +181,7 @@ impl FunctionDeclaration {
         call: &Map<String, Value>,
         location: &str,
         max_depth: usize,
+        looks_dynamic: LooksDynamic,
     ) -> Vec<Error> {
         let mut errors = Vec::new();
         if let (Some(Value::String(wanted)), Some(declared)) =
@@ -206,10 +209,18 @@ impl FunctionDeclaration {
                 // Reported by the compiler.
                 Some(_) => return errors,
             };
-            literal::check(self, validator, args, location, max_depth, &mut errors);
+            literal::check(
+                self,
+                validator,
+                args,
+                location,
+                max_depth,
+                looks_dynamic,
+                &mut errors,
+            );
         }
         #[cfg(not(feature = "json-schema"))]
-        let _ = max_depth;
+        let _ = (max_depth, looks_dynamic);
         errors
     }
 }
@@ -224,28 +235,9 @@ fn return_types_match(wanted: &str, declared: &str) -> bool {
         || (declared == "array" && is_array(wanted))
 }
 
-/// Whether an object in a payload is a binding or a call (in the `@` spelling), whose value is
-/// only known when the payload runs. Malformed ones count too: the compiler reports them.
-pub(crate) fn is_dynamic_node(map: &Map<String, Value>) -> bool {
-    map.contains_key("@path") || map.contains_key("@call")
-}
-
-/// Whether a literal object is shaped exactly like a binding or a call of the plain spelling
-/// (`{"path": string}`, `{"call": string, "args"?: object, "returnType"?: string}`), as the
-/// A2UI reference reads them: most likely a misspelled dynamic value, so its literal value is
-/// not held against the schema.
-#[cfg_attr(not(feature = "json-schema"), allow(dead_code))]
-pub(crate) fn is_plain_spelled_node(map: &Map<String, Value>) -> bool {
-    let binding = map.len() == 1 && matches!(map.get("path"), Some(Value::String(_)));
-    let call = matches!(map.get("call"), Some(Value::String(_)))
-        && map.iter().all(|(k, v)| match k.as_str() {
-            "call" => true,
-            "args" => v.is_object(),
-            "returnType" => v.is_string(),
-            _ => false,
-        });
-    binding || call
-}
+/// Whether an object in a call's arguments is a dynamic value (in either spelling), whose value
+/// the literal checks leave out. The payload layer decides what the shapes are.
+pub(crate) type LooksDynamic = fn(&Map<String, Value>) -> bool;
 
 /// What a declared function that the host has not implemented does when it is called.
 struct NotImplemented {

@@ -1,4 +1,4 @@
-//! Coercion to text the way JavaScript's `String(x ?? '')` does it (functions.md), shared by
+//! Coercion to text the way JavaScript's `String(x ?? '')` does it, shared by
 //! `split`, `regexCapture` and JMESPath's `to_string`.
 
 use serde_json::{Number, Value};

@@ -2,9 +2,10 @@
 //! whole-value walks the crate needs, all without recursion.
 //!
 //! `serde_json` parses and drops values recursively. Its default recursion limit (128) would
-//! refuse test data the spec allows, and lifting it would let a deep document overflow the
-//! stack. So text is first scanned for its nesting depth (a cheap byte loop), and only parsed
-//! when the depth is within the caller's limit.
+//! refuse data the crate accepts (its depth limit is configurable, and fixture files nest
+//! deeper on purpose), and lifting it would let a deep document overflow the stack. So text is
+//! first scanned for its nesting depth (a cheap byte loop), and only parsed when the depth is
+//! within the caller's limit.
 
 mod block_scan;
 
@@ -13,7 +14,8 @@ use serde_json::Value;
 
 pub use block_scan::nests_deeper_than;
 
-/// The depth used when the caller has no better limit: the payload default (engine.md §5).
+/// The depth used when the caller has no better limit: the payload default
+/// ([`Limits::max_depth`](crate::Limits::max_depth)).
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 
 /// The deepest nesting of `[`/`{` in `text`, stopping early once it passes `limit`.

@@ -1,6 +1,8 @@
-//! `callMcpTool` (mcp.md §2): call the tool, build the response object, collect the A2UI
-//! messages and MCP Apps its result links or embeds, and write the response to
-//! `targetDataPath` unless a newer call to that path has started.
+//! `callMcpTool`: call the tool, build the response object, collect the A2UI messages and MCP
+//! Apps its result links or embeds, and write the response to `targetDataPath` unless a newer
+//! call to that path has started; forward what was collected only once all of that worked.
+//! The steps and the response object's members are stated in `docs/mcp.md` and, in short, in
+//! the `mcp` module's documentation.
 
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
@@ -11,7 +13,7 @@ use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
-use crate::value::{AppMembers, TextMember, ToolResponse, parse_fast};
+use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -287,14 +289,14 @@ async fn respond(
 
 /// `json`: the joined text when it is a JSON object or array; otherwise, for several text
 /// blocks, the array of those that are; absent when none is.
-fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
+fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<FastValue>, Error> {
     if let Some(v) = parse_container(text, limits)? {
         return Ok(Some(v));
     }
     if texts.len() < 2 {
         return Ok(None);
     }
-    let mut found = sonic_rs::Array::new();
+    let mut found = Vec::new();
     for block in texts {
         if let Some(v) = parse_container(block, limits)? {
             found.push(v);
@@ -303,13 +305,13 @@ fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<sonic_r
     Ok(if found.is_empty() {
         None
     } else {
-        Some(found.into_value())
+        Some(fast_array(found))
     })
 }
 
 /// The text as JSON when it is an object or an array. Text that is not JSON is prose (no
 /// error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
-fn parse_container(text: &str, limits: &Limits) -> Result<Option<sonic_rs::Value>, Error> {
+fn parse_container(text: &str, limits: &Limits) -> Result<Option<FastValue>, Error> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(None);
@@ -419,20 +421,16 @@ impl Collected<'_> {
 
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
-        super::protocol::read::read_messages(item, "", self.limits, &mut messages).map_err(
-            |e| {
+        let subject = format!("the A2UI resource '{uri}'");
+        super::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
+            .map_err(|e| {
                 let code = if e.code() == ErrorCode::LimitExceeded {
                     ErrorCode::LimitExceeded
                 } else {
                     ErrorCode::ExpressionError
                 };
-                Error::new(
-                    code,
-                    format!("the A2UI resource '{uri}' cannot be read: {}", e.message()),
-                )
-                .with_source(e)
-            },
-        )?;
+                Error::new(code, e.message().to_owned()).with_source(e)
+            })?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {

@@ -1,5 +1,5 @@
-//! What the host supplies for `callMcpTool` (mcp.md §1): tool clients, the routing from tool
-//! names to clients, the message sink, an optional MCP App callback and per-call `_meta`.
+//! What the host supplies for `callMcpTool`: tool clients, the routing from tool names to
+//! clients, the message sink, an optional MCP App callback and per-call `_meta`.
 //!
 //! The crate does no I/O. Every trait here is object-safe (hosts store `Arc<dyn ToolClient>`)
 //! and returns boxed `Send` futures, so the engine runs on any executor and from
@@ -184,7 +184,12 @@ pub trait MessageSink: Send + Sync {
     fn has_surface(&self, surface_id: &str) -> bool;
 }
 
-/// An MCP App resource a tool call produced (mcp.md §2 step 5).
+/// An MCP App resource a tool call produced: an item of a resource the result links or embeds
+/// whose MIME type is `text/html` with `profile=mcp-app`, or whose URI starts with `ui://`.
+///
+/// Each goes to the host's MCP App callback, in order, once the call has succeeded; the last
+/// one of a call also fills the response object's `resourceUri`, `html`, `csp` and
+/// `permissions`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct McpAppResource {
     /// The tool whose call produced it.

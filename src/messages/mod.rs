@@ -12,7 +12,7 @@
 //! | `updateComponents` | the surface was created; every component has a string `id` and `component`; every dynamic value in its properties, `checks` and actions compiles with the surface's catalogs (for a surface that is not known, only the calls that name their `catalogId`, and the bindings) |
 //! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer |
 //! | `deleteSurface` | the surface was created |
-//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
+//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, or `{"call": …}` in the plain spelling, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
 //! | `actionResponse` | nothing more |
 //!
 //! A component is compiled as one payload through [`Environment::compile`], with the surface's
@@ -20,6 +20,12 @@
 //! with its own `catalogId` uses that catalog. When the surface's catalog is not registered,
 //! that is reported once, at its `createSurface`, not at every call relying on it. Data (`updateDataModel`'s `value`,
 //! `createSurface`'s `dataModel`) is not compiled: what it holds is data.
+//!
+//! Bindings and calls are read in the environment's [`Spelling`](crate::Spelling): in the `@`
+//! spelling a value written in the plain one (`{"path": …}`, `{"call": …}`, as the A2UI
+//! specification writes them) compiles as a literal and is reported as a warning
+//! ([`StreamWarning`], in [`Report::warnings`]), with the `@` form to write; a `callFunction`
+//! whose body is such a call too. Warnings never make the check fail.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
 //! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,
@@ -50,11 +56,11 @@
 
 mod split;
 
-use crate::catalog::is_dynamic_node;
 use crate::env::Environment;
-use crate::error::{Error, ErrorCode, Phase};
+use crate::error::{Error, ErrorCode, Phase, Warning};
 use crate::json::kind_name;
 use crate::path::JsonPointer;
+use crate::payload::shape::{Form, PlainShape, form, plain_shape};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -185,11 +191,58 @@ impl fmt::Debug for Problem {
     }
 }
 
+/// A warning of a stream: where it is (the message's index, a JSON Pointer inside the message)
+/// and what it is (a [`Warning`], whose location is that pointer). Warnings never make a stream
+/// fail its check.
+#[derive(Debug, Clone)]
+pub struct StreamWarning {
+    index: usize,
+    warning: Warning,
+}
+
+impl StreamWarning {
+    /// The index of the message in the stream (0-based).
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// A JSON Pointer inside the message.
+    pub fn pointer(&self) -> &str {
+        self.warning.location()
+    }
+
+    /// What looks wrong and what to do.
+    pub fn message(&self) -> &str {
+        self.warning.message()
+    }
+
+    /// The whole warning.
+    pub fn warning(&self) -> &Warning {
+        &self.warning
+    }
+}
+
+impl fmt::Display for StreamWarning {
+    /// `message 1 at /updateComponents/components/0/text: warning OTHER_SPELLING: …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.pointer();
+        write!(
+            f,
+            "message {} at {}: warning {}: {}",
+            self.index,
+            if at.is_empty() { "/" } else { at },
+            self.warning.code(),
+            self.message()
+        )
+    }
+}
+
 /// What a stream check found.
 #[derive(Debug, Default)]
 pub struct Report {
     messages: usize,
     problems: Vec<Problem>,
+    warnings: Vec<StreamWarning>,
 }
 
 impl Report {
@@ -203,7 +256,12 @@ impl Report {
         &self.problems
     }
 
-    /// Whether no problem was found.
+    /// Every warning, in stream order.
+    pub fn warnings(&self) -> &[StreamWarning] {
+        &self.warnings
+    }
+
+    /// Whether no problem was found (there may be warnings).
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }
@@ -215,19 +273,33 @@ impl Report {
 }
 
 impl fmt::Display for Report {
-    /// One problem a line, then `N messages, M problems`.
+    /// One problem a line, one warning a line, then `N messages, M problems` (and `, K
+    /// warnings` when there are some).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for problem in &self.problems {
             writeln!(f, "{problem}")?;
         }
+        for warning in &self.warnings {
+            writeln!(f, "{warning}")?;
+        }
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
         write!(
             f,
             "{} message{}, {} problem{}",
             self.messages,
-            if self.messages == 1 { "" } else { "s" },
+            plural(self.messages),
             self.problems.len(),
-            if self.problems.len() == 1 { "" } else { "s" }
-        )
+            plural(self.problems.len())
+        )?;
+        if !self.warnings.is_empty() {
+            write!(
+                f,
+                ", {} warning{}",
+                self.warnings.len(),
+                plural(self.warnings.len())
+            )?;
+        }
+        Ok(())
     }
 }
 
@@ -237,6 +309,32 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
     let mut checker = StreamChecker::new(env);
     checker.check_stream(text);
     checker.finish()
+}
+
+/// Whether `text` reads as a stream of A2UI messages rather than one payload: cut as
+/// [`check_stream`] cuts it (a JSON array, or JSON values one after another), at least one of
+/// its messages is an object with one of the [`MESSAGE_KINDS`] keys. A payload that is one JSON
+/// value with no such key at its top (or, for an array, at the top of an element) is not.
+///
+/// ```
+/// use a2ui_catalog_mcp::messages::is_stream;
+/// assert!(is_stream(r#"{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}"#));
+/// assert!(is_stream("{\"createSurface\": {\"surfaceId\": \"s\", \"catalogId\": \"c\"}}\n{\"deleteSurface\": {\"surfaceId\": \"s\"}}\n"));
+/// assert!(!is_stream(r#"{"@call": "split", "args": {"value": {"@path": "/createSurface"}, "separator": ","}}"#));
+/// assert!(!is_stream("[1, 2]"));
+/// ```
+pub fn is_stream(text: &str) -> bool {
+    let max_depth = crate::json::DEFAULT_MAX_DEPTH + ENVELOPE_DEPTH;
+    split::cut(text).messages.iter().any(|message| {
+        // Only a message that names a kind is parsed.
+        MESSAGE_KINDS
+            .iter()
+            .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
+            && matches!(
+                crate::json::from_str_limited(message, max_depth),
+                Ok(Value::Object(map)) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k))
+            )
+    })
 }
 
 /// Checks messages already parsed.
@@ -294,6 +392,7 @@ pub struct StreamChecker<'e> {
     envs: HashMap<String, Environment>,
     messages: usize,
     problems: Vec<Problem>,
+    warnings: Vec<StreamWarning>,
 }
 
 impl<'e> StreamChecker<'e> {
@@ -309,6 +408,7 @@ impl<'e> StreamChecker<'e> {
             envs: HashMap::new(),
             messages: 0,
             problems: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
@@ -323,11 +423,17 @@ impl<'e> StreamChecker<'e> {
         &self.problems
     }
 
+    /// The warnings found so far.
+    pub fn warnings(&self) -> &[StreamWarning] {
+        &self.warnings
+    }
+
     /// The report.
     pub fn finish(self) -> Report {
         Report {
             messages: self.messages,
             problems: self.problems,
+            warnings: self.warnings,
         }
     }
 
@@ -742,14 +848,21 @@ impl<'e> StreamChecker<'e> {
         self.compile(index, at, component, catalog);
     }
 
-    /// Compiles `value` (at `at` in the message) and records its problems. When the default
-    /// catalog is not registered (already reported, with the message that named it), the calls
-    /// that rely on it are not reported once more.
+    /// Compiles `value` (at `at` in the message) and records its problems and warnings. When
+    /// the default catalog is not registered (already reported, with the message that named
+    /// it), the calls that rely on it are not reported once more.
     fn compile(&mut self, index: usize, at: &str, value: &Value, catalog: Option<&str>) {
         let unknown = catalog
             .filter(|id| self.env.catalog(id).is_none())
             .map(|id| format!("'{id}'"));
-        let result = self.env_for(catalog).compile(value);
+        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value);
+        for warning in warnings {
+            let location = format!("{at}{}", warning.location());
+            self.warnings.push(StreamWarning {
+                index,
+                warning: warning.with_location(location),
+            });
+        }
         if let Err(err) = result {
             for e in err.into_problems() {
                 if let Some(unknown) = &unknown
@@ -802,9 +915,13 @@ impl<'e> StreamChecker<'e> {
                 format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
             );
         }
-        if !is_dynamic_node(&call) || !call.contains_key("@call") {
+        // In the `@` spelling a plain call compiles as a literal, with the warning saying so.
+        let spelling = self.env.spelling();
+        if !matches!(form(&call, spelling), Some(Form::Call(_)))
+            && plain_shape(&call) != Some(PlainShape::Call)
+        {
             let hint = if call.contains_key("call") {
-                " ('call' without '@' is the plain spelling; this environment reads '@call')"
+                " ('call' without '@' is the plain spelling, read only as {\"call\": name, \"args\"?: {…}, \"catalogId\"?: …, \"returnType\"?: …} with nothing else)"
             } else {
                 ""
             };

@@ -150,8 +150,8 @@ fn every_problem_is_located_and_none_hides_another() {
             "/createSurface/surfaceId",
             ErrorCode::ValidationFailed,
         ),
+        // A plain call in the `@` spelling: a literal, and a warning (below).
         (Some(9), "", ErrorCode::ValidationFailed),
-        (Some(9), "/callFunction", ErrorCode::ValidationFailed),
         (
             Some(10),
             "/callFunction/callableFrom",
@@ -167,9 +167,81 @@ fn every_problem_is_located_and_none_hides_another() {
     assert_eq!(located(&report), expected, "{report}");
     let messages: Vec<&str> = report.problems().iter().map(Problem::message).collect();
     assert!(messages[2].contains("unknown function 'nope'"));
-    assert!(messages[16].contains("plain spelling"));
-    assert!(messages[18].contains("requires the argument 'separator'"));
+    assert!(messages[17].contains("requires the argument 'separator'"));
     assert_eq!(report.problems()[2].function(), Some("nope"));
+    let warnings: Vec<String> = report.warnings().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        warnings,
+        [
+            "message 9 at /callFunction: warning OTHER_SPELLING: {\"call\": \"split\", …} is a literal object in the '@' spelling: write {\"@call\": \"split\", …} to call the function (or compile with the plain spelling)"
+        ]
+    );
+}
+
+#[test]
+fn the_plain_spelling_is_read_when_the_environment_reads_it() {
+    let mut env = env();
+    let stream = [
+        create("a", MCP_CATALOG_ID),
+        update(
+            "a",
+            json!([
+                {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+                {"id": "row", "component": "Text", "text": {"call": "split", "args": {"value": {"path": "name"}}}},
+                {"id": "n", "component": "Text", "text": {"call": "@index", "args": {"offset": 1}}},
+                {"id": "b", "component": "Button", "child": "row", "action": {"event": {"name": "go", "context": {"who": {"path": "/user"}}}}}
+            ]),
+        ),
+        json!({"version": "v1.0", "functionCallId": "c", "callFunction": {"call": "split", "args": {"value": "a"}}}),
+        json!({"version": "v1.0", "functionCallId": "d", "callFunction": {"call": "split", "args": {}, "extra": 1}}),
+    ];
+    // The `@` spelling: the plain values are literals, each warned about once; the malformed
+    // callFunction is a problem.
+    let report = check_messages(&env, &stream);
+    let at: Vec<(usize, &str)> = report
+        .warnings()
+        .iter()
+        .map(|w| (w.index(), w.pointer()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            (1, "/updateComponents/components/1/text"),
+            (1, "/updateComponents/components/1/text/args/value"),
+            (1, "/updateComponents/components/2/text"),
+            (1, "/updateComponents/components/3/action/event/context/who"),
+            (2, "/callFunction"),
+        ]
+    );
+    assert_eq!(report.problems().len(), 1, "{report}");
+    assert!(
+        report.problems()[0]
+            .message()
+            .contains("plain spelling, read only as")
+    );
+    assert!(
+        report
+            .to_string()
+            .ends_with("4 messages, 1 problem, 5 warnings")
+    );
+    // The plain spelling: calls and bindings, checked as such; no warning.
+    env.set_spelling(crate::Spelling::Plain);
+    let report = check_messages(&env, &stream);
+    assert!(report.warnings().is_empty(), "{report}");
+    let located: Vec<(Option<usize>, &str)> = report
+        .problems()
+        .iter()
+        .map(|p| (p.index(), p.pointer()))
+        .collect();
+    assert_eq!(
+        located,
+        [
+            (Some(1), "/updateComponents/components/1/text"),
+            (Some(2), "/callFunction"),
+            (Some(3), "/callFunction"),
+        ],
+        "{report}"
+    );
 }
 
 #[test]

@@ -1,8 +1,10 @@
-//! The data model a surface binds to (engine.md §3), as a trait the host implements, and the
-//! built-in implementation over a `serde_json::Value`.
+//! The data model a surface binds to, as a trait the host implements, and the built-in
+//! implementation over a `serde_json::Value`.
 //!
 //! The engine resolves paths, rejects the forbidden tokens and groups writes; the store only
-//! reads a pointer and applies a group of writes all or nothing.
+//! reads a pointer and applies a group of writes all or nothing. The rules a store follows are
+//! on [`DataModel`] and, for implementers, in `docs/data-model.md`; [`apply_writes`] and
+//! [`read_value`] implement them over a `serde_json::Value`.
 
 use crate::error::{Error, ErrorCode};
 use crate::path::{JsonPointer, array_index};
@@ -13,7 +15,8 @@ mod shared;
 
 pub use shared::SharedModel;
 
-/// One write of a group: the absolute path and the value to store there.
+/// One write of a group: the path and the value to store there. The engine gives a store
+/// absolute paths; [`apply_writes`] reads them relative to the value it is given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Write {
     /// Where to write.
@@ -24,8 +27,26 @@ pub struct Write {
 
 /// A surface's data model, as the host stores it.
 ///
+/// The crate implements it for `serde_json::Value`; a host implements it to plug in its own
+/// store (signals, a reactive tree, a database row). `docs/data-model.md` is the guide for
+/// implementers. In short:
+///
+/// - The engine hands the store absolute paths only. A payload's path that starts with `/` is
+///   absolute; `""` and `"."` name the data context; any other path is joined to the data
+///   context (`name` in `/employees/0` is `/employees/0/name`); `"/"` and `""` name the root.
+/// - The engine refuses writes through the tokens `__proto__`, `constructor` and `prototype`
+///   (`DATA_ERROR`) and reads them as `null`, so a store never sees them.
+/// - A read of a missing path gives `None`, which the payload sees as `null`, never an error.
+/// - A write group is all or nothing; missing (or `null`) parents are created (an array when
+///   the next token is a canonical array index, an object otherwise), arrays are padded with
+///   `null`, an index above `max_index` ([`Limits::max_index`](crate::Limits::max_index),
+///   default 10 000) is `DATA_ERROR`, and the root path replaces the whole model:
+///   `{"updates": {"/": 5}}` turns the model into `5`.
+///
 /// Reads return a [`Cow`] so that a store holding `serde_json::Value`s lends them without
 /// copying, while a store of another shape (signals, a database row) can build the value.
+/// [`read_value`] and [`apply_writes`] are the built-in implementation's two halves, for
+/// stores that keep some of their data as `serde_json::Value`s.
 ///
 /// ```
 /// use a2ui_catalog_mcp::{DataModel, JsonPointer, Write};
@@ -38,15 +59,20 @@ pub struct Write {
 /// assert_eq!(model, json!({"user": {"name": "Ada"}, "list": [null, true]}));
 /// ```
 pub trait DataModel {
-    /// The value at `path`, or `None` when nothing is there.
+    /// The value at `path` (absolute; the root is the whole model), or `None` when nothing is
+    /// there.
     ///
-    /// In an array a token must be a canonical index within bounds; through a string, number or
-    /// boolean there is nothing.
+    /// In an array a token must be a canonical index (`0`, or digits without a leading zero)
+    /// within bounds; through a string, number or boolean there is nothing. The engine reads
+    /// `None` as `null`.
     fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>>;
 
     /// Applies `writes` in order, all or nothing: when one cannot be made (through a primitive,
     /// a non-index token on an array, an index above `max_index`), none is, and the error
     /// (`DATA_ERROR`) names that path. Each write sees the model as the earlier ones left it.
+    ///
+    /// The full rules (which container a missing parent becomes, padding, the root) are those
+    /// of [`apply_writes`], which implements this method for `serde_json::Value`.
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error>;
 
     /// Removes the object member or array element at `path` (what an A2UI `updateDataModel`
@@ -134,21 +160,7 @@ impl DataModel for Value {
     }
 
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
-        // The paths are kept for the undo records, which name their slot by depth in the path.
-        let mut paths = Vec::with_capacity(writes.len());
-        let mut undo = Vec::with_capacity(writes.len());
-        for Write { path, value } in writes {
-            let result = write(self, &path, value, max_index);
-            paths.push(path);
-            match result {
-                Ok(record) => undo.push(record),
-                Err(err) => {
-                    rollback(self, undo, &paths);
-                    return Err(err);
-                }
-            }
-        }
-        Ok(())
+        apply_writes(self, writes, max_index)
     }
 
     fn remove(&mut self, path: &JsonPointer) -> Result<bool, Error> {
@@ -160,7 +172,82 @@ impl DataModel for Value {
     }
 }
 
-/// Reads `path` in `root` without copying.
+/// Applies a group of writes to `target`, all or nothing, by the crate's write rules; the
+/// paths are relative to `target`.
+///
+/// This is what [`DataModel::apply`] does for a `serde_json::Value`. A store of another shape
+/// reuses it for the part of its data it keeps as a `Value` (a document per surface, a subtree
+/// per signal): on an error `target` is left exactly as it was, key order included. The rules:
+///
+/// - writes apply in order, each to the model as the earlier ones left it;
+/// - an empty path (the root) replaces `target` whole;
+/// - a missing or `null` intermediate becomes a container: an array when the token after it is
+///   a canonical array index (`0`, or digits without a leading zero), an object otherwise;
+/// - writing past the end of an array pads it with `null`; an index above `max_index` is an
+///   error, and so is a token that is not a canonical index on an existing array (`-`, `01`);
+/// - writing through a string, number or boolean is an error;
+/// - the value is stored as given (`null` is stored as `null`); an object member that exists
+///   keeps its place, a new one is appended.
+///
+/// The error is `DATA_ERROR` and its message names the path. Paths with the tokens
+/// `__proto__`, `constructor` or `prototype` are refused by the engine before they reach a
+/// store; this function stores them like any other key.
+///
+/// ```
+/// use a2ui_catalog_mcp::{JsonPointer, Write, apply_writes};
+/// use serde_json::json;
+///
+/// let w = |path: &str, value| Write { path: JsonPointer::parse(path).unwrap(), value };
+/// let mut doc = json!({"name": "Ada"});
+/// apply_writes(&mut doc, vec![w("/tags/1", json!("x")), w("/meta/seen", json!(true))], 10_000)?;
+/// assert_eq!(doc, json!({"name": "Ada", "tags": [null, "x"], "meta": {"seen": true}}));
+///
+/// // One write fails (`/name` holds a string): none is made.
+/// let err = apply_writes(&mut doc, vec![w("/count", json!(1)), w("/name/first", json!("A"))], 10_000)
+///     .unwrap_err();
+/// assert_eq!(err.message(), "cannot write '/name/first': '/name' holds a string");
+/// assert_eq!(doc, json!({"name": "Ada", "tags": [null, "x"], "meta": {"seen": true}}));
+/// # Ok::<(), a2ui_catalog_mcp::Error>(())
+/// ```
+pub fn apply_writes(target: &mut Value, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
+    // The paths are kept for the undo records, which name their slot by depth in the path.
+    let mut paths = Vec::with_capacity(writes.len());
+    let mut undo = Vec::with_capacity(writes.len());
+    for Write { path, value } in writes {
+        let result = write(target, &path, value, max_index);
+        paths.push(path);
+        match result {
+            Ok(record) => undo.push(record),
+            Err(err) => {
+                rollback(target, undo, &paths);
+                return Err(err);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Reads `path` in `root` without copying: what [`DataModel::read`] does for a
+/// `serde_json::Value`.
+///
+/// The empty path is `root` itself. An object member is found by its key; in an array the
+/// token must be a canonical index (`0`, or digits without a leading zero) within bounds; a
+/// missing member, an index out of bounds or a path through a string, number, boolean or
+/// `null` gives `None`.
+///
+/// ```
+/// use a2ui_catalog_mcp::{JsonPointer, read_value};
+/// use serde_json::json;
+///
+/// let doc = json!({"rows": ["a", "b"], "n": null});
+/// let at = |p: &str| read_value(&doc, &JsonPointer::parse(p).unwrap());
+/// assert_eq!(at("/rows/1"), Some(&json!("b")));
+/// assert_eq!(at("/rows/01"), None); // not a canonical index
+/// assert_eq!(at("/rows/2"), None);
+/// assert_eq!(at("/n"), Some(&json!(null)));
+/// assert_eq!(at("/n/x"), None);
+/// assert_eq!(at("/"), Some(&doc));
+/// ```
 pub fn read_value<'v>(root: &'v Value, path: &JsonPointer) -> Option<&'v Value> {
     let mut cur = root;
     for token in path.tokens() {
@@ -529,6 +616,75 @@ mod tests {
         assert_eq!(m["rows"], json!(["b", "c"]));
         m.remove(&JsonPointer::root()).unwrap();
         assert_eq!(m, json!({}));
+    }
+
+    #[test]
+    fn missing_parents_follow_the_next_token() {
+        let mut m = json!({"rows": []});
+        apply(
+            &mut m,
+            vec![
+                w("/a/0/b", json!(1)),
+                w("/o/01/x", json!(2)),
+                w("/o/-/y", json!(3)),
+                w("/rows/1/k", json!(4)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            m,
+            json!({
+                "rows": [null, {"k": 4}],
+                "a": [{"b": 1}],
+                "o": {"01": {"x": 2}, "-": {"y": 3}}
+            })
+        );
+    }
+
+    #[test]
+    fn the_root_is_replaced_whole() {
+        let mut m = json!({"a": 1});
+        apply_writes(&mut m, vec![w("/", json!(5))], 10_000).unwrap();
+        assert_eq!(m, json!(5));
+        apply_writes(
+            &mut m,
+            vec![w("", json!({"b": 2})), w("/c", json!(3))],
+            10_000,
+        )
+        .unwrap();
+        assert_eq!(m, json!({"b": 2, "c": 3}));
+        // Rolled back as a whole when a later write of the group fails.
+        let err = apply_writes(&mut m, vec![w("/", json!([])), w("/x", json!(1))], 10_000);
+        assert!(err.is_err());
+        assert_eq!(m, json!({"b": 2, "c": 3}));
+    }
+
+    #[test]
+    fn apply_writes_works_on_a_subtree_and_keeps_key_order() {
+        // A store that keeps one document per surface writes into one of them.
+        let mut store = json!({"s1": {"z": 1, "a": 2}, "s2": {}});
+        let doc = store.get_mut("s1").unwrap();
+        apply_writes(doc, vec![w("/z", json!(9)), w("/m", json!(0))], 10).unwrap();
+        let keys: Vec<_> = store["s1"].as_object().unwrap().keys().cloned().collect();
+        assert_eq!(keys, ["z", "a", "m"]);
+        let doc = store.get_mut("s1").unwrap();
+        let err = apply_writes(doc, vec![w("/a", json!(0)), w("/l/11", json!(0))], 10).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::DataError);
+        assert_eq!(
+            err.message(),
+            "cannot write '/l/11': index 11 is above the limit of 10"
+        );
+        assert_eq!(store, json!({"s1": {"z": 9, "a": 2, "m": 0}, "s2": {}}));
+    }
+
+    #[test]
+    fn the_trait_uses_apply_writes() {
+        let writes = vec![w("/a/2", json!(true)), w("/a/0", json!(false))];
+        let (mut by_trait, mut by_fn) = (json!({}), json!({}));
+        DataModel::apply(&mut by_trait, writes.clone(), 10_000).unwrap();
+        apply_writes(&mut by_fn, writes, 10_000).unwrap();
+        assert_eq!(by_trait, by_fn);
+        assert_eq!(by_fn, json!({"a": [false, null, true]}));
     }
 
     #[test]

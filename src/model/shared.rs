@@ -1,5 +1,7 @@
 //! A data model shared by concurrent evaluations, with the "latest call wins" rule of
-//! `callMcpTool`'s `targetDataPath` (mcp.md §2 step 6).
+//! `callMcpTool`'s `targetDataPath`: a call's response is written only when no newer call to
+//! the same resolved path of the same model started after it (a call starts when its request
+//! is sent).
 
 use super::DataModel;
 use crate::path::JsonPointer;

@@ -1,26 +1,30 @@
-//! The payload compiler (engine.md §1–2): a JSON value to a [`Program`], collecting every
-//! static problem with its location.
+//! The payload compiler: a JSON value to a [`Program`], collecting every static problem with
+//! its location (the payload grammar is stated on [`Payload`](crate::Payload)).
 //!
 //! The walk uses an explicit stack, so a payload of any depth is measured without recursion;
 //! past the depth limit the subtree is not entered.
 
 use super::program::{CallNode, Node, NodeId, Program};
-use super::shape::{Misfit, binding_misfits, call_misfits};
+use super::shape::{
+    Form, Misfit, PlainShape, Spelling, binding_misfits, call_misfits, form, is_dynamic,
+    looks_dynamic, plain_shape,
+};
 use crate::builtins::index;
-use crate::catalog::{Catalog, FunctionDef, StaticArg, StaticArgs};
-use crate::error::{Error, ErrorCode, Phase};
+use crate::catalog::{Catalog, FunctionDef, Reads, StaticArg, StaticArgs};
+use crate::error::{Error, ErrorCode, Phase, Warning, WarningCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
-use crate::path::{DataPath, escape_token};
+use crate::path::{DataPath, JsonPointer, escape_token};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// What a payload is compiled against: the catalogs by id, the catalog of calls without
-/// `catalogId`, and the limits.
+/// `catalogId`, the limits, and how bindings and calls are spelled.
 pub(crate) struct Scope<'a> {
     pub(crate) catalogs: &'a HashMap<String, Catalog>,
     pub(crate) default_catalog: &'a str,
     pub(crate) limits: &'a Limits,
+    pub(crate) spelling: Spelling,
 }
 
 enum Lookup<'a> {
@@ -76,30 +80,43 @@ struct Compiler<'e> {
     scope: &'e Scope<'e>,
     nodes: Vec<Node>,
     errors: Vec<Error>,
+    warnings: Vec<Warning>,
     calls_tools: bool,
 }
 
-pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Program, Error> {
+/// Compiles a payload; the warnings come whether it compiles or not.
+pub(crate) fn compile(
+    scope: &Scope<'_>,
+    payload: &Value,
+) -> (Result<Program, Error>, Vec<Warning>) {
     let mut c = Compiler {
         scope,
         nodes: Vec::new(),
         errors: Vec::new(),
+        warnings: Vec::new(),
         calls_tools: false,
     };
     let root = c.run(payload);
-    if let Some(err) = Error::from_many(std::mem::take(&mut c.errors)) {
-        return Err(err);
+    let warnings = std::mem::take(&mut c.warnings);
+    (c.finish(root), warnings)
+}
+
+impl Compiler<'_> {
+    fn finish(mut self, root: Compiled) -> Result<Program, Error> {
+        if let Some(err) = Error::from_many(std::mem::take(&mut self.errors)) {
+            return Err(err);
+        }
+        let root = match root {
+            Compiled::Const(v) => self.push(Node::Const(v)),
+            Compiled::Node(id) => id,
+            Compiled::Invalid => unreachable!("an invalid subtree always records an error"),
+        };
+        Ok(Program {
+            nodes: self.nodes,
+            root,
+            calls_tools: self.calls_tools,
+        })
     }
-    let root = match root {
-        Compiled::Const(v) => c.push(Node::Const(v)),
-        Compiled::Node(id) => id,
-        Compiled::Invalid => unreachable!("an invalid subtree always records an error"),
-    };
-    Ok(Program {
-        nodes: c.nodes,
-        root,
-        calls_tools: c.calls_tools,
-    })
 }
 
 fn child_location(parent: &str, token: &str) -> String {
@@ -199,22 +216,27 @@ impl<'e> Compiler<'e> {
                     });
                 }
             }
-            Value::Object(map) if map.contains_key("@path") || map.contains_key("@call") => {
-                if map.contains_key("@path") && map.contains_key("@call") {
-                    self.problem(
-                        ErrorCode::ValidationFailed,
-                        &location,
-                        "an object cannot be both a binding (@path) and a call (@call)".into(),
-                    );
-                    results.push(Compiled::Invalid);
-                } else if map.contains_key("@path") {
-                    let out = self.binding(map, &location);
-                    results.push(out);
-                } else {
-                    self.call(map, location, depth, tasks);
+            Value::Object(map) if is_dynamic(map, self.scope.spelling) => {
+                match form(map, self.scope.spelling) {
+                    Some(Form::Binding(key)) => {
+                        let out = self.binding(map, key, &location);
+                        results.push(out);
+                    }
+                    Some(Form::Call(key)) => self.call(map, key, location, depth, tasks),
+                    Some(Form::BindingAndCall) | None => {
+                        self.problem(
+                            ErrorCode::ValidationFailed,
+                            &location,
+                            "an object cannot be both a binding (@path) and a call (@call)".into(),
+                        );
+                        results.push(Compiled::Invalid);
+                    }
                 }
             }
             Value::Object(map) => {
+                if let Some(shape) = plain_shape(map) {
+                    self.other_spelling(map, shape, &location);
+                }
                 let mut keys = Vec::with_capacity(map.len());
                 let mut children = Vec::with_capacity(map.len());
                 for (key, child) in map {
@@ -246,8 +268,47 @@ impl<'e> Compiler<'e> {
         }
     }
 
-    fn binding(&mut self, map: &Map<String, Value>, location: &str) -> Compiled {
-        let misfits = binding_misfits(map);
+    /// A literal object shaped like a binding or call of the plain spelling, which the `@`
+    /// spelling reads as the object itself: a warning saying what to write.
+    fn other_spelling(&mut self, map: &Map<String, Value>, shape: PlainShape, location: &str) {
+        let quoted = |key: &str| map.get(key).map(Value::to_string).unwrap_or_default();
+        let (written, suggestion, what) = match shape {
+            PlainShape::Binding => {
+                let path = quoted("path");
+                (
+                    format!("{{\"path\": {path}}}"),
+                    format!("{{\"@path\": {path}}}"),
+                    "read the data model",
+                )
+            }
+            PlainShape::Call => {
+                let name = quoted("call");
+                let more = if map.len() > 1 { ", …" } else { "" };
+                (
+                    format!("{{\"call\": {name}{more}}}"),
+                    format!("{{\"@call\": {name}{more}}}"),
+                    "call the function",
+                )
+            }
+        };
+        let message = format!(
+            "{written} is a literal object in the '@' spelling: write {suggestion} to {what} (or compile with the plain spelling)"
+        );
+        self.warnings.push(
+            Warning::new(WarningCode::OtherSpelling, message)
+                .with_location(location)
+                .with_suggestion(suggestion),
+        );
+    }
+
+    /// A binding whose path is the member `key` (`@path`, or `path` in the plain spelling).
+    fn binding(&mut self, map: &Map<String, Value>, key: &str, location: &str) -> Compiled {
+        // A plain binding is only recognised when it fits exactly.
+        let misfits = if key == "@path" {
+            binding_misfits(map)
+        } else {
+            Vec::new()
+        };
         // One problem per binding: the first extra key, else the path's type.
         let first = misfits
             .iter()
@@ -266,7 +327,7 @@ impl<'e> Compiler<'e> {
             return Compiled::Invalid;
         }
         // Without misfits, the path is there and a string.
-        let path = map.get("@path").and_then(Value::as_str).unwrap_or_default();
+        let path = map.get(key).and_then(Value::as_str).unwrap_or_default();
         match DataPath::parse(path) {
             Ok(p) => Compiled::Node(self.push(Node::Bind(p))),
             Err(e) => {
@@ -277,14 +338,22 @@ impl<'e> Compiler<'e> {
         }
     }
 
+    /// A call whose function is named by the member `key` (`@call`, or `call` in the plain
+    /// spelling).
     fn call<'v>(
         &mut self,
         map: &'v Map<String, Value>,
+        key: &str,
         location: String,
         depth: usize,
         tasks: &mut Vec<Task<'v>>,
     ) {
-        let misfits = call_misfits(map);
+        // A plain call is only recognised when it fits exactly.
+        let misfits = if key == "@call" {
+            call_misfits(map)
+        } else {
+            Vec::new()
+        };
         let ok = misfits.is_empty();
         for misfit in misfits {
             let message = match misfit {
@@ -298,7 +367,7 @@ impl<'e> Compiler<'e> {
             self.problem(ErrorCode::ValidationFailed, &location, message);
         }
         let name = map
-            .get("@call")
+            .get(key)
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
@@ -334,7 +403,7 @@ impl<'e> Compiler<'e> {
         // A catalog document's declaration: the call's returnType and literal arguments.
         if let Some(declared) = def.as_ref().and_then(|d| d.declaration.as_deref()) {
             let max_depth = self.scope.limits.max_depth;
-            for err in declared.check_call(map, &location, max_depth) {
+            for err in declared.check_call(map, &location, max_depth, looks_dynamic) {
                 self.errors.push(err.with_phase(Phase::Compile));
             }
         }
@@ -426,7 +495,7 @@ impl<'e> Compiler<'e> {
         // A binding or a call has its value only at evaluation, where the same check runs.
         if let Some(offset) = args.and_then(|a| a.get("offset"))
             && !offset.is_number()
-            && !is_dynamic(offset)
+            && !matches!(offset, Value::Object(m) if is_dynamic(m, self.scope.spelling))
         {
             let at = child_location(&child_location(location, "args"), "offset");
             problem(index::offset_not_a_number(offset), at);
@@ -493,6 +562,26 @@ impl<'e> Compiler<'e> {
             limits: self.scope.limits,
         };
         let may_write = function.may_write(&static_args);
+        let reads = match function.reads(&static_args) {
+            Reads::Everything => vec![DataPath::Absolute(JsonPointer::root())],
+            Reads::Paths(paths) => {
+                let mut parsed = Vec::with_capacity(paths.len());
+                for path in paths {
+                    match DataPath::parse(&path) {
+                        Ok(p) => parsed.push(p),
+                        Err(e) => {
+                            let message = format!(
+                                "'{name}' declares that it reads '{path}', which is not a path: {}",
+                                e.message()
+                            );
+                            self.call_problem(e.code(), &name, &location, message);
+                            return Compiled::Invalid;
+                        }
+                    }
+                }
+                parsed
+            }
+        };
         let prepared = function.prepare(&static_args);
         let prepared = match prepared {
             Ok(p) => p,
@@ -515,6 +604,7 @@ impl<'e> Compiler<'e> {
             prepared,
             location,
             may_write,
+            reads,
         };
         self.calls_tools |= def.tool;
         Compiled::Node(self.push(Node::Call(Box::new(node))))
@@ -529,11 +619,6 @@ impl<'e> Compiler<'e> {
             }
         }
     }
-}
-
-/// Whether a value is a binding or a call (evaluated, so not checkable as a literal).
-fn is_dynamic(value: &Value) -> bool {
-    matches!(value, Value::Object(map) if map.contains_key("@path") || map.contains_key("@call"))
 }
 
 fn into_const(c: Compiled) -> Value {

@@ -1,8 +1,9 @@
 //! What a compiled payload reads and whether it may write, known without evaluating it.
 //!
-//! Every read of the data model goes through a binding (`{"@path": …}`), and catalog functions
-//! see only their arguments, so the dependencies of a payload are exactly its bindings, wherever
-//! they sit: in function arguments, arrays, objects, calls inside calls. Write targets are not
+//! A payload reads the data model through its bindings (`{"@path": …}`), wherever they sit (in
+//! function arguments, arrays, objects, calls inside calls), and through the functions that
+//! read it themselves, which declare those paths at compile time (`Function::reads`; the root
+//! when they cannot tell). The dependencies of a payload are exactly these. Write targets are not
 //! bindings: the keys of `updateDataModel`'s `updates` and a literal `targetDataPath` name where
 //! to write, not what is read (a target read from the model through a binding is a read like any
 //! other).
@@ -33,24 +34,27 @@ impl Deps {
         // The program is a tree of nodes; an explicit stack keeps deep payloads off the call
         // stack.
         let mut stack: Vec<NodeId> = vec![program.root];
+        let mut add = |path: &DataPath| match path {
+            DataPath::Absolute(pointer) => absolute.push((pointer.to_string(), pointer.clone())),
+            DataPath::Relative(tokens) => {
+                let mut suffix = String::new();
+                for token in tokens {
+                    suffix.push('/');
+                    suffix.push_str(&escape_token(token));
+                }
+                relative.push((suffix, tokens.clone()));
+            }
+        };
         while let Some(id) = stack.pop() {
             match program.node(id) {
                 Node::Const(_) => {}
-                Node::Bind(DataPath::Absolute(pointer)) => {
-                    absolute.push((pointer.to_string(), pointer.clone()));
-                }
-                Node::Bind(DataPath::Relative(tokens)) => {
-                    let mut suffix = String::new();
-                    for token in tokens {
-                        suffix.push('/');
-                        suffix.push_str(&escape_token(token));
-                    }
-                    relative.push((suffix, tokens.clone()));
-                }
+                Node::Bind(path) => add(path),
                 Node::Array(items) => stack.extend(items),
                 Node::Object(members) => stack.extend(members.iter().map(|(_, id)| *id)),
                 Node::Call(call) => {
                     may_write |= call.may_write;
+                    // What the function reads by itself (`Function::reads`).
+                    call.reads.iter().for_each(&mut add);
                     stack.extend(call.args.iter().map(|(_, id)| *id));
                 }
             }
@@ -81,8 +85,9 @@ impl Payload {
     ///
     /// A binding to a path that does not exist yet is a dependency too: writing it later
     /// changes the value. The keys of `updateDataModel`'s `updates` and a literal
-    /// `targetDataPath` are write targets, not dependencies. Functions add none of their own:
-    /// they see only their arguments. The list is known without evaluating, and computing it
+    /// `targetDataPath` are write targets, not dependencies. A function that reads the model
+    /// itself adds the paths it declares ([`Function::reads`](crate::Function::reads)), or the
+    /// root `/` (the whole model) when it cannot tell. The list is known without evaluating, and computing it
     /// for another context only joins the relative paths (see
     /// [`depends_on_context`](Payload::depends_on_context)).
     ///

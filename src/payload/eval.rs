@@ -1,5 +1,5 @@
-//! The evaluator: runs a [`Program`] against a data model, innermost first, siblings in
-//! document order (engine.md §2).
+//! The evaluator: runs a [`Program`] against a data model, innermost first (every argument
+//! before its function), siblings in document order; when a node fails, nothing above it runs.
 //!
 //! It is a machine with an explicit stack of frames rather than a recursive walk, so that an
 //! evaluation can stop at any call and resume later: the asynchronous path (tool calls) drives
@@ -11,7 +11,7 @@
 //! stack are read, so they see the model as it was when they were evaluated.
 
 use super::program::{CallNode, Node, NodeId, Program};
-use crate::catalog::{Args, CallContext, ToolCall};
+use crate::catalog::{Args, CallContext, ModelReader, ToolCall};
 use crate::error::Error;
 use crate::limits::Limits;
 use crate::model::{DataModel, Write};
@@ -219,9 +219,14 @@ impl<'p> Machine<'p> {
         model: &mut M,
         tools: bool,
     ) -> Result<Finished<'p>, Error> {
-        let mut cx = CallContext::new(self.limits, self.context, call.prepared.as_deref(), tools);
-        let result = {
+        // The function reads the model through its context while its arguments borrow from it;
+        // what it asks for (writes, a tool call, shared text) is taken out before writing.
+        let (result, writes, tool_call, text) = {
             let shared: &M = model;
+            let reader = ModelReader(shared);
+            let mut cx =
+                CallContext::new(self.limits, self.context, call.prepared.as_deref(), tools)
+                    .reading(&reader);
             let mut values: Vec<Option<ArgValue<'_>>> =
                 (0..call.schema.len()).map(|_| None).collect();
             for ((slot, _), val) in call.args.iter().zip(vals) {
@@ -238,13 +243,14 @@ impl<'p> Machine<'p> {
                 schema: &call.schema,
                 values,
             };
-            call.function.call(&mut args, &mut cx)
+            let result = call.function.call(&mut args, &mut cx);
+            (result, cx.writes, cx.tool_call, cx.text)
+        };
+        let result = result.map_err(|e| e.at_call(&call.name, &call.location))?;
+        if !writes.is_empty() {
+            self.write(call, writes, model)?;
         }
-        .map_err(|e| e.at_call(&call.name, &call.location))?;
-        if !cx.writes.is_empty() {
-            self.write(call, cx.writes, model)?;
-        }
-        if let Some(tool_call) = cx.tool_call {
+        if let Some(tool_call) = tool_call {
             // The model is released while the tool runs: bindings keep today's values.
             self.snapshot_bindings(model);
             return Ok(Finished::Tool(ToolRequest {
@@ -253,7 +259,7 @@ impl<'p> Machine<'p> {
                 call: tool_call,
             }));
         }
-        let value = match cx.text {
+        let value = match text {
             Some(text) => ArgValue::Text(text),
             None => ArgValue::Json(Cow::Owned(result)),
         };

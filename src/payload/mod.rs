@@ -15,8 +15,9 @@ pub(crate) mod shape;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
+pub use shape::Spelling;
 
-use crate::error::{Error, ErrorCode};
+use crate::error::{Error, ErrorCode, Warning};
 use crate::limits::Limits;
 use crate::model::DataModel;
 use crate::path::JsonPointer;
@@ -26,6 +27,50 @@ use serde_json::Value;
 /// prepared. Evaluating it parses nothing and looks nothing up by name.
 ///
 /// `Payload` is `Send + Sync` and independent of the [`Environment`](crate::Environment) that compiled it.
+///
+/// # The payload grammar
+///
+/// A payload is any JSON value, made of three kinds of node (written here in the default `@`
+/// spelling; with [`Spelling::Plain`] a binding is `{"path": …}` and a call `{"call": …}`, and
+/// the `@` forms are read too):
+///
+/// - a **binding**, an object whose only key is `"@path"`, with a string: reads that path of
+///   the data model. A path that starts with `/` is absolute; `""` and `"."` are the data
+///   context; any other path is joined to the context (`name` in `/rows/0` is
+///   `/rows/0/name`). `"/"` is the root. A missing path reads `null`, never an error.
+/// - a **call**, an object with `"@call"` (the function's name) and optionally `"args"` (an
+///   object of dynamic values), `"catalogId"` (the catalog that provides the function;
+///   without it, the environment's default catalog) and `"returnType"` (checked only where the
+///   catalog declares a return type, and for `@index`, which returns a `number`).
+/// - a **literal**: anything else. Arrays and objects are evaluated member by member, at any
+///   depth. In a literal object a key that starts with `@@` stands for the key with one `@`
+///   removed (`"@@path"` is the literal key `"@path"`).
+///
+/// What is wrong with a payload is found when it is compiled, all at once ([`Error::related`]),
+/// each problem with its location (a JSON Pointer into the payload):
+///
+/// - any other key that starts with a single `@` in a literal object: `INVALID_RESERVED_KEY`;
+/// - a binding with another key or a path that is not a string, a call with keys other than
+///   the four above or members of the wrong type, an object with both `@path` and `@call`, a
+///   missing required argument, an argument the function does not declare:
+///   `VALIDATION_FAILED`;
+/// - an unknown catalog id (`""` included; there is no fallback): `CATALOG_ERROR`; an unknown
+///   function in a known catalog: `EXPRESSION_ERROR`, with [`Error::function`] naming it;
+/// - nesting deeper than [`Limits::max_depth`](crate::Limits::max_depth): `LIMIT_EXCEEDED`;
+/// - what a function can judge from literal arguments: a JMESPath expression that does not
+///   parse, a regex pattern outside the dialect, an argument of the wrong type.
+///
+/// # Evaluation
+///
+/// - Eager and innermost first: every argument is evaluated before its function runs.
+///   Siblings (array elements, object members, a call's arguments) are evaluated one after
+///   another in document order, tool calls among them included.
+/// - A value read through a binding, and anything a tool returns, is data: it is never
+///   evaluated, even when it looks like `{"@path": …}` or `{"@call": …}`.
+/// - Errors propagate: when a node fails, the functions above it do not run and the evaluation
+///   returns the error. Writes happen only in calls (`updateDataModel`, `callMcpTool`'s
+///   `targetDataPath`, a host function's writes), each call's writes all or nothing, so a
+///   failing chain writes nothing; writes of calls that completed before the failure stay.
 ///
 /// ```
 /// use a2ui_catalog_mcp::{Environment, JsonPointer};
@@ -42,6 +87,7 @@ pub struct Payload {
     limits: Limits,
     /// What the program reads and whether it may write (see `deps.rs`).
     deps: deps::Deps,
+    warnings: Vec<Warning>,
 }
 
 impl std::fmt::Debug for Payload {
@@ -52,13 +98,20 @@ impl std::fmt::Debug for Payload {
     }
 }
 
-pub(crate) fn compile(scope: &Scope<'_>, payload: &Value) -> Result<Payload, Error> {
-    let program = compile::compile(scope, payload)?;
-    Ok(Payload {
+/// Compiles a payload; the warnings come whether it compiles or not (a compiled payload holds
+/// them too).
+pub(crate) fn compile(
+    scope: &Scope<'_>,
+    payload: &Value,
+) -> (Result<Payload, Error>, Vec<Warning>) {
+    let (program, warnings) = compile::compile(scope, payload);
+    let payload = program.map(|program| Payload {
         deps: deps::Deps::of(&program),
         program,
         limits: scope.limits.clone(),
-    })
+        warnings: warnings.clone(),
+    });
+    (payload, warnings)
 }
 
 impl Payload {
@@ -133,6 +186,24 @@ impl Payload {
     /// The limits the payload was compiled with, which its evaluation applies.
     pub(crate) fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// What the payload compiled with but most likely does not mean, each with its location:
+    /// in the `@` spelling, a literal object shaped exactly like a binding or a call of the
+    /// plain spelling ([`Spelling`]). Warnings never change evaluation.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::Environment;
+    /// use serde_json::json;
+    ///
+    /// let payload = Environment::new().compile(&json!({"label": {"call": "split", "args": {"value": "a b", "separator": " "}}}))?;
+    /// assert_eq!(payload.warnings()[0].location(), "/label");
+    /// assert_eq!(payload.warnings()[0].suggestion(), Some(r#"{"@call": "split", …}"#));
+    /// assert!(Environment::new().compile(&json!({"@path": "/label"}))?.warnings().is_empty());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
     }
 
     /// Whether the payload calls tools (`callMcpTool`): such a payload needs

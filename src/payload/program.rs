@@ -35,6 +35,8 @@ pub(crate) struct CallNode {
     pub(crate) location: String,
     /// What [`Function::may_write`] said of this call site.
     pub(crate) may_write: bool,
+    /// What [`Function::reads`] said of this call site (the root for everything).
+    pub(crate) reads: Vec<DataPath>,
 }
 
 pub(crate) struct Program {

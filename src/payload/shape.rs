@@ -1,8 +1,76 @@
-//! The outer shape of a dynamic value, which the compiler and the `McpApp` properties both
-//! check: a binding is `{"@path": <string>}` alone; a call has `@call` (a string) and may have
-//! `args` (an object), `catalogId` and `returnType` (strings), nothing else.
+//! The outer shape of a dynamic value, which the compiler, the catalog documents' literal checks,
+//! the message streams and the `McpApp` properties all read from here.
+//!
+//! In the `@` spelling a binding is `{"@path": <string>}` alone; a call has `@call` (a string)
+//! and may have `args` (an object), `catalogId` and `returnType` (strings), nothing else. Any
+//! object with `@path` or `@call` is meant as one, so a member that does not fit is an error.
+//!
+//! In the plain spelling the same shapes have `path` and `call` instead, and only an object
+//! that fits exactly is one: any other object with `path` or `call` is a literal (a list
+//! template's `{"componentId", "path"}` is one), as the A2UI reference renderers read them.
 
 use serde_json::{Map, Value};
+
+/// How bindings and calls are spelled in the payloads an
+/// [`Environment`](crate::Environment) compiles.
+///
+/// - [`At`](Spelling::At) (the default): `{"@path": "/x"}` and `{"@call": "f", "args": {…}}`,
+///   the spelling of the MCP catalog and its guide. A literal object shaped exactly like a
+///   binding or a call of the plain spelling compiles as the literal it is, with a warning
+///   ([`WarningCode::OtherSpelling`](crate::WarningCode::OtherSpelling)).
+/// - [`Plain`](Spelling::Plain): `{"path": "/x"}` alone is a binding and `{"call": "f", "args"?:
+///   {…}, "catalogId"?: "…", "returnType"?: "…"}` (nothing else) a call, as the A2UI
+///   specification's examples and its reference renderers write them. The `@` spelling is read
+///   too: keys starting with `@` are reserved in both spellings, so `{"@path": …}` can never be
+///   meant as a literal, and reading it lets a plain environment take the MCP guide's payloads
+///   unchanged (no warning: nothing is misread). `@index` is `{"call": "@index"}` or
+///   `{"@call": "@index"}`.
+///
+/// The plain spelling brings back the ambiguity the `@` spelling removes: an object that is
+/// data and happens to have this shape is read as a dynamic value. A tool argument object
+/// `{"path": "/tmp/x"}` (`callMcpTool`'s `arguments`) is a binding to the data model path
+/// `/tmp/x`, and `updateDataModel`'s `{"updates": {"path": "/x"}}` writes the value at `/x` of
+/// the model rather than the string `"/x"` at `path`. There is no escape for such literals in
+/// the plain spelling; in the `@` spelling the same objects are literals (and warned about).
+///
+/// ```
+/// use a2ui_catalog_mcp::{Environment, Spelling};
+/// use serde_json::json;
+///
+/// let mut env = Environment::new();
+/// env.set_spelling(Spelling::Plain);
+/// let payload = env.compile(&json!({"items": {"call": "split", "args": {"value": {"path": "/csv"}, "separator": ","}}}))?;
+/// assert_eq!(payload.eval(&mut json!({"csv": "a,b"}))?, json!({"items": ["a", "b"]}));
+/// assert_eq!(Spelling::parse("plain"), Some(Spelling::Plain));
+/// # Ok::<(), a2ui_catalog_mcp::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Spelling {
+    /// `{"@path": …}`, `{"@call": …}` only.
+    #[default]
+    At,
+    /// `{"path": …}`, `{"call": …}` as well.
+    Plain,
+}
+
+impl Spelling {
+    /// `"at"` or `"plain"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Spelling::At => "at",
+            Spelling::Plain => "plain",
+        }
+    }
+
+    /// Parses `"at"` or `"plain"`.
+    pub fn parse(text: &str) -> Option<Spelling> {
+        match text {
+            "at" => Some(Spelling::At),
+            "plain" => Some(Spelling::Plain),
+            _ => None,
+        }
+    }
+}
 
 /// A member of a binding or call object that does not fit its shape.
 pub(crate) enum Misfit<'v> {
@@ -20,6 +88,13 @@ pub(crate) enum Misfit<'v> {
 const BINDING: &[(&str, bool)] = &[("@path", false)];
 const CALL: &[(&str, bool)] = &[
     ("@call", false),
+    ("args", true),
+    ("catalogId", false),
+    ("returnType", false),
+];
+const PLAIN_BINDING: &[(&str, bool)] = &[("path", false)];
+const PLAIN_CALL: &[(&str, bool)] = &[
+    ("call", false),
     ("args", true),
     ("catalogId", false),
     ("returnType", false),
@@ -46,6 +121,22 @@ fn misfits<'v>(map: &'v Map<String, Value>, members: &[(&str, bool)]) -> Vec<Mis
     out
 }
 
+/// Whether every member fits (without collecting the misfits).
+fn fits(map: &Map<String, Value>, members: &[(&str, bool)]) -> bool {
+    map.iter().all(|(key, value)| {
+        members
+            .iter()
+            .find(|(name, _)| name == key)
+            .is_some_and(|(_, object)| {
+                if *object {
+                    value.is_object()
+                } else {
+                    value.is_string()
+                }
+            })
+    })
+}
+
 /// What does not fit in an object with `@path`, in member order.
 pub(crate) fn binding_misfits(map: &Map<String, Value>) -> Vec<Misfit<'_>> {
     misfits(map, BINDING)
@@ -54,4 +145,117 @@ pub(crate) fn binding_misfits(map: &Map<String, Value>) -> Vec<Misfit<'_>> {
 /// What does not fit in an object with `@call`, in member order.
 pub(crate) fn call_misfits(map: &Map<String, Value>) -> Vec<Misfit<'_>> {
     misfits(map, CALL)
+}
+
+/// A binding or a call of the plain spelling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PlainShape {
+    /// `{"path": string}`.
+    Binding,
+    /// `{"call": string, "args"?: object, "catalogId"?: string, "returnType"?: string}`.
+    Call,
+}
+
+/// Whether an object is shaped exactly like a binding or a call of the plain spelling.
+pub(crate) fn plain_shape(map: &Map<String, Value>) -> Option<PlainShape> {
+    if map.contains_key("path") && fits(map, PLAIN_BINDING) {
+        Some(PlainShape::Binding)
+    } else if map.contains_key("call") && fits(map, PLAIN_CALL) {
+        Some(PlainShape::Call)
+    } else {
+        None
+    }
+}
+
+/// What an object is read as: the key naming the binding's path or the call's function, or
+/// both keys of the `@` spelling at once (an error); `None` for a literal.
+pub(crate) enum Form {
+    Binding(&'static str),
+    Call(&'static str),
+    BindingAndCall,
+}
+
+/// How `spelling` reads an object (see the module docs).
+pub(crate) fn form(map: &Map<String, Value>, spelling: Spelling) -> Option<Form> {
+    match (map.contains_key("@path"), map.contains_key("@call")) {
+        (true, true) => return Some(Form::BindingAndCall),
+        (true, false) => return Some(Form::Binding("@path")),
+        (false, true) => return Some(Form::Call("@call")),
+        (false, false) => {}
+    }
+    if spelling == Spelling::At {
+        return None;
+    }
+    plain_shape(map).map(|shape| match shape {
+        PlainShape::Binding => Form::Binding("path"),
+        PlainShape::Call => Form::Call("call"),
+    })
+}
+
+/// Whether `spelling` reads an object as a binding or a call (malformed `@` ones included: the
+/// compiler reports them), whose value is only known when the payload runs.
+pub(crate) fn is_dynamic(map: &Map<String, Value>, spelling: Spelling) -> bool {
+    form(map, spelling).is_some()
+}
+
+/// Whether an object is a binding or a call in either spelling: what the literal checks of
+/// catalog documents leave out. In the `@` spelling a plain-shaped object is a literal, but most
+/// likely a misspelled dynamic value (warned about), so its value is not the schema's question.
+pub(crate) fn looks_dynamic(map: &Map<String, Value>) -> bool {
+    is_dynamic(map, Spelling::Plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn shape(v: Value) -> Option<PlainShape> {
+        plain_shape(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn plain_shapes_fit_exactly() {
+        assert_eq!(shape(json!({"path": "/x"})), Some(PlainShape::Binding));
+        assert_eq!(shape(json!({"path": 1})), None);
+        assert_eq!(shape(json!({"componentId": "c", "path": "/x"})), None);
+        assert_eq!(shape(json!({"call": "f"})), Some(PlainShape::Call));
+        assert_eq!(
+            shape(json!({"call": "f", "args": {}, "catalogId": "c", "returnType": "string"})),
+            Some(PlainShape::Call)
+        );
+        assert_eq!(shape(json!({"call": "f", "args": []})), None);
+        assert_eq!(
+            shape(json!({"call": "f", "callableFrom": "clientOnly"})),
+            None
+        );
+        assert_eq!(shape(json!({"args": {}})), None);
+        assert_eq!(shape(json!({})), None);
+    }
+
+    #[test]
+    fn each_spelling_reads_its_forms() {
+        let form_of = |v: Value, s| match form(v.as_object().unwrap(), s) {
+            None => "literal",
+            Some(Form::Binding(k) | Form::Call(k)) => k,
+            Some(Form::BindingAndCall) => "both",
+        };
+        assert_eq!(form_of(json!({"path": "/x"}), Spelling::At), "literal");
+        assert_eq!(form_of(json!({"path": "/x"}), Spelling::Plain), "path");
+        assert_eq!(form_of(json!({"call": "f"}), Spelling::Plain), "call");
+        assert_eq!(form_of(json!({"@path": "/x"}), Spelling::Plain), "@path");
+        assert_eq!(
+            form_of(json!({"@call": "f", "x": 1}), Spelling::At),
+            "@call"
+        );
+        assert_eq!(
+            form_of(json!({"@call": "f", "@path": "/x"}), Spelling::Plain),
+            "both"
+        );
+        assert!(looks_dynamic(json!({"call": "f"}).as_object().unwrap()));
+        assert!(!is_dynamic(
+            json!({"call": "f"}).as_object().unwrap(),
+            Spelling::At
+        ));
+    }
 }

@@ -549,5 +549,5 @@ impl<K> ToolDone<K> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "testing"))]
 mod tests;

@@ -304,5 +304,6 @@ impl Payload {
     }
 }
 
-#[cfg(test)]
+// The tests drive tool calls through the scripted server of `testing`.
+#[cfg(all(test, feature = "testing"))]
 mod tests;

@@ -9,7 +9,9 @@
 mod response;
 mod shared_text;
 
-pub(crate) use response::{AppMembers, TextMember, ToolResponse, parse_fast};
+pub(crate) use response::{
+    AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast,
+};
 pub(crate) use shared_text::{SharedText, TextShape, TextSource};
 
 use serde_json::Value;

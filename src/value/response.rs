@@ -9,12 +9,27 @@
 //! ([`Expression::search_members`](crate::jmespath::Expression::search_members)). The whole
 //! object becomes one `serde_json::Value` only when something needs one (a write to the data
 //! model, a literal that holds it, a host function), once.
+//!
+//! On WebAssembly `json` is a `serde_json::Value`: `sonic-rs` hashes with `ahash`, whose random
+//! seed would make the module import JavaScript functions (wasm-bindgen's) on
+//! `wasm32-unknown-unknown`; there the crate imports nothing.
 
 use crate::error::{Error, ErrorCode};
-use crate::jmespath::{JsonKind, JsonView, Member};
-use serde_json::{Map, Number, Value};
+use crate::jmespath::Member;
+#[cfg(not(target_family = "wasm"))]
+use crate::jmespath::{JsonKind, JsonView};
+#[cfg(not(target_family = "wasm"))]
+use serde_json::Number;
+use serde_json::{Map, Value};
+#[cfg(not(target_family = "wasm"))]
 use sonic_rs::{JsonContainerTrait, JsonType, JsonValueTrait};
 use std::sync::OnceLock;
+
+/// The parsed form of a tool's JSON text: `sonic-rs`'s value, or on WebAssembly `serde_json`'s.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) type FastValue = sonic_rs::Value;
+#[cfg(target_family = "wasm")]
+pub(crate) type FastValue = Value;
 
 /// The MCP App members of a response.
 pub(crate) struct AppMembers {
@@ -32,21 +47,23 @@ pub(crate) enum TextMember {
     Block(usize),
 }
 
-/// A tool's response object (mcp.md §2 step 4), member by member.
+/// A tool's response object, member by member, in the order of the object: `toolName`,
+/// `toolInput`, `toolResult`, `structuredContent` (when the result has it), `text`, `json` (when
+/// found), then the MCP App members. What each holds is in `docs/mcp.md`.
 pub(crate) struct ToolResponse {
     pub(crate) tool_name: Value,
     pub(crate) tool_input: Value,
     pub(crate) tool_result: Value,
     pub(crate) structured_content: Option<Value>,
     pub(crate) text: TextMember,
-    pub(crate) json: Option<sonic_rs::Value>,
+    pub(crate) json: Option<FastValue>,
     pub(crate) app: Option<AppMembers>,
     /// The whole object as one `serde_json::Value`, once it was needed.
     whole: OnceLock<Value>,
 }
 
 /// The response's members in the documented order, as references.
-type Members<'a> = Vec<(&'static str, Member<'a, sonic_rs::Value>)>;
+type Members<'a> = Vec<(&'static str, Member<'a, FastValue>)>;
 
 impl ToolResponse {
     pub(crate) fn new(
@@ -55,7 +72,7 @@ impl ToolResponse {
         tool_result: Value,
         structured_content: Option<Value>,
         text: TextMember,
-        json: Option<sonic_rs::Value>,
+        json: Option<FastValue>,
         app: Option<AppMembers>,
     ) -> ToolResponse {
         ToolResponse {
@@ -159,7 +176,7 @@ impl ToolResponse {
 }
 
 /// Parses JSON text nested at most `max_depth` deep into the fast form.
-pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<sonic_rs::Value, Error> {
+pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<FastValue, Error> {
     // The depth is checked before parsing: the parser recurses.
     if crate::json::nests_deeper_than(text, max_depth) {
         return Err(Error::new(
@@ -167,11 +184,43 @@ pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<sonic_rs::Value
             format!("JSON nests deeper than the limit of {max_depth} levels"),
         ));
     }
-    sonic_rs::from_str(text).map_err(|e| {
+    #[cfg(not(target_family = "wasm"))]
+    let parsed = sonic_rs::from_str(text);
+    // serde_json's own nesting limit (128) would refuse what the check above allows.
+    #[cfg(target_family = "wasm")]
+    let parsed: Result<FastValue, serde_json::Error> = {
+        let mut de = serde_json::Deserializer::from_str(text);
+        de.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+    };
+    parsed.map_err(|e| {
         Error::new(ErrorCode::ValidationFailed, format!("invalid JSON: {e}")).with_source(e)
     })
 }
 
+/// An array of fast values.
+#[cfg(not(target_family = "wasm"))]
+pub(crate) fn fast_array(items: Vec<FastValue>) -> FastValue {
+    let mut array = sonic_rs::Array::with_capacity(items.len());
+    for item in items {
+        array.push(item);
+    }
+    array.into_value()
+}
+
+/// An array of fast values.
+#[cfg(target_family = "wasm")]
+pub(crate) fn fast_array(items: Vec<FastValue>) -> FastValue {
+    Value::Array(items)
+}
+
+/// The `serde_json` form of a fast value, which on WebAssembly already is one.
+#[cfg(target_family = "wasm")]
+pub(crate) fn to_serde(v: &FastValue) -> Value {
+    v.clone()
+}
+
+#[cfg(not(target_family = "wasm"))]
 fn number_to_serde(n: &sonic_rs::Value) -> Value {
     if let Some(u) = n.as_u64() {
         Value::Number(u.into())
@@ -186,6 +235,7 @@ fn number_to_serde(n: &sonic_rs::Value) -> Value {
 
 /// The `serde_json` form of a fast value. Recursion is bounded: fast values are built from text
 /// parsed under the depth limit, or from `serde_json` values checked against it.
+#[cfg(not(target_family = "wasm"))]
 pub(crate) fn to_serde(v: &sonic_rs::Value) -> Value {
     match v.get_type() {
         JsonType::Null => Value::Null,
@@ -211,8 +261,10 @@ pub(crate) fn to_serde(v: &sonic_rs::Value) -> Value {
 }
 
 /// Object members of a fast value, in order.
+#[cfg(not(target_family = "wasm"))]
 pub struct FastMembers<'a>(Option<sonic_rs::value::object::Iter<'a>>);
 
+#[cfg(not(target_family = "wasm"))]
 impl<'a> Iterator for FastMembers<'a> {
     type Item = (&'a str, &'a sonic_rs::Value);
 
@@ -221,6 +273,7 @@ impl<'a> Iterator for FastMembers<'a> {
     }
 }
 
+#[cfg(not(target_family = "wasm"))]
 impl JsonView for sonic_rs::Value {
     type ArrayIter<'a> = std::slice::Iter<'a, sonic_rs::Value>;
     type ObjectIter<'a> = FastMembers<'a>;

@@ -4,6 +4,8 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+pub mod python_env;
+
 use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{McpAppResource, McpHost, MessageSink, ToolRouter};
 use a2ui_catalog_mcp::{Environment, Error, JsonPointer, MCP_CATALOG_ID};

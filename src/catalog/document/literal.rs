@@ -1,6 +1,6 @@
 //! Validation of literal arguments with `jsonschema`, leaving dynamic ones out.
 
-use super::{FunctionDeclaration, bad_entry, is_dynamic_node, is_plain_spelled_node};
+use super::{FunctionDeclaration, LooksDynamic, bad_entry};
 use crate::error::{Error, ErrorCode};
 use crate::path::escape_token;
 use jsonschema::error::ValidationErrorKind as Kind;
@@ -127,9 +127,14 @@ fn rewrite_refs(doc: &mut Value, own_id: Option<&str>) {
     }
 }
 
-/// The dynamic values of a call's arguments, as JSON Pointers relative to the arguments
-/// object, and the arguments with each of them replaced by `null`.
-fn literal_instance(args: &Map<String, Value>, max_depth: usize) -> Option<(Value, Vec<String>)> {
+/// The dynamic values of a call's arguments (the objects `looks_dynamic` picks), as JSON
+/// Pointers relative to the arguments object, and the arguments with each of them replaced by
+/// `null`.
+fn literal_instance(
+    args: &Map<String, Value>,
+    max_depth: usize,
+    looks_dynamic: LooksDynamic,
+) -> Option<(Value, Vec<String>)> {
     // The copy is only made within the depth limit (`Value`'s clone recurses).
     if args
         .values()
@@ -145,9 +150,7 @@ fn literal_instance(args: &Map<String, Value>, max_depth: usize) -> Option<(Valu
             return None;
         }
         match value {
-            Value::Object(map)
-                if depth > 0 && (is_dynamic_node(map) || is_plain_spelled_node(map)) =>
-            {
+            Value::Object(map) if depth > 0 && looks_dynamic(map) => {
                 *value = Value::Null;
                 dynamic.push(pointer);
             }
@@ -295,10 +298,11 @@ pub(super) fn check(
     args: &Map<String, Value>,
     location: &str,
     max_depth: usize,
+    looks_dynamic: LooksDynamic,
     errors: &mut Vec<Error>,
 ) {
     // Deeper arguments are refused by the compiler; a copy of them is not made.
-    let Some((instance, pointers)) = literal_instance(args, max_depth) else {
+    let Some((instance, pointers)) = literal_instance(args, max_depth, looks_dynamic) else {
         return;
     };
     if validator.is_valid(&instance) {
@@ -353,11 +357,13 @@ pub(super) fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::payload::shape::looks_dynamic;
 
     #[test]
     fn dynamic_values_are_replaced_and_located() {
         let args = json!({"value": {"@path": "/x"}, "values": [true, {"@call": "f"}], "n": 1});
-        let (instance, mut pointers) = literal_instance(args.as_object().unwrap(), 128).unwrap();
+        let (instance, mut pointers) =
+            literal_instance(args.as_object().unwrap(), 128, looks_dynamic).unwrap();
         pointers.sort();
         assert_eq!(pointers, ["/value", "/values/1"]);
         assert_eq!(
@@ -365,13 +371,16 @@ mod tests {
             json!({"value": null, "values": [true, null], "n": 1})
         );
         let deep = (0..200).fold(json!(1), |v, _| json!([v]));
-        assert!(literal_instance(json!({"a": deep}).as_object().unwrap(), 128).is_none());
+        assert!(
+            literal_instance(json!({"a": deep}).as_object().unwrap(), 128, looks_dynamic).is_none()
+        );
     }
 
     #[test]
     fn plain_spelled_values_are_left_out_too() {
-        let args = json!({"value": {"path": "/x"}, "n": {"call": "f", "args": {}}, "t": {"path": "/x", "componentId": "c"}});
-        let (instance, mut pointers) = literal_instance(args.as_object().unwrap(), 128).unwrap();
+        let args = json!({"value": {"path": "/x"}, "n": {"call": "f", "args": {}, "catalogId": "c"}, "t": {"path": "/x", "componentId": "c"}});
+        let (instance, mut pointers) =
+            literal_instance(args.as_object().unwrap(), 128, looks_dynamic).unwrap();
         pointers.sort();
         assert_eq!(pointers, ["/n", "/value"]);
         assert_eq!(instance["t"], json!({"path": "/x", "componentId": "c"}));

@@ -1,4 +1,6 @@
-//! The `McpApp` component of the MCP catalog (mcp.md §3): what a host needs to render it safely.
+//! The `McpApp` component of the MCP catalog (`htmlContent`, `title`, `allowedTools`,
+//! `allowedFunctions`, `data.paths`, `csp`, `permissions`): what a host needs to render it
+//! safely.
 //!
 //! Rendering the app (the double-iframe sandbox, the MCP Apps bridge) is the host's job. This
 //! module gives it the decisions, as pure functions:
@@ -10,7 +12,9 @@
 //! - [`McpAppProps::check_tool_call`]: a `tools/call` request of the app against
 //!   `allowedTools`.
 //! - [`McpAppProps::check_function_call`]: a `ui/requests/function-call` request against
-//!   `allowedFunctions` and the JSON Schema of the function's arguments.
+//!   `allowedFunctions` and the JSON Schema of the function's arguments. The schema check needs
+//!   the `json-schema` feature; without it a call whose schema constrains anything is refused
+//!   ([`Denial::SchemaNotChecked`]), never allowed unchecked.
 //! - [`AppBinding`]: the reserved `data.paths` keys and the MCP Apps messages they map to.
 //!
 //! ```
@@ -566,7 +570,9 @@ impl McpAppProps {
 
     /// Checks the params of the app's `ui/requests/function-call` request
     /// (`{"call": …, "args": {…}}`) against `allowedFunctions`: the function must be listed and
-    /// its arguments must match its JSON Schema.
+    /// its arguments must match its JSON Schema. The schema is checked with the `json-schema`
+    /// feature; without it, a function whose schema constrains anything (more than `{}` or
+    /// annotations like `title`) is [`Denial::SchemaNotChecked`].
     ///
     /// A malformed request is an error (`VALIDATION_FAILED`): params that are not an object, a
     /// `call` that is missing, empty or not a string, `args` that are not an object (absent or
@@ -584,10 +590,14 @@ impl McpAppProps {
     ///         "required": ["value"]}}}), &a2ui_catalog_mcp::Limits::default())?;
     /// let ok = props.check_function_call(&json!({"call": "formatDate",
     ///                                            "args": {"value": "2026-11-30"}}))?;
+    /// # #[cfg(feature = "json-schema")]
     /// assert!(matches!(ok, FunctionCallDecision::Allowed { .. }));
+    /// # #[cfg(not(feature = "json-schema"))]
+    /// assert!(matches!(ok, FunctionCallDecision::Denied(Denial::SchemaNotChecked { .. })));
     ///
     /// let bad = props.check_function_call(&json!({"call": "formatDate", "args": {"value": 3}}))?;
     /// let FunctionCallDecision::Denied(denial) = bad else { panic!() };
+    /// # #[cfg(feature = "json-schema")]
     /// assert_eq!(denial.message(), "Arguments of function 'formatDate' do not match its \
     ///                               schema: 3 is not of type \"string\" at /value");
     ///

@@ -1,11 +1,17 @@
 //! What an `McpApp` may ask its host for: tool calls (`allowedTools`) and catalog function calls
 //! (`allowedFunctions`, each with the JSON Schema of its arguments).
+//!
+//! The schemas are checked with `jsonschema` when the crate's `json-schema` feature is on. Without
+//! it the check fails closed: a listed function whose schema constrains anything is refused with
+//! [`Denial::SchemaNotChecked`], never allowed unchecked; a schema that constrains nothing (`{}`,
+//! or only annotations such as `title` and `description`) still allows any arguments.
 
 use crate::error::{Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use serde_json::{Map, Value};
 
 /// At most this many schema violations are reported for one function call.
+#[cfg(feature = "json-schema")]
 const MAX_REPORTED_VIOLATIONS: usize = 16;
 
 /// An entry of `allowedFunctions`: a function name and the JSON Schema of its arguments,
@@ -16,12 +22,32 @@ const MAX_REPORTED_VIOLATIONS: usize = 16;
 /// `regex` engine (no lookaround or backreferences, no catastrophic backtracking), `format` is
 /// an annotation only. Their depth is bounded by the component's (checked by
 /// [`McpAppProps::parse`](super::McpAppProps::parse)).
+///
+/// The schema is compiled and checked only with the `json-schema` feature. Without it a schema
+/// must still be an object, and a call to a function whose schema constrains its arguments is
+/// refused ([`Denial::SchemaNotChecked`]): an unchecked call is never allowed.
 #[derive(Debug, Clone)]
 pub struct AllowedFunction {
     name: String,
     schema: Value,
+    #[cfg(feature = "json-schema")]
     validator: jsonschema::Validator,
 }
+
+/// Keywords that annotate a schema without constraining what it accepts (JSON Schema's
+/// meta-data vocabulary and `$comment`): a schema of these alone accepts any arguments, so it
+/// needs no validator.
+#[cfg(not(feature = "json-schema"))]
+const ANNOTATIONS: [&str; 8] = [
+    "title",
+    "description",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "examples",
+    "$comment",
+];
 
 impl AllowedFunction {
     /// Compiles `schema`, or says why it is not a usable JSON Schema.
@@ -32,6 +58,7 @@ impl AllowedFunction {
                 kind_name(schema)
             ));
         }
+        #[cfg(feature = "json-schema")]
         let validator = jsonschema::options()
             .with_pattern_options(jsonschema::PatternOptions::regex())
             .build(schema)
@@ -39,6 +66,7 @@ impl AllowedFunction {
         Ok(AllowedFunction {
             name: name.to_owned(),
             schema: schema.clone(),
+            #[cfg(feature = "json-schema")]
             validator,
         })
     }
@@ -55,15 +83,39 @@ impl AllowedFunction {
 
     /// The ways `args` breaks the schema (at most 16), each with its location; empty when the
     /// arguments are valid.
-    fn violations(&self, args: &Value) -> Vec<String> {
-        self.validator
+    #[cfg(feature = "json-schema")]
+    fn check(&self, args: &Value) -> Result<(), Denial> {
+        let violations: Vec<String> = self
+            .validator
             .iter_errors(args)
             .take(MAX_REPORTED_VIOLATIONS)
             .map(|e| {
                 let at = e.instance_path().to_string();
                 format!("{} at {}", e, if at.is_empty() { "/" } else { &at })
             })
-            .collect()
+            .collect();
+        if violations.is_empty() {
+            return Ok(());
+        }
+        Err(Denial::InvalidArguments {
+            function: self.name.clone(),
+            violations,
+        })
+    }
+
+    /// Without a validator only a schema that constrains nothing lets a call through.
+    #[cfg(not(feature = "json-schema"))]
+    fn check(&self, _args: &Value) -> Result<(), Denial> {
+        let constrains = self
+            .schema
+            .as_object()
+            .is_none_or(|m| m.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())));
+        if constrains {
+            return Err(Denial::SchemaNotChecked {
+                function: self.name.clone(),
+            });
+        }
+        Ok(())
     }
 }
 
@@ -87,6 +139,13 @@ pub enum Denial {
         function: String,
         /// Each violation, with its location in the arguments (at most 16).
         violations: Vec<String>,
+    },
+    /// The function's schema constrains its arguments, and the crate was built without its
+    /// `json-schema` feature, so they cannot be checked: the call is refused rather than let
+    /// through unchecked.
+    SchemaNotChecked {
+        /// The function the app asked for.
+        function: String,
     },
 }
 
@@ -112,6 +171,10 @@ impl Denial {
             } => format!(
                 "Arguments of function '{function}' do not match its schema: {}",
                 violations.join("; ")
+            ),
+            Denial::SchemaNotChecked { function } => format!(
+                "Arguments of function '{function}' cannot be checked against its schema: \
+                 the host was built without the `json-schema` feature of a2ui-catalog-mcp"
             ),
         }
     }
@@ -221,12 +284,8 @@ pub(super) fn decide_function_call(
         });
     };
     // The arguments are depth-checked and small; one copy keeps the decision's map owned.
-    let violations = entry.violations(&Value::Object(args.clone()));
-    if !violations.is_empty() {
-        return FunctionCallDecision::Denied(Denial::InvalidArguments {
-            function: function.to_owned(),
-            violations,
-        });
+    if let Err(denial) = entry.check(&Value::Object(args.clone())) {
+        return FunctionCallDecision::Denied(denial);
     }
     FunctionCallDecision::Allowed {
         function: function.to_owned(),

@@ -279,6 +279,7 @@ fn malformed_dynamic_strings() {
     assert!(message.ends_with("got an object"), "{message}");
 }
 
+#[cfg(feature = "json-schema")]
 #[test]
 fn bad_function_schemas() {
     let all = problems(app(json!({"allowedFunctions": {
@@ -318,6 +319,7 @@ fn bad_function_schemas() {
     );
 }
 
+#[cfg(feature = "json-schema")]
 #[test]
 fn deep_but_allowed_schema_compiles_and_validates() {
     let props = parse(&app(json!({"allowedFunctions": {"f": nested_object(126)}}))).unwrap();
@@ -327,6 +329,7 @@ fn deep_but_allowed_schema_compiles_and_validates() {
     assert!(matches!(decision, FunctionCallDecision::Allowed { .. }));
 }
 
+#[cfg(feature = "json-schema")]
 #[test]
 fn recursive_schemas_terminate() {
     let props = parse(&app(json!({"allowedFunctions": {
@@ -355,6 +358,7 @@ fn recursive_schemas_terminate() {
     assert!(violations[0].ends_with(" at /child"), "{violations:?}");
 }
 
+#[cfg(feature = "json-schema")]
 #[test]
 fn pattern_runs_on_linear_engine() {
     let props = parse(&app(json!({"allowedFunctions": {
@@ -371,6 +375,7 @@ fn pattern_runs_on_linear_engine() {
     ));
 }
 
+#[cfg(feature = "json-schema")]
 #[test]
 fn violations_are_capped() {
     let props = parse(&app(json!({"allowedFunctions": {
@@ -493,6 +498,41 @@ fn malformed_function_call_requests() {
     );
 }
 
+/// Without a validator a schema that constrains the arguments refuses every call; one that
+/// constrains nothing still allows any.
+#[cfg(not(feature = "json-schema"))]
+#[test]
+fn without_json_schema_constraining_schemas_fail_closed() {
+    let props = parse(&app(json!({"allowedFunctions": {
+        "open": {},
+        "noted": {"title": "Notes", "description": "anything", "$comment": "x", "examples": [1]},
+        "typed": {"type": "object", "required": ["value"]},
+        "nonsense": {"type": "strnig"},
+    }})))
+    .unwrap();
+    for function in ["open", "noted"] {
+        let decision = props
+            .check_function_call(&json!({"call": function, "args": {"any": [1, 2]}}))
+            .unwrap();
+        assert!(
+            matches!(decision, FunctionCallDecision::Allowed { .. }),
+            "{function}: {decision:?}"
+        );
+    }
+    for function in ["typed", "nonsense"] {
+        // Even arguments the schema would accept: nothing checked them.
+        let decision = props
+            .check_function_call(&json!({"call": function, "args": {"value": "v"}}))
+            .unwrap();
+        assert_eq!(
+            decision,
+            FunctionCallDecision::Denied(Denial::SchemaNotChecked {
+                function: function.into()
+            })
+        );
+    }
+}
+
 #[test]
 fn denial_messages() {
     assert_eq!(
@@ -509,6 +549,14 @@ fn denial_messages() {
         }
         .message(),
         "Arguments of function 'f' do not match its schema: a; b"
+    );
+    assert_eq!(
+        Denial::SchemaNotChecked {
+            function: "f".into()
+        }
+        .message(),
+        "Arguments of function 'f' cannot be checked against its schema: the host was built \
+         without the `json-schema` feature of a2ui-catalog-mcp"
     );
 }
 

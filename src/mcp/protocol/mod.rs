@@ -1,4 +1,5 @@
-//! A2UI over MCP, both directions: the `A2UIAgent.MCP` helpers in Rust (mcp.md §4).
+//! A2UI over MCP, both directions: the helpers of the Elixir reference's `A2UIAgent.MCP`
+//! module, in Rust, for servers and clients alike.
 //!
 //! Presentation and data travel separately. A server lists its layouts (`createSurface` and
 //! `updateComponents` messages, with data bindings) as MCP resources of MIME type

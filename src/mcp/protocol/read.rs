@@ -31,11 +31,13 @@ fn invalid(message: String) -> Error {
 }
 
 /// Reads the JSON of one A2UI resource item (a `TextResourceContents` or `BlobResourceContents`)
-/// into `out`: one message or an array of messages, each an object. `at` is the item's location.
+/// into `out`: one message or an array of messages, each an object. `at` is the item's location;
+/// `subject` names the resource in messages ("the A2UI resource 'a2ui://board'").
 pub(crate) fn read_messages(
     item: &Map<String, Value>,
     at: &str,
     limits: &Limits,
+    subject: &str,
     out: &mut Vec<Value>,
 ) -> Result<(), Error> {
     let (text, at): (Cow<'_, str>, String) =
@@ -44,27 +46,36 @@ pub(crate) fn read_messages(
         } else if let Some(blob) = item.get("blob").and_then(Value::as_str) {
             let at = format!("{at}/blob");
             let bytes = base64::decode(blob).map_err(|e| {
-                invalid(format!("the A2UI resource's blob is not base64: {e}"))
+                invalid(format!("the blob of {subject} is not base64: {e}"))
                     .with_location(at.as_str())
                     .with_source(e)
             })?;
             let text = String::from_utf8(bytes).map_err(|e| {
-                invalid("the A2UI resource's blob is not UTF-8 text".to_owned())
+                invalid(format!("the blob of {subject} is not UTF-8 text"))
                     .with_location(at.as_str())
                     .with_source(e)
             })?;
             (Cow::Owned(text), at)
         } else {
-            return Err(invalid(
-                "the A2UI resource has neither a `text` nor a `blob` string".to_owned(),
-            )
+            return Err(invalid(format!(
+                "{subject} has neither a `text` nor a `blob` string"
+            ))
             .with_location(at));
         };
     let value = from_str_limited(&text, limits.max_depth).map_err(|e| {
-        let message = format!("the A2UI resource's JSON is invalid: {}", e.message());
-        Error::new(e.code(), message)
-            .with_location(at.as_str())
-            .with_source(e)
+        // Say what is wrong once: the parser's own words, without the generic prefix.
+        let code = e.code();
+        let message = match std::error::Error::source(&e) {
+            Some(cause) if code == ErrorCode::ValidationFailed => {
+                format!("{subject} is not valid JSON: {cause}")
+            }
+            _ => format!("the JSON of {subject}: {}", e.message()),
+        };
+        let err = Error::new(code, message).with_location(at.as_str());
+        match e.into_source() {
+            Some(parser_error) => err.with_source(parser_error),
+            None => err,
+        }
     })?;
     match value {
         Value::Object(_) => out.push(value),
@@ -72,7 +83,7 @@ pub(crate) fn read_messages(
             for (i, message) in items.into_iter().enumerate() {
                 if !message.is_object() {
                     return Err(invalid(format!(
-                        "A2UI message {i} is {}, not an object",
+                        "A2UI message {i} of {subject} is {}, not an object",
                         kind_name(&message)
                     ))
                     .with_location(at));
@@ -82,7 +93,7 @@ pub(crate) fn read_messages(
         }
         other => {
             return Err(invalid(format!(
-                "the A2UI resource holds {}, not a message or an array of messages",
+                "{subject} holds {}, not a message or an array of messages",
                 kind_name(&other)
             ))
             .with_location(at));
@@ -154,7 +165,13 @@ pub fn a2ui_messages(result: &Value, limits: &Limits) -> Result<Vec<Value>, Erro
             .and_then(Value::as_str)
             .is_some_and(is_a2ui_mime_type);
         if is_a2ui {
-            read_messages(item, &format!("/content/{i}/resource"), limits, &mut out)?;
+            read_messages(
+                item,
+                &format!("/content/{i}/resource"),
+                limits,
+                "the A2UI resource",
+                &mut out,
+            )?;
         }
     }
     Ok(out)

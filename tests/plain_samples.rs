@@ -1,0 +1,145 @@
+//! The sample surfaces of `examples/surfaces/` in the plain spelling (`examples/surfaces/plain/`,
+//! `{"path": …}` and `{"call": …}` as the A2UI specification writes them), checked against the
+//! MCP catalog and the basic catalog of `tests/data/basic-catalog.json`: read with the plain
+//! spelling they check exactly as the `@` copies do; read with the `@` spelling every dynamic
+//! value is one warning, and nothing is an error.
+
+use a2ui_catalog_mcp::messages::{self, Report};
+use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, Spelling};
+
+const SAMPLES: [&str; 3] = [
+    "restaurant-finder.jsonl",
+    "booking-form.json",
+    "mcp-order-summary.json",
+];
+
+fn env(spelling: Spelling) -> Environment {
+    let mut env = Environment::new();
+    env.add_catalog(Catalog::from_schema_str(include_str!("data/basic-catalog.json")).unwrap());
+    env.set_spelling(spelling);
+    env
+}
+
+fn sample(name: &str) -> String {
+    let path = format!("{}/examples/surfaces/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// `(index, pointer, code, function)` of every problem.
+fn located(report: &Report) -> Vec<(Option<usize>, String, ErrorCode, Option<String>)> {
+    report
+        .problems()
+        .iter()
+        .map(|p| {
+            (
+                p.index(),
+                p.pointer().to_owned(),
+                p.code(),
+                p.function().map(str::to_owned),
+            )
+        })
+        .collect()
+}
+
+/// How many bindings and calls a sample in the `@` spelling has.
+fn dynamic_values(text: &str) -> usize {
+    text.matches("\"@path\"").count() + text.matches("\"@call\"").count()
+}
+
+#[test]
+fn the_plain_copies_are_the_samples_respelled() {
+    for name in SAMPLES {
+        for dir in ["", "broken/"] {
+            let at = sample(&format!("{dir}{name}"));
+            let plain = sample(&format!("plain/{dir}{name}"));
+            assert!(!plain.contains("\"@path\"") && !plain.contains("\"@call\""));
+            let respelled = at
+                .replace("\"@path\":", "\"path\":")
+                .replace("\"@call\":", "\"call\":");
+            if (dir, name) == ("broken/", "restaurant-finder.jsonl") {
+                // The binding with an extra key is a literal in the plain spelling: the copy has
+                // a path that does not parse instead.
+                let respelled = respelled.replace(
+                    r#"{"path": "id", "fallback": "none"}"#,
+                    r#"{"path": "id~"}"#,
+                );
+                assert_eq!(plain, respelled, "{dir}{name}");
+            } else {
+                assert_eq!(plain, respelled, "{dir}{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn read_with_the_plain_spelling_they_have_no_false_error_and_no_warning() {
+    let env = env(Spelling::Plain);
+    for name in SAMPLES {
+        let report = messages::check_stream(&env, &sample(&format!("plain/{name}")));
+        assert!(report.is_clean(), "{name}:\n{report}");
+        assert!(report.warnings().is_empty(), "{name}:\n{report}");
+        // The `@` copies read the same in a plain environment.
+        let report = messages::check_stream(&env, &sample(name));
+        assert!(
+            report.is_clean() && report.warnings().is_empty(),
+            "{name}:\n{report}"
+        );
+    }
+}
+
+#[test]
+fn read_with_the_at_spelling_each_dynamic_value_is_one_warning() {
+    let env = env(Spelling::At);
+    for name in SAMPLES {
+        let report = messages::check_stream(&env, &sample(&format!("plain/{name}")));
+        assert!(report.is_clean(), "{name}:\n{report}");
+        assert_eq!(
+            report.warnings().len(),
+            dynamic_values(&sample(name)),
+            "{name}:\n{report}"
+        );
+        for warning in report.warnings() {
+            let suggestion = warning.warning().suggestion().unwrap();
+            assert!(
+                suggestion.starts_with("{\"@path\": ") || suggestion.starts_with("{\"@call\": "),
+                "{suggestion}"
+            );
+        }
+    }
+    // Every value of the order summary, the agent-initiated callFunction included.
+    let report = messages::check_stream(&env, &sample("plain/mcp-order-summary.json"));
+    assert!(
+        report
+            .warnings()
+            .iter()
+            .any(|w| w.index() == 3 && w.pointer() == "/callFunction")
+    );
+}
+
+#[test]
+fn every_deliberate_mistake_is_found_in_the_plain_spelling_too() {
+    for name in SAMPLES {
+        let at = messages::check_stream(&env(Spelling::At), &sample(&format!("broken/{name}")));
+        let plain = messages::check_stream(
+            &env(Spelling::Plain),
+            &sample(&format!("plain/broken/{name}")),
+        );
+        let mut expected = located(&at);
+        if name == "restaurant-finder.jsonl" {
+            let swapped = expected
+                .iter_mut()
+                .find(|p| p.1.ends_with("/context/restaurantId"))
+                .unwrap();
+            swapped.2 = ErrorCode::DataError;
+        }
+        assert_eq!(located(&plain), expected, "{name}:\n{plain}");
+        assert!(plain.warnings().is_empty(), "{name}:\n{plain}");
+        let messages: Vec<&str> = plain.problems().iter().map(|p| p.message()).collect();
+        let at_messages: Vec<&str> = at.problems().iter().map(|p| p.message()).collect();
+        for (m, a) in messages.iter().zip(&at_messages) {
+            if !m.contains("id~") {
+                assert_eq!(m, a);
+            }
+        }
+    }
+}
