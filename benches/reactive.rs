@@ -5,13 +5,19 @@
 //! Workload: N keys, one per row on `/rows/i/name`, plus 100 keys on `/rows`, 100 on `/` and
 //! 100 on unrelated paths; one change at `/rows/{N/2}/name` (201 keys affected).
 //!
+//! And the recompute after one keystroke in the search surface of `examples/tui` with 1 000
+//! result rows bound (two fields each): `Bindings::refresh`, which evaluates only the keys that
+//! read `/query`, against evaluating every bound key and comparing it with its last value.
+//!
 //! `cargo bench --bench reactive -- --warm-up-time 1 --measurement-time 3`
 
-use a2ui_catalog_mcp::JsonPointer;
-use a2ui_catalog_mcp::reactive::{ChangeSet, PathIndex};
+use a2ui_catalog_mcp::reactive::{Bindings, ChangeSet, PathIndex, TrackedModel, json_eq};
+use a2ui_catalog_mcp::{Environment, JsonPointer, Payload};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 use std::hint::black_box;
+use std::sync::Arc;
 
 /// The registrations of the workload: `(key, path)`.
 fn workload(n: usize) -> Vec<(u32, String)> {
@@ -116,5 +122,99 @@ fn register(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, affected, register);
+/// The surface of `examples/tui`, its list filled with `rows` results: every property and every
+/// template field of every row, as `(key, payload, context)`, and the data model.
+fn tui_surface(rows: usize) -> (Vec<(String, Arc<Payload>, JsonPointer)>, Value) {
+    let surface: Value =
+        serde_json::from_str(include_str!("../examples/tui/surface.json")).unwrap();
+    let env = Environment::new();
+    let mut model = surface["dataModel"].clone();
+    model["results"] = (0..rows)
+        .map(|i| json!({"title": format!("Result {i}"), "url": format!("https://example.com/{i}")}))
+        .collect();
+    let mut keys = Vec::new();
+    for component in surface["components"].as_array().unwrap() {
+        let id = component["id"].as_str().unwrap();
+        for property in ["text", "label", "value", "title", "pending", "items"] {
+            if let Some(value) = component.get(property) {
+                let payload = Arc::new(env.compile(value).unwrap());
+                // A value that needs a tool call is not evaluated synchronously.
+                if !payload.calls_tools() {
+                    keys.push((format!("{id}.{property}"), payload, JsonPointer::root()));
+                }
+            }
+        }
+        if let Some(Value::Object(template)) = component.get("template") {
+            for (field, payload) in template {
+                let payload = Arc::new(env.compile(payload).unwrap());
+                for row in 0..rows {
+                    let context = JsonPointer::parse(&format!("/results/{row}")).unwrap();
+                    keys.push((format!("{id}[{row}].{field}"), payload.clone(), context));
+                }
+            }
+        }
+    }
+    (keys, model)
+}
+
+fn keystroke(c: &mut Criterion) {
+    let mut g = c.benchmark_group("reactive-keystroke");
+    let rows = 1_000;
+    let (keys, data) = tui_surface(rows);
+    let query = JsonPointer::parse("/query").unwrap();
+    let texts = [json!("rust"), json!("rusty")];
+
+    let mut model = TrackedModel::new(data.clone());
+    let mut bindings = Bindings::new();
+    for (key, payload, context) in &keys {
+        bindings
+            .register(key.clone(), payload.clone(), context.clone())
+            .unwrap();
+    }
+    assert_eq!(bindings.refresh(&mut model).len(), keys.len());
+    let mut turn = 0;
+    let before = bindings.evaluations();
+    model.set(&query, texts[0].clone()).unwrap();
+    let changed = bindings.refresh(&mut model);
+    // The field's value and the hint: two evaluations, two redraws, of 2 000+ keys.
+    assert_eq!(
+        (bindings.evaluations() - before, changed.len()),
+        (2, 2),
+        "{} keys",
+        keys.len()
+    );
+    g.bench_function(BenchmarkId::new("only-affected", rows), |b| {
+        b.iter(|| {
+            turn += 1;
+            model.set(&query, texts[turn % 2].clone()).unwrap();
+            black_box(bindings.refresh(&mut model))
+        })
+    });
+
+    // Every key evaluated again and compared with its last value, as without an index.
+    let mut model = TrackedModel::new(data);
+    let mut last: Vec<Value> = keys
+        .iter()
+        .map(|(_, p, c)| p.eval_read(model.get(), c).unwrap())
+        .collect();
+    g.bench_function(BenchmarkId::new("every-key-baseline", rows), |b| {
+        b.iter(|| {
+            turn += 1;
+            model.set(&query, texts[turn % 2].clone()).unwrap();
+            model.take_changes();
+            let mut changed = 0;
+            for ((_, payload, context), last) in keys.iter().zip(last.iter_mut()) {
+                let value = payload.eval_read(model.get(), context).unwrap();
+                if !json_eq(&value, last) {
+                    *last = value;
+                    changed += 1;
+                }
+            }
+            black_box(changed)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, affected, register, keystroke);
 criterion_main!(benches);

@@ -3,8 +3,8 @@
 //! CLI's `fixtures` command, the crate's tests) reads them and hands over their text.
 //!
 //! The file format (the keys of a case, the scripted `server`, the `expect` keys, failing
-//! cases, how JSON is compared, `regexCases`, and the keys below) is stated in full in
-//! `docs/fixtures.md`, for authors of cases and of runners in other languages.
+//! cases, how JSON is compared, `regexCases`, `affectsCases`, and the keys below) is stated in
+//! full in `docs/fixtures.md`, for authors of cases and of runners in other languages.
 //!
 //! A case's `server` is a scripted MCP server: its tools, their results, resources, the
 //! surfaces the renderer holds, and the host's tool `policy` (`{"allow": [names]}`,
@@ -38,6 +38,17 @@
 //!   order, each `{"location": "/title", "messageContains": "…", "code": "OTHER_SPELLING"}`
 //!   (every key optional); the list must have as many entries as there are warnings, so `[]`
 //!   says there is none.
+//!
+//! # Dependencies and changes
+//!
+//! - `expect.dependencies`: the payload's dependency set in `contextPath`
+//!   ([`Payload::dependencies`](crate::Payload::dependencies)) as sorted pointer strings (the
+//!   root is `/`); checked even when the evaluation fails, since it is known at compile time.
+//! - `expect.changed`: the paths the evaluation wrote, as pointer strings in write order, each
+//!   once; `[]` for an evaluation that wrote nothing.
+//! - A file whose top level has `"affectsCases"` holds cases of the relation
+//!   [`reactive::affects`](crate::reactive::affects) alone: `{"dependency", "change",
+//!   "affects"}`, each counted as one case.
 //!
 //! # Message streams
 //!
@@ -75,6 +86,7 @@ use crate::messages;
 use crate::model::SharedModel;
 use crate::path::JsonPointer;
 use crate::payload::Spelling;
+use crate::reactive::{TrackedModel, affects};
 use crate::testing::{ScriptedServer, block_on};
 use serde_json::{Map, Value};
 
@@ -127,8 +139,15 @@ pub fn run_file(file: &Value) -> Result<Vec<Outcome>, Error> {
             .map(|(i, case)| run_regex_case(case, i))
             .collect());
     }
+    if let Some(cases) = file.get("affectsCases").and_then(Value::as_array) {
+        return Ok(cases
+            .iter()
+            .enumerate()
+            .map(|(i, case)| run_affects_case(case, i))
+            .collect());
+    }
     let Some(cases) = file.get("cases").and_then(Value::as_array) else {
-        return Err(bad("no 'cases' (or 'regexCases') array"));
+        return Err(bad("no 'cases' (or 'regexCases', 'affectsCases') array"));
     };
     Ok(cases
         .iter()
@@ -182,6 +201,39 @@ fn run_regex_case(case: &Value, index: usize) -> Outcome {
             }
         }
     }
+    Outcome { id, failures }
+}
+
+/// A case of the affects relation: `dependency`, `change` (JSON Pointers), `affects`.
+fn run_affects_case(case: &Value, index: usize) -> Outcome {
+    let field = |k: &str| case.get(k).and_then(Value::as_str);
+    let (dependency, change) = (field("dependency"), field("change"));
+    let id = format!(
+        "affects/{index}: {} ~ {}",
+        dependency.unwrap_or("?"),
+        change.unwrap_or("?")
+    );
+    let pointer = |text: Option<&str>, name: &str| match text {
+        None => Err(format!("the case has no string '{name}'")),
+        Some(text) => JsonPointer::parse(text).map_err(|e| format!("{name}: {}", e.message())),
+    };
+    let expected = case.get("affects").and_then(Value::as_bool);
+    let failures = match (
+        pointer(dependency, "dependency"),
+        pointer(change, "change"),
+        expected,
+    ) {
+        (Err(e), _, _) | (_, Err(e), _) => vec![e],
+        (_, _, None) => vec!["the case has no boolean 'affects'".into()],
+        (Ok(d), Ok(c), Some(expected)) => {
+            let got = affects(&d, &c);
+            if got == expected {
+                Vec::new()
+            } else {
+                vec![format!("affects: expected {expected}, got {got}")]
+            }
+        }
+    };
     Outcome { id, failures }
 }
 
@@ -408,6 +460,11 @@ fn check_problem_list(expected: &Value, report: &messages::Report, failures: &mu
 struct Run {
     result: Result<Value, Error>,
     data_model: Value,
+    /// The payload's dependency set in the case's context, or why it has none (it does not
+    /// compile).
+    dependencies: Result<Vec<String>, String>,
+    /// The paths the evaluation wrote, in write order.
+    changed: Vec<String>,
     /// What the scripted server saw: `messages`, `toolCalls`, `resourceReads` (all empty
     /// without a server: no tool client is configured).
     seen: [(&'static str, Value); 3],
@@ -421,14 +478,25 @@ fn evaluate(case: &Value) -> Result<Run, String> {
         Some(Value::String(p)) => JsonPointer::parse(p).map_err(|e| e.to_string())?,
         Some(_) => return Err("contextPath is not a string".into()),
     };
-    let mut data_model = case
+    let data_model = case
         .get("dataModel")
         .cloned()
         .unwrap_or_else(|| Value::Object(Map::new()));
+    let compiled = env.compile(payload);
+    let dependencies = match &compiled {
+        Ok(p) => Ok(p
+            .dependencies(&context)
+            .iter()
+            .map(ToString::to_string)
+            .collect()),
+        Err(e) => Err(e.to_string()),
+    };
+    // Every write is recorded, so that `expect.changed` can be checked.
+    let model = TrackedModel::new(data_model);
     let Some(server) = case.get("server") else {
-        let result = env
-            .compile(payload)
-            .and_then(|p| p.eval_in(&mut data_model, &context));
+        let mut model = model;
+        let result = compiled.and_then(|p| p.eval_in(&mut model, &context));
+        let (data_model, changes) = model.into_parts();
         let none = || Value::Array(Vec::new());
         let seen = [
             ("messages", none()),
@@ -438,15 +506,16 @@ fn evaluate(case: &Value) -> Result<Run, String> {
         return Ok(Run {
             result,
             data_model,
+            dependencies,
+            changed: changes.to_strings(),
             seen,
         });
     };
     let server = ScriptedServer::from_json(server).map_err(|e| e.to_string())?;
     let host = server.host();
-    let model = SharedModel::new(data_model);
-    let result = env
-        .compile(payload)
-        .and_then(|p| block_on(p.eval_async(&model, &context, &host)));
+    let model = SharedModel::new(model);
+    let result = compiled.and_then(|p| block_on(p.eval_async(&model, &context, &host)));
+    let (data_model, changes) = model.into_inner().into_parts();
     let reads = server
         .resource_reads()
         .into_iter()
@@ -459,7 +528,9 @@ fn evaluate(case: &Value) -> Result<Run, String> {
     ];
     Ok(Run {
         result,
-        data_model: model.into_inner(),
+        data_model,
+        dependencies,
+        changed: changes.to_strings(),
         seen,
     })
 }
@@ -486,6 +557,26 @@ fn check(expect: &Map<String, Value>, run: &Run, failures: &mut Vec<String>) {
             "dataModel: expected {expected}, got {}",
             run.data_model
         ));
+    }
+    // Dependencies are known at compile time: checked whether the evaluation failed or not.
+    if let Some(expected) = expect.get("dependencies") {
+        match &run.dependencies {
+            Ok(deps) => {
+                let got = Value::from(deps.clone());
+                if !json_eq(expected, &got) {
+                    failures.push(format!("dependencies: expected {expected}, got {got}"));
+                }
+            }
+            Err(e) => failures.push(format!(
+                "dependencies: expected {expected}, but the payload does not compile: {e}"
+            )),
+        }
+    }
+    if let Some(expected) = expect.get("changed") {
+        let got = Value::from(run.changed.clone());
+        if !json_eq(expected, &got) {
+            failures.push(format!("changed: expected {expected}, got {got}"));
+        }
     }
     for (key, got) in &run.seen {
         if let Some(expected) = expect.get(*key)
@@ -542,46 +633,11 @@ fn check_error(expected: &Value, err: &Error, failures: &mut Vec<String>) {
 }
 
 /// JSON equality as fixtures compare: numbers by value (`1` equals `1.0`), object keys in any
-/// order. Iterative, for data of any depth.
+/// order. Iterative, for data of any depth. The same rule as
+/// [`reactive::json_eq`](crate::reactive::json_eq), which decides whether a recomputed value
+/// changed.
 pub fn json_eq(a: &Value, b: &Value) -> bool {
-    let mut stack = vec![(a, b)];
-    while let Some((a, b)) = stack.pop() {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) => {
-                let same = match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-                    (Some(x), Some(y), _, _) => x == y,
-                    (_, _, Some(x), Some(y)) => x == y,
-                    _ => x.as_f64() == y.as_f64(),
-                };
-                if !same {
-                    return false;
-                }
-            }
-            (Value::Array(x), Value::Array(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                stack.extend(x.iter().zip(y));
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                for (k, xv) in x {
-                    match y.get(k) {
-                        Some(yv) => stack.push((xv, yv)),
-                        None => return false,
-                    }
-                }
-            }
-            (x, y) => {
-                if x != y {
-                    return false;
-                }
-            }
-        }
-    }
-    true
+    crate::reactive::json_eq(a, b)
 }
 
 #[cfg(test)]
@@ -607,6 +663,53 @@ mod tests {
         assert!(!out[0].passed());
         assert_eq!(out[0].failures.len(), 2, "{:?}", out[0].failures);
         assert!(out[0].failures[0].contains("expected [2], got [1]"));
+    }
+
+    #[test]
+    fn dependencies_and_changes_are_checked_even_on_failure() {
+        let file = json!({"cases": [
+            {"id": "ok", "dataModel": {"s": "a"},
+             "payload": {"@call": "updateDataModel", "args": {"updates": {"/b": {"@path": "/s"}, "/a": 1}}},
+             "expect": {"dependencies": ["/s"], "changed": ["/b", "/a"]}},
+            {"id": "wrong", "payload": {"@call": "updateDataModel", "args": {"updates": {"/b": {"@path": "/s"}}}},
+             "expect": {"dependencies": ["/t"], "changed": []}},
+            {"id": "failing", "dataModel": {"p": "(a+)+"},
+             "payload": {"@call": "updateDataModel", "args": {"updates": {"/o": {"@call": "regexCapture", "args": {"value": "x", "pattern": {"@path": "/p"}}}}}},
+             "expect": {"error": {"code": "EXPRESSION_ERROR"}, "dependencies": ["/p"], "changed": []}},
+            {"id": "no-compile", "payload": {"@ref": 1}, "expect": {"error": {}, "dependencies": []}}
+        ]});
+        let out = run_file(&file).unwrap();
+        assert!(out[0].passed(), "{:?}", out[0].failures);
+        assert_eq!(out[1].failures.len(), 2, "{:?}", out[1].failures);
+        assert!(out[1].failures[0].contains(r#"expected ["/t"], got ["/s"]"#));
+        assert!(out[1].failures[1].contains(r#"changed: expected [], got ["/b"]"#));
+        assert!(out[2].passed(), "{:?}", out[2].failures);
+        assert_eq!(out[3].failures.len(), 1, "{:?}", out[3].failures);
+        assert!(out[3].failures[0].contains("does not compile"));
+    }
+
+    #[test]
+    fn affects_cases_count_like_the_others() {
+        let file = json!({"affectsCases": [
+            {"dependency": "/rows/1/name", "change": "/rows", "affects": true},
+            {"dependency": "/a", "change": "/ab", "affects": true},
+            {"dependency": "/a~2", "change": "/a", "affects": true},
+            {"dependency": "/a", "change": "/a"}
+        ]});
+        let out = run_file(&file).unwrap();
+        assert_eq!(out.len(), 4);
+        assert!(out[0].passed());
+        assert_eq!(out[1].failures, ["affects: expected true, got false"]);
+        assert!(
+            out[2].failures[0].starts_with("dependency:"),
+            "{:?}",
+            out[2].failures
+        );
+        assert!(
+            out[3].failures[0].contains("no boolean"),
+            "{:?}",
+            out[3].failures
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Runs every conformance fixture in `spec-fixtures/` (both the `cases` and the `regexCases`
-//! form), as `a2ui-mcp fixtures spec-fixtures` does.
+//! Runs every conformance fixture in `spec-fixtures/` (the `cases`, `regexCases` and
+//! `affectsCases` forms), as `a2ui-mcp fixtures spec-fixtures` does.
 
 use a2ui_catalog_mcp::fixtures::{Outcome, run_text};
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ fn every_fixture_passes() {
         .map(|o| format!("{}:\n    {}", o.id, o.failures.join("\n    ")))
         .collect();
     // Every group of the imported reference cases is here: losing a file must not pass silently.
-    assert!(outcomes.len() >= 316, "only {} cases found", outcomes.len());
+    assert!(outcomes.len() >= 409, "only {} cases found", outcomes.len());
     assert!(
         failed.is_empty(),
         "{} of {} cases failed:\n{}",

@@ -95,6 +95,17 @@ enum Command {
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
     },
+    /// Print the data model paths a payload reads (its dependency set) as a JSON array: what a
+    /// surface reacts to.
+    Deps {
+        /// The payload file (JSON).
+        payload: PathBuf,
+        #[command(flatten)]
+        env: EnvOptions,
+        /// The data context relative paths join, a JSON Pointer; default the root.
+        #[arg(long)]
+        context: Option<String>,
+    },
     /// Check patterns against the A2UI regex dialect and match them: JSON lines
     /// `{"pattern", "inputs"}` on standard input, one JSON line out per line in.
     Regex {
@@ -161,6 +172,11 @@ fn main() -> ExitCode {
                 repeat,
             )
         }),
+        Command::Deps {
+            payload,
+            env,
+            context,
+        } => environment(&env).and_then(|e| deps(&e, &payload, context.as_deref())),
         Command::Regex { batch: _ } => regex_lines(),
         Command::Fixtures { paths } => run_fixtures(&paths),
     };
@@ -454,6 +470,19 @@ fn eval(
         out["timing"] = json!({"compileMicros": compile_micros, "evalMicrosMedian": median, "evalMicrosMin": min, "runs": n});
     }
     out!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `deps`: the payload's dependency set in the context, sorted, each once (the root is `/`).
+fn deps(env: &Environment, path: &Path, context: Option<&str>) -> Result<ExitCode, Error> {
+    let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
+    let payload = compile(env, path)?;
+    let paths: Vec<String> = payload
+        .dependencies(&context)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    out!("{}", Value::from(paths));
     Ok(ExitCode::SUCCESS)
 }
 

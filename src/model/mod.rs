@@ -74,6 +74,84 @@ pub trait DataModel {
     /// The full rules (which container a missing parent becomes, padding, the root) are those
     /// of [`apply_writes`], which implements this method for `serde_json::Value`.
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error>;
+
+    /// Removes the object member or array element at `path` (what an A2UI `updateDataModel`
+    /// message without `value` does). Returns whether something was there to remove: a missing
+    /// member, an index out of bounds or a path through a string, number or boolean removes
+    /// nothing and is not an error. Removing an array element shifts the elements after it.
+    /// Removing the root leaves an empty object.
+    ///
+    /// The provided implementation reads the parent container, removes the member from a copy
+    /// and writes the copy back with [`apply`](DataModel::apply); stores that can remove in
+    /// place (the `serde_json::Value` one does) override it.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{DataModel, JsonPointer};
+    /// use serde_json::json;
+    /// let mut model = json!({"rows": ["a", "b", "c"], "user": {"nickname": "x"}});
+    /// assert!(model.remove(&JsonPointer::parse("/rows/0")?)?);
+    /// assert!(model.remove(&JsonPointer::parse("/user/nickname")?)?);
+    /// assert!(!model.remove(&JsonPointer::parse("/user/missing")?)?);
+    /// assert_eq!(model, json!({"rows": ["b", "c"], "user": {}}));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    fn remove(&mut self, path: &JsonPointer) -> Result<bool, Error> {
+        let Some((last, parent)) = path.tokens().split_last() else {
+            let empty = Write {
+                path: JsonPointer::root(),
+                value: Value::Object(Map::new()),
+            };
+            self.apply(vec![empty], 0)?;
+            return Ok(true);
+        };
+        let parent = JsonPointer::from_tokens(parent.iter().map(String::as_str));
+        let Some(container) = self.read(&parent) else {
+            return Ok(false);
+        };
+        let mut container = container.into_owned();
+        if !remove_member(&mut container, last) {
+            return Ok(false);
+        }
+        // The parent exists, so no index on its path is new: the index limit cannot apply.
+        let write = Write {
+            path: parent,
+            value: container,
+        };
+        self.apply(vec![write], usize::MAX)?;
+        Ok(true)
+    }
+}
+
+/// A mutable borrow of a data model is one, so that a wrapper such as
+/// [`TrackedModel`](crate::reactive::TrackedModel) can wrap a model the host keeps owning.
+impl<M: DataModel + ?Sized> DataModel for &mut M {
+    fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
+        (**self).read(path)
+    }
+
+    fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
+        (**self).apply(writes, max_index)
+    }
+
+    fn remove(&mut self, path: &JsonPointer) -> Result<bool, Error> {
+        (**self).remove(path)
+    }
+}
+
+/// Removes the member `token` of an object or the element it indexes in an array; returns
+/// whether there was one.
+fn remove_member(container: &mut Value, token: &str) -> bool {
+    match container {
+        Value::Object(map) => map.shift_remove(token).is_some(),
+        Value::Array(items) => match array_index(token) {
+            Some(i) if i < items.len() => {
+                items.remove(i);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
 }
 
 impl DataModel for Value {
@@ -83,6 +161,14 @@ impl DataModel for Value {
 
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
         apply_writes(self, writes, max_index)
+    }
+
+    fn remove(&mut self, path: &JsonPointer) -> Result<bool, Error> {
+        let Some((last, parent)) = path.tokens().split_last() else {
+            *self = Value::Object(Map::new());
+            return Ok(true);
+        };
+        Ok(read_mut(self, parent).is_some_and(|container| remove_member(container, last)))
     }
 }
 
@@ -499,6 +585,37 @@ mod tests {
             err.message(),
             "cannot write '/name/first': '/name' holds a string"
         );
+    }
+
+    #[test]
+    fn removal_in_place_and_through_the_provided_method_agree() {
+        /// A store that only reads and applies, to run the trait's own `remove`.
+        struct Plain(Value);
+        impl DataModel for Plain {
+            fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
+                self.0.read(path)
+            }
+            fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
+                self.0.apply(writes, max_index)
+            }
+        }
+        let original = json!({"rows": ["a", "b", "c"], "u": {"n": 1, "m": 2}, "s": "text"});
+        for path in [
+            "/rows/1", "/rows/3", "/rows/01", "/rows/x", "/u/n", "/u/z", "/s/0", "/none/a", "/",
+            "/u",
+        ] {
+            let path = JsonPointer::parse(path).unwrap();
+            let mut direct = original.clone();
+            let mut plain = Plain(original.clone());
+            let removed = direct.remove(&path).unwrap();
+            assert_eq!(plain.remove(&path).unwrap(), removed, "{path}");
+            assert_eq!(plain.0, direct, "{path}");
+        }
+        let mut m = original.clone();
+        m.remove(&JsonPointer::parse("/rows/0").unwrap()).unwrap();
+        assert_eq!(m["rows"], json!(["b", "c"]));
+        m.remove(&JsonPointer::root()).unwrap();
+        assert_eq!(m, json!({}));
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
 pub use shape::Spelling;
 
-use crate::error::{Error, Warning};
+use crate::error::{Error, ErrorCode, Warning};
 use crate::limits::Limits;
 use crate::model::DataModel;
 use crate::path::JsonPointer;
@@ -138,6 +138,49 @@ impl Payload {
         }
     }
 
+    /// Evaluates a payload that cannot write ([`may_write`](Payload::may_write) is `false`)
+    /// with `context` as the data context, through a shared borrow of the model: a renderer can
+    /// evaluate its labels while other parts of it hold the model too.
+    ///
+    /// A payload that may write is refused before anything runs (`DATA_ERROR`, use
+    /// [`eval_in`](Payload::eval_in)). A host function that queues writes although its
+    /// [`Function::may_write`](crate::Function::may_write) said it would not fails the call
+    /// (`DATA_ERROR`, naming the function and its location) instead of writing. A payload that
+    /// calls a tool needs [`eval_async`](Payload::eval_async), as with `eval_in`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, JsonPointer, ErrorCode};
+    /// use serde_json::json;
+    ///
+    /// let env = Environment::new();
+    /// let model = json!({"rows": [{"name": "a,b"}]});
+    /// let label = env.compile(&json!({"@call": "split", "args": {"value": {"@path": "name"}, "separator": ","}}))?;
+    /// let row = JsonPointer::parse("/rows/0")?;
+    /// assert_eq!(label.eval_read(&model, &row)?, json!(["a", "b"]));
+    ///
+    /// let select = env.compile(&json!({"@call": "updateDataModel", "args": {"updates": {"selected": true}}}))?;
+    /// assert_eq!(select.eval_read(&model, &row).unwrap_err().code(), ErrorCode::DataError);
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn eval_read<M: DataModel + ?Sized>(
+        &self,
+        model: &M,
+        context: &JsonPointer,
+    ) -> Result<Value, Error> {
+        if self.may_write() {
+            return Err(Error::new(
+                ErrorCode::DataError,
+                "this payload may write to the data model (updateDataModel, a callMcpTool \
+                 targetDataPath, or a host function that declares writes): evaluate it with a \
+                 mutable model, not read-only",
+            ));
+        }
+        match self.machine(context).run(&mut ReadOnly(model), false)? {
+            Step::Done(value) => Ok(value),
+            Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
+        }
+    }
+
     /// A machine that evaluates the payload with `context` as the data context.
     pub(crate) fn machine<'p>(&'p self, context: &'p JsonPointer) -> Machine<'p> {
         Machine::new(&self.program, &self.limits, context)
@@ -196,6 +239,40 @@ impl Payload {
     /// ```
     pub fn tool_names(&self) -> &ToolNames {
         &self.program.tool_names
+    }
+}
+
+/// A shared borrow of a model seen as a data model that refuses every write: the machine
+/// runs unchanged on it, and a write that was not declared fails where it is attempted.
+struct ReadOnly<'m, M: ?Sized>(&'m M);
+
+impl<M: DataModel + ?Sized> DataModel for ReadOnly<'_, M> {
+    fn read(&self, path: &JsonPointer) -> Option<std::borrow::Cow<'_, Value>> {
+        self.0.read(path)
+    }
+
+    fn apply(&mut self, writes: Vec<crate::model::Write>, _max_index: usize) -> Result<(), Error> {
+        let path = writes
+            .first()
+            .map_or_else(String::new, |w| w.path.to_string());
+        Err(Error::new(
+            ErrorCode::DataError,
+            format!(
+                "cannot write '{path}': the data model is read-only in this evaluation (the \
+                 function writes, but its Function::may_write says it does not)"
+            ),
+        ))
+    }
+
+    fn remove(&mut self, path: &JsonPointer) -> Result<bool, Error> {
+        self.apply(
+            vec![crate::model::Write {
+                path: path.clone(),
+                value: Value::Null,
+            }],
+            0,
+        )
+        .map(|()| false)
     }
 }
 

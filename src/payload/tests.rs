@@ -248,3 +248,102 @@ fn payload_is_send_and_sync() {
     check::<crate::Payload>();
     check::<Environment>();
 }
+
+/// A host function that writes through its call context; `declares` is what its
+/// `Function::may_write` says.
+struct Stamp {
+    declares: bool,
+}
+
+impl crate::Function for Stamp {
+    fn call(&self, _args: &mut Args<'_>, cx: &mut crate::CallContext<'_>) -> crate::Result<Value> {
+        cx.write("/stamped", json!(true));
+        Ok(json!("stamped"))
+    }
+
+    fn may_write(&self, _args: &crate::StaticArgs<'_>) -> bool {
+        self.declares
+    }
+}
+
+#[test]
+fn read_only_evaluation_reads_through_a_shared_borrow() {
+    let env = Environment::new();
+    let model = json!({"rows": [{"name": "a,b"}], "sep": ","});
+    let row = JsonPointer::parse("/rows/0").unwrap();
+    let label = env
+        .compile(&json!({"@call": "split", "args": {"value": {"@path": "name"}, "separator": {"@path": "/sep"}}}))
+        .unwrap();
+    let shared = &model;
+    // Two evaluations at once over the same shared borrow.
+    let (a, b) = (
+        label.eval_read(shared, &row).unwrap(),
+        label.eval_read(shared, &row).unwrap(),
+    );
+    assert_eq!((a, b), (json!(["a", "b"]), json!(["a", "b"])));
+    // Errors are the same as with a mutable model.
+    let bad = env
+        .compile(
+            &json!({"@call": "regexCapture", "args": {"value": "x", "pattern": {"@path": "/p"}}}),
+        )
+        .unwrap();
+    let err = bad.eval_read(&json!({"p": "(a+)+"}), &row).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ExpressionError);
+}
+
+#[test]
+fn read_only_evaluation_refuses_payloads_that_may_write() {
+    let env = Environment::new();
+    let model = json!({"x": 1});
+    for payload in [
+        json!({"@call": "updateDataModel", "args": {"updates": {"/x": 2}}}),
+        json!([1, {"@call": "updateDataModel", "args": {"updates": {"@path": "/pending"}}}]),
+        json!({"@call": "callMcpTool", "args": {"name": "t", "targetDataPath": "/out"}}),
+    ] {
+        let compiled = env.compile(&payload).unwrap();
+        let err = compiled
+            .eval_read(&model, &JsonPointer::root())
+            .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::DataError, "{payload}");
+        assert!(err.message().contains("may write"), "{}", err.message());
+    }
+    // A tool call without a target only reads: it is refused for lack of a tool client, as
+    // with a mutable model.
+    let fetch = env
+        .compile(&json!({"@call": "callMcpTool", "args": {"name": "t"}}))
+        .unwrap();
+    let err = fetch.eval_read(&model, &JsonPointer::root()).unwrap_err();
+    assert!(
+        err.message().contains("not configured"),
+        "{}",
+        err.message()
+    );
+}
+
+#[test]
+fn an_undeclared_host_write_fails_in_read_only_mode() {
+    for declares in [false, true] {
+        let mut env = Environment::new();
+        env.add_catalog(Catalog::new(TEST_CATALOG).with_function(
+            "stamp",
+            ArgSchema::new(),
+            Stamp { declares },
+        ));
+        let payload = env
+            .compile(&json!({"label": {"@call": "stamp", "catalogId": TEST_CATALOG}}))
+            .unwrap();
+        assert_eq!(payload.may_write(), declares);
+        let model = json!({});
+        let err = payload.eval_read(&model, &JsonPointer::root()).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::DataError);
+        if !declares {
+            // The call is named, and the message says why.
+            assert_eq!((err.function(), err.location()), (Some("stamp"), "/label"));
+            assert!(err.message().contains("read-only"), "{}", err.message());
+        }
+        // With a mutable model the write happens.
+        let mut model = json!({});
+        payload.eval(&mut model).unwrap();
+        assert_eq!(model, json!({"stamped": true}));
+    }
+}

@@ -364,6 +364,43 @@ impl<K: Eq + Hash + Clone> PathIndex<K> {
         out.keys
     }
 
+    /// Whether a key is registered at `path` or at one of its ancestors. Costs the depth of
+    /// `path`.
+    pub(crate) fn any_at_or_above(&self, path: &JsonPointer) -> bool {
+        let mut id = ROOT;
+        for token in path.tokens() {
+            let node = &self.nodes[id as usize];
+            if !node.own.is_empty() {
+                return true;
+            }
+            match node.children.get(token.as_str()) {
+                Some(&child) => id = child,
+                None => return false,
+            }
+        }
+        !self.nodes[id as usize].own.is_empty()
+    }
+
+    /// Appends to `out` the keys registered strictly under `path` (a key registered both at
+    /// and under it too; a key registered under two of its children twice). Costs the depth of
+    /// `path` plus the keys appended.
+    pub(crate) fn strictly_below(&self, path: &JsonPointer, out: &mut Vec<K>) {
+        let mut id = ROOT;
+        for token in path.tokens() {
+            match self.nodes[id as usize].children.get(token.as_str()) {
+                Some(&child) => id = child,
+                None => return,
+            }
+        }
+        let node = &self.nodes[id as usize];
+        let key = |slot: Slot| self.entries[slot as usize].as_ref().map(|e| &e.key);
+        for &child in node.children.values() {
+            self.nodes[child as usize]
+                .below
+                .for_each(|slot| out.extend(key(slot).cloned()));
+        }
+    }
+
     /// Adds one path of `slot`, creating the nodes it needs; returns the path's node.
     fn attach(&mut self, slot: Slot, path: &JsonPointer) -> NodeId {
         let mut id = ROOT;

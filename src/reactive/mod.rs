@@ -1,4 +1,5 @@
-//! Reactive evaluation for renderers: which values a change of the data model affects.
+//! Reactive evaluation for renderers: what a value reads, what a write changed, which values
+//! to recompute.
 //!
 //! A renderer binds many component properties to compiled payloads. Instead of evaluating every
 //! binding after every change, it
@@ -8,9 +9,29 @@
 //! 2. registers those paths under a key of its own choosing in a [`PathIndex`],
 //! 3. collects the paths each write changed in a [`ChangeSet`] (one per frame or per message
 //!    batch): a [`TrackedModel`] wrapped around its store records every write applied to it,
-//!    by payloads and by the host alike, and
+//!    by payloads and by the host alike ([`TrackedModel::set`] for a two-way bound field,
+//!    [`TrackedModel::apply_message`] for an A2UI `updateDataModel` message), and
+//!    [`Payload::eval_tracked`](crate::Payload::eval_tracked) records one evaluation's writes
+//!    into a model the host keeps unwrapped,
 //! 4. asks the index which keys the change set affects ([`PathIndex::affected`]), and evaluates
-//!    only those again.
+//!    only those again, read-only ([`Payload::eval_read`](crate::Payload::eval_read)), redrawing
+//!    only the values that changed ([`json_eq`]).
+//!
+//! [`Bindings`] does 2 and 4 in one: register each bound property with its payload and context,
+//! call [`Bindings::refresh`] once per frame, redraw the keys it returns. Values that call a
+//! tool are recomputed the same way, asynchronously: they become pending, run on the renderer's
+//! executor ([`ToolRun`]), and a newer run supersedes an older one ([`Runs`], which also serves
+//! actions such as a search run on every keystroke).
+//!
+//! # Changes
+//!
+//! An evaluation that writes reports the absolute paths it wrote, in the order written, each
+//! once. Only writes that happened are reported: a chain that fails writes nothing (its group is
+//! rolled back or never applied), a tool call superseded by a later call to the same
+//! `targetDataPath` does not write, nor does an evaluation dropped while its call was pending.
+//! Writing `null` is a write. Replacing the whole model is a change of the root, `/`. Removing
+//! an object member is a change of that member; removing an array element shifts the elements
+//! after it, so it is a change of the array.
 //!
 //! # The affects rule
 //!
@@ -48,12 +69,18 @@
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 
+mod bindings;
 pub mod change_set;
+mod equal;
 mod index;
+mod runs;
 mod tracked;
 
+pub use bindings::{Bindings, Change, ToolDone, ToolRun, ValueState};
 pub use change_set::ChangeSet;
+pub use equal::json_eq;
 pub use index::PathIndex;
+pub use runs::{Run, Runs, Ticket};
 pub use tracked::TrackedModel;
 
 use crate::path::JsonPointer;
@@ -74,6 +101,12 @@ pub fn affects(dependency: &JsonPointer, change: &JsonPointer) -> bool {
     let common = d.len().min(c.len());
     d[..common] == c[..common]
 }
+
+// The renderer guide's examples (docs/renderers.md) run as doctests; they use the scripted
+// server of `testing`.
+#[doc = include_str!("../../docs/renderers.md")]
+#[cfg(all(doctest, feature = "testing"))]
+pub struct RenderersGuideDoctests;
 
 #[cfg(test)]
 mod tests;

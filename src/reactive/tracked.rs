@@ -1,9 +1,11 @@
 //! [`TrackedModel`]: a data model that records which paths the writes applied to it changed.
 
 use super::ChangeSet;
-use crate::error::Error;
+use crate::error::{Error, ErrorCode};
+use crate::limits::Limits;
 use crate::model::{DataModel, Write};
 use crate::path::JsonPointer;
+use crate::payload::Payload;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -40,21 +42,45 @@ use std::borrow::Cow;
 /// # Ok::<(), a2ui_catalog_mcp::Error>(())
 /// ```
 ///
+/// The host's own writes have methods of their own, which check paths as payload writes are
+/// checked and are recorded the same way: [`set`](TrackedModel::set) (a two-way bound text
+/// field), [`remove`](DataModel::remove) and [`apply_message`](TrackedModel::apply_message)
+/// (an A2UI `updateDataModel` message, a removal when it has no `value`).
+///
 /// With tool calls, share it like any model:
-/// [`SharedModel::new(TrackedModel::new(…))`](crate::SharedModel::new).
-#[derive(Debug, Default, Clone)]
+/// [`SharedModel::new(TrackedModel::new(…))`](crate::SharedModel::new). To record what one
+/// evaluation writes into a model the host keeps unwrapped, see
+/// [`Payload::eval_tracked`].
+#[derive(Debug, Clone)]
 pub struct TrackedModel<M = Value> {
     model: M,
     changes: ChangeSet,
+    max_index: usize,
+}
+
+impl<M: Default> Default for TrackedModel<M> {
+    fn default() -> TrackedModel<M> {
+        TrackedModel::new(M::default())
+    }
 }
 
 impl<M> TrackedModel<M> {
-    /// Wraps `model`, with no changes recorded yet.
+    /// Wraps `model`, with no changes recorded yet. The host's writes
+    /// ([`set`](TrackedModel::set), [`apply_message`](TrackedModel::apply_message)) use the
+    /// default [`Limits::max_index`]; see [`with_max_index`](TrackedModel::with_max_index).
     pub fn new(model: M) -> TrackedModel<M> {
         TrackedModel {
             model,
             changes: ChangeSet::new(),
+            max_index: Limits::default().max_index,
         }
+    }
+
+    /// The highest array index the host's own writes may create (payload writes use their
+    /// environment's limits): the same as the environment's, usually.
+    pub fn with_max_index(mut self, max_index: usize) -> TrackedModel<M> {
+        self.max_index = max_index;
+        self
     }
 
     /// The wrapped model, to read it.
@@ -62,8 +88,8 @@ impl<M> TrackedModel<M> {
         &self.model
     }
 
-    /// The wrapped model, to change it by other means than [`DataModel::apply`] (a removal):
-    /// such changes are not recorded, say them with [`changes_mut`](TrackedModel::changes_mut).
+    /// The wrapped model, to change it by other means than the [`DataModel`] methods: such
+    /// changes are not recorded, say them with [`changes_mut`](TrackedModel::changes_mut).
     pub fn untracked_mut(&mut self) -> &mut M {
         &mut self.model
     }
@@ -91,6 +117,94 @@ impl<M> TrackedModel<M> {
 }
 
 impl<M: DataModel> TrackedModel<M> {
+    /// The host writes `value` at `path` (a keystroke in a text field two-way bound to it),
+    /// recorded as a change of `path`. A path through `__proto__`, `constructor` or
+    /// `prototype`, or a write the model cannot take, is a `DATA_ERROR` and changes nothing.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{JsonPointer, reactive::TrackedModel};
+    /// use serde_json::json;
+    /// let mut model = TrackedModel::new(json!({"query": ""}));
+    /// model.set(&JsonPointer::parse("/query")?, json!("rust"))?;
+    /// assert!(model.set(&JsonPointer::parse("/query/__proto__")?, json!(1)).is_err());
+    /// assert_eq!(model.take_changes().to_strings(), ["/query"]);
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn set(&mut self, path: &JsonPointer, value: Value) -> Result<(), Error> {
+        allowed(path)?;
+        let write = Write {
+            path: path.clone(),
+            value,
+        };
+        self.apply(vec![write], self.max_index)
+    }
+
+    /// Applies an A2UI `updateDataModel` message from the agent: the whole message
+    /// (`{"version", "updateDataModel": {…}}`) or its body (`{"surfaceId", "path", "value"}`).
+    /// `path` defaults to the root; with `value` (`null` included) the value is written there,
+    /// without it what is there is removed ([`DataModel::remove`]; removing the root leaves an
+    /// empty object). The change is recorded as for any write: a removed array element is a
+    /// change of its array.
+    ///
+    /// A message of the wrong shape, a malformed path, or a path through a forbidden token is
+    /// a `DATA_ERROR` and changes nothing. The surface id is the host's business: it routes the
+    /// message to the surface's model before calling this.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::reactive::TrackedModel;
+    /// use serde_json::json;
+    /// let mut model = TrackedModel::new(json!({"rows": ["a", "b"], "user": {"nick": "x"}}));
+    /// model.apply_message(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/title", "value": "Hi"}}))?;
+    /// model.apply_message(&json!({"surfaceId": "s", "path": "/rows/0"}))?;
+    /// model.apply_message(&json!({"surfaceId": "s", "path": "/user/nick"}))?;
+    /// assert!(model.apply_message(&json!({"surfaceId": "s", "path": "title"})).is_err());
+    /// assert_eq!(model.take_changes().to_strings(), ["/title", "/rows", "/user/nick"]);
+    /// assert_eq!(model.get(), &json!({"rows": ["b"], "user": {}, "title": "Hi"}));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn apply_message(&mut self, message: &Value) -> Result<(), Error> {
+        let bad = |why: String| Error::new(ErrorCode::DataError, why);
+        let body = match message.get("updateDataModel") {
+            Some(body) => body,
+            None => match message {
+                Value::Object(map)
+                    if map
+                        .keys()
+                        .all(|k| matches!(k.as_str(), "surfaceId" | "path" | "value")) =>
+                {
+                    message
+                }
+                _ => {
+                    return Err(bad(format!(
+                        "not an updateDataModel message: expected an object with \
+                         'updateDataModel', or with only 'surfaceId', 'path' and 'value', got {}",
+                        crate::json::kind_name(message)
+                    )));
+                }
+            },
+        };
+        let Value::Object(body) = body else {
+            return Err(bad(format!(
+                "updateDataModel must be an object, got {}",
+                crate::json::kind_name(body)
+            )));
+        };
+        let path = match body.get("path") {
+            None => JsonPointer::root(),
+            Some(Value::String(path)) => JsonPointer::parse(path)?,
+            Some(other) => {
+                return Err(bad(format!(
+                    "updateDataModel's 'path' must be a string, got {}",
+                    crate::json::kind_name(other)
+                )));
+            }
+        };
+        match body.get("value") {
+            Some(value) => self.set(&path, value.clone()),
+            None => self.remove(&path).map(drop),
+        }
+    }
+
     /// Records the removal of the member or element at `path`, before or after the host
     /// removes it through [`untracked_mut`](TrackedModel::untracked_mut): an array element is
     /// a change of its array (the elements after it shift), anything else a change of `path`
@@ -119,6 +233,74 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
         self.model.apply(writes, max_index)?;
         self.changes.extend(paths);
         Ok(())
+    }
+
+    /// Removes through the wrapped model and records the change (nothing when nothing was
+    /// there): an array element is a change of its array, anything else a change of `path`. A
+    /// path through a forbidden token is refused, as for a write.
+    fn remove(&mut self, path: &JsonPointer) -> Result<bool, Error> {
+        allowed(path)?;
+        let parent_is_array = match path.tokens().split_last() {
+            Some((_, parent)) => {
+                let parent = JsonPointer::from_tokens(parent.iter().map(String::as_str));
+                self.model.read(&parent).is_some_and(|v| v.is_array())
+            }
+            None => false,
+        };
+        let removed = self.model.remove(path)?;
+        if removed {
+            self.changes.record_removal(path.clone(), parent_is_array);
+        }
+        Ok(removed)
+    }
+}
+
+/// Refuses the paths payloads may not write either.
+fn allowed(path: &JsonPointer) -> Result<(), Error> {
+    if path.has_forbidden_token() {
+        return Err(Error::new(
+            ErrorCode::DataError,
+            format!(
+                "cannot write '{path}': the tokens __proto__, constructor and prototype are reserved"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Payload {
+    /// [`eval_in`](Payload::eval_in), recording in `changes` the paths the evaluation wrote, in
+    /// the order written, after those already there (a renderer gathers a frame's writes in one
+    /// change set).
+    ///
+    /// Only writes that happened are recorded: a chain that fails writes nothing (its group is
+    /// rolled back or never applied), while a write that completed before the failure (an
+    /// earlier sibling's `updateDataModel`) stays and is recorded, so read `changes` whether the
+    /// evaluation succeeded or not. For payloads that call tools, wrap the store in a
+    /// [`TrackedModel`] inside the [`SharedModel`](crate::SharedModel) instead.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, JsonPointer, reactive::ChangeSet};
+    /// use serde_json::json;
+    ///
+    /// let env = Environment::new();
+    /// let select = env.compile(&json!({"@call": "updateDataModel", "args": {"updates": {"selected": true, "/last": {"@path": "name"}}}}))?;
+    /// let mut model = json!({"rows": [{"name": "a"}]});
+    /// let mut frame = ChangeSet::new();
+    /// select.eval_tracked(&mut model, &JsonPointer::parse("/rows/0")?, &mut frame)?;
+    /// assert_eq!(frame.to_strings(), ["/rows/0/selected", "/last"]);
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn eval_tracked<M: DataModel + ?Sized>(
+        &self,
+        model: &mut M,
+        context: &JsonPointer,
+        changes: &mut ChangeSet,
+    ) -> Result<Value, Error> {
+        let mut tracked = TrackedModel::new(model);
+        let result = self.eval_in(&mut tracked, context);
+        changes.merge(tracked.changes);
+        result
     }
 }
 

@@ -168,3 +168,141 @@ fn superseded_and_dropped_tool_calls_record_nothing() {
     assert_eq!(data["results"]["text"], "1");
     assert!(data.get("copy").is_none());
 }
+
+#[test]
+fn messages_and_host_writes_are_recorded_like_payload_writes() {
+    let mut model = TrackedModel::new(json!({"rows": ["a", "b", "c"], "user": {"nick": "x"}}));
+    let msg = |body: Value| json!({"version": "v1.0", "updateDataModel": body});
+    model
+        .apply_message(&msg(
+            json!({"surfaceId": "s", "path": "/user/name", "value": "Ada"}),
+        ))
+        .unwrap();
+    // No value: a removal. An array element is a change of the array.
+    model
+        .apply_message(&msg(json!({"surfaceId": "s", "path": "/rows/1"})))
+        .unwrap();
+    model
+        .apply_message(&json!({"surfaceId": "s", "path": "/user/nick"}))
+        .unwrap();
+    // Removing what is not there changes nothing.
+    model
+        .apply_message(&json!({"surfaceId": "s", "path": "/user/missing"}))
+        .unwrap();
+    // `null` is a value: it is written.
+    model
+        .apply_message(&json!({"surfaceId": "s", "path": "/flag", "value": null}))
+        .unwrap();
+    model
+        .set(&JsonPointer::parse("/query").unwrap(), json!("ru"))
+        .unwrap();
+    model
+        .set(&JsonPointer::parse("/user/name").unwrap(), json!("Grace"))
+        .unwrap();
+    assert_eq!(
+        model.take_changes().to_strings(),
+        ["/user/name", "/rows", "/user/nick", "/flag", "/query"]
+    );
+    assert_eq!(
+        model.get(),
+        &json!({"rows": ["a", "c"], "user": {"name": "Grace"}, "flag": null, "query": "ru"})
+    );
+    // A message without a path replaces, or without a value empties, the whole model.
+    model
+        .apply_message(&json!({"surfaceId": "s", "value": {"fresh": 1}}))
+        .unwrap();
+    model.apply_message(&json!({"surfaceId": "s"})).unwrap();
+    assert_eq!(model.take_changes().to_strings(), ["/"]);
+    assert_eq!(model.get(), &json!({}));
+}
+
+#[test]
+fn bad_host_writes_are_data_errors_and_change_nothing() {
+    let original = json!({"name": "Ada", "rows": [1]});
+    let mut model = TrackedModel::new(original.clone());
+    let bad = [
+        json!({"surfaceId": "s", "path": "/__proto__/x", "value": 1}),
+        json!({"surfaceId": "s", "path": "/constructor"}),
+        json!({"surfaceId": "s", "path": "name", "value": 1}),
+        json!({"surfaceId": "s", "path": "/bad~2", "value": 1}),
+        json!({"surfaceId": "s", "path": 3, "value": 1}),
+        json!({"surfaceId": "s", "path": "/name/first", "value": 1}),
+        json!({"surfaceId": "s", "path": "/rows/20000", "value": 1}),
+        json!({"version": "v1.0", "updateDataModel": "x"}),
+        json!({"createSurface": {"surfaceId": "s"}}),
+        json!([1]),
+    ];
+    for message in bad {
+        let err = model.apply_message(&message).unwrap_err();
+        assert_eq!(err.code(), crate::ErrorCode::DataError, "{message}");
+    }
+    let err = model
+        .set(&JsonPointer::parse("/a/prototype").unwrap(), json!(1))
+        .unwrap_err();
+    assert!(err.message().contains("reserved"), "{}", err.message());
+    assert!(model.changes().is_empty());
+    assert_eq!(model.get(), &original);
+}
+
+#[test]
+fn eval_tracked_records_into_a_frame_and_keeps_earlier_writes_on_error() {
+    let env = Environment::new();
+    let mut model = json!({});
+    let mut frame = ChangeSet::new();
+    frame.record(JsonPointer::parse("/query").unwrap());
+    let payload = env
+        .compile(&json!([
+            {"@call": "updateDataModel", "args": {"updates": {"/first": 1, "/query": 2}}},
+            {"@call": "updateDataModel", "args": {"updates": {"/a": 5, "/a/b": 1}}}
+        ]))
+        .unwrap();
+    assert!(
+        payload
+            .eval_tracked(&mut model, &JsonPointer::root(), &mut frame)
+            .is_err()
+    );
+    assert_eq!(frame.to_strings(), ["/query", "/first"]);
+    assert_eq!(model, json!({"first": 1, "query": 2}));
+}
+
+/// A host function that writes through its call context, as it declares.
+struct Touch;
+
+impl crate::Function for Touch {
+    fn call(
+        &self,
+        _args: &mut crate::Args<'_>,
+        cx: &mut crate::CallContext<'_>,
+    ) -> crate::Result<Value> {
+        cx.write("touched", json!(true));
+        cx.write("/log", json!("touched"));
+        Ok(Value::Null)
+    }
+
+    fn may_write(&self, _args: &crate::StaticArgs<'_>) -> bool {
+        true
+    }
+}
+
+#[test]
+fn host_function_writes_are_changes_in_write_order() {
+    let mut env = Environment::new();
+    env.add_catalog(crate::Catalog::new("urn:host").with_function(
+        "touch",
+        crate::ArgSchema::new(),
+        Touch,
+    ));
+    let payload = env
+        .compile(&json!({"@call": "touch", "catalogId": "urn:host"}))
+        .unwrap();
+    let mut model = json!({"rows": [{}]});
+    let mut changes = ChangeSet::new();
+    payload
+        .eval_tracked(
+            &mut model,
+            &JsonPointer::parse("/rows/0").unwrap(),
+            &mut changes,
+        )
+        .unwrap();
+    assert_eq!(changes.to_strings(), ["/rows/0/touched", "/log"]);
+}

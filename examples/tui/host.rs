@@ -1,0 +1,38 @@
+//! The example's MCP host: the demo servers of `examples/mcp_chains` (a "GitHub" server and a
+//! search server), built with rmcp and served in this process over in-memory pipes.
+
+#[path = "../mcp_chains/server.rs"]
+#[allow(dead_code)]
+mod server;
+
+use a2ui_catalog_mcp::McpHost;
+use a2ui_catalog_mcp::mcp::{ClientRouter, ToolClient};
+use rmcp::ServiceExt;
+use rmcp::service::{RoleClient, RunningService};
+use server::{DemoServer, Role};
+use std::error::Error;
+use std::sync::Arc;
+
+type Client = RunningService<RoleClient, ()>;
+
+/// Serves `server` on one end of an in-memory pipe and connects an rmcp client to the other.
+async fn connect(server: DemoServer) -> Result<Arc<Client>, Box<dyn Error>> {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        // The server runs until the client closes the pipe.
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Ok(Arc::new(().serve(client_end).await?))
+}
+
+/// A host whose tools go to both demo servers (payloads name tools, the router finds them).
+pub async fn demo_host() -> Result<McpHost, Box<dyn Error>> {
+    let github = connect(DemoServer::new(Role::GitHub)).await?;
+    let search = connect(DemoServer::new(Role::Search)).await?;
+    let router = ClientRouter::new()
+        .with_client(github as Arc<dyn ToolClient>)
+        .with_client(search as Arc<dyn ToolClient>);
+    Ok(McpHost::with_router(Arc::new(router)))
+}
