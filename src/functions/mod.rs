@@ -10,7 +10,6 @@ mod update_data_model;
 use crate::catalog::Catalog;
 use crate::limits::Limits;
 
-pub(crate) use coerce::push_js_number;
 pub use coerce::{js_number_string, to_js_string};
 
 /// Gives the MCP catalog's declared functions the crate's implementations. A function the

@@ -6,7 +6,7 @@
 use super::ast::NodeId;
 use super::error::JmespathError;
 use super::view::{JsonKind, JsonView};
-use crate::functions::push_js_number;
+use crate::json::push_js_number;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::rc::Rc;

@@ -1,49 +1,49 @@
-//! JSON text and values from untrusted sources: parsing with a depth limit, and the few
-//! whole-value walks the crate needs, all without recursion.
+//! JSON text and values from untrusted sources, the layer the rest of the crate builds on:
+//! parsing with a depth limit, the few whole-value walks the crate needs (all without
+//! recursion), and values printed as JavaScript prints them ([`to_js_string`]).
 //!
 //! `serde_json` parses and drops values recursively. Its default recursion limit (128) would
 //! refuse test data the spec allows, and lifting it would let a deep document overflow the
 //! stack. So text is first scanned for its nesting depth (a cheap byte loop), and only parsed
 //! when the depth is within the caller's limit.
 
-mod block_scan;
+mod js;
 
 use crate::error::{Error, ErrorCode};
 use serde_json::Value;
 
-pub use block_scan::nests_deeper_than;
+pub(crate) use js::push_js_number;
+pub use js::{js_number_string, to_js_string};
 
-/// The depth used when the caller has no better limit: the payload default (engine.md §5).
-pub const DEFAULT_MAX_DEPTH: usize = 128;
+/// The depth limit of the MCP protocol and app readers, which do not take the host's
+/// [`Limits`](crate::Limits) yet: the same as its default `max_depth`.
+pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
 
-/// The deepest nesting of `[`/`{` in `text`, stopping early once it passes `limit`.
+/// Whether `text` nests `[`/`{` deeper than `limit`. Use it before handing text to a parser that
+/// recurses.
 ///
-/// Strings are skipped (a bracket inside a string does not count). Malformed text is measured
-/// all the same: the parser reports what is wrong with it afterwards.
-pub fn nesting_depth(text: &str, limit: usize) -> usize {
+/// Brackets inside strings do not count. Malformed text is measured all the same: the parser
+/// reports what is wrong with it afterwards. The scan stops as soon as the limit is passed.
+///
+/// ```
+/// use a2ui_catalog_mcp::json::nests_deeper_than;
+/// assert!(!nests_deeper_than(r#"[{"a": "[[[["}]"#, 2));
+/// assert!(nests_deeper_than("[[[1]]]", 2));
+/// ```
+pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
     let bytes = text.as_bytes();
-    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                // Skip the string: to the next quote not escaped by a backslash.
-                i += 1;
-                loop {
-                    i = quote_or_backslash(bytes, i);
-                    match bytes.get(i) {
-                        Some(b'\\') => i += 2,
-                        Some(_) => break,
-                        None => return deepest,
-                    }
-                }
-            }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        match byte {
+            b'"' => match closing_quote(bytes, i + 1) {
+                Some(end) => i = end,
+                None => return false,
+            },
             b'[' | b'{' => {
                 depth += 1;
-                if depth > deepest {
-                    deepest = depth;
-                    if deepest > limit {
-                        return deepest;
-                    }
+                if depth > limit {
+                    return true;
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -51,42 +51,32 @@ pub fn nesting_depth(text: &str, limit: usize) -> usize {
         }
         i += 1;
     }
-    deepest
+    false
 }
 
-/// The position of the first `"` or `\` at or after `from` (`bytes.len()` when none). Most
-/// strings of a JSON text are short (keys, numbers as text, names), so the first 16 bytes are
-/// checked 8 at a time, which costs less than calling a vectorised search; what is longer
-/// (descriptions, bodies: most of the bytes) is left to `memchr2`, which reads 32 at a time.
-fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+/// The position of the quote that ends the string whose first byte is at `from`: the next one no
+/// backslash escapes. `None` when the text ends first.
+fn closing_quote(bytes: &[u8], from: usize) -> Option<usize> {
+    // Most strings are short (keys, numbers as text, names) and end within a few bytes, where
+    // stepping costs less than setting up a search; long ones (bodies, descriptions: most of a
+    // tool result's bytes) are searched many bytes at a time.
     let mut i = from;
-    for _ in 0..2 {
-        let Some(chunk) = bytes.get(i..i + 8) else {
-            break;
-        };
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let hits =
-            has_zero(word ^ (ONES * u64::from(b'"'))) | has_zero(word ^ (ONES * u64::from(b'\\')));
-        if hits != 0 {
-            // The lowest flagged byte is the first hit: bytes before it cannot be flagged by
-            // the borrow that makes `has_zero` inexact (it only runs upwards).
-            return i + (hits.trailing_zeros() / 8) as usize;
+    let stepped_until = (from + 16).min(bytes.len());
+    while i < stepped_until {
+        match bytes[i] {
+            b'"' => return Some(i),
+            b'\\' => i += 2,
+            _ => i += 1,
         }
-        i += 8;
     }
-    if i + 8 <= bytes.len() {
-        return memchr::memchr2(b'"', b'\\', &bytes[i..]).map_or(bytes.len(), |k| i + k);
-    }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' {
-            return i;
+    loop {
+        let rest = bytes.get(i..)?;
+        let at = memchr::memchr2(b'"', b'\\', rest)?;
+        if rest[at] == b'"' {
+            return Some(i + at);
         }
-        i += 1;
+        i += at + 2;
     }
-    bytes.len()
 }
 
 /// Parses JSON text whose nesting is at most `max_depth`, else `LIMIT_EXCEEDED`.
@@ -118,7 +108,7 @@ pub fn from_str_limited(text: &str, max_depth: usize) -> Result<Value, Error> {
 
 /// Whether `value` nests deeper than `limit` (a scalar has depth 0, `[]` depth 1).
 /// Walks with an explicit stack and stops as soon as the limit is passed.
-pub fn depth_exceeds(value: &Value, limit: usize) -> bool {
+pub(crate) fn depth_exceeds(value: &Value, limit: usize) -> bool {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     while let Some((v, depth)) = stack.pop() {
         let children: Box<dyn Iterator<Item = &Value>> = match v {
@@ -135,7 +125,7 @@ pub fn depth_exceeds(value: &Value, limit: usize) -> bool {
 }
 
 /// Drops a value of any depth without recursion (the derived drop of `Value` recurses).
-pub fn drop_deep(value: Value) {
+pub(crate) fn drop_deep(value: Value) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -147,7 +137,7 @@ pub fn drop_deep(value: Value) {
 }
 
 /// The kind of a value as the reference's error messages name it (`a string`, `an array`, …).
-pub fn kind_name(value: &Value) -> &'static str {
+pub(crate) fn kind_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -163,7 +153,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The byte-at-a-time definition the fast scan must agree with.
+    /// The definition, one byte at a time with an explicit string state.
     fn naive_depth(text: &str) -> usize {
         let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
         for b in text.bytes() {
@@ -191,15 +181,22 @@ mod tests {
 
     proptest! {
         #[test]
-        fn fast_depth_scan_agrees_with_the_definition(text in r#"(éaaaaaaaaa|a{25}|[\[\]{}"\\a ,:]){0,48}"#) {
-            prop_assert_eq!(nesting_depth(&text, usize::MAX), naive_depth(&text));
+        fn depth_scan_agrees_with_the_definition(
+            text in r#"(a{30}|é|"|\\|\[|\]|\{|\}| |,|:){0,300}"#,
+            limit in 0usize..12,
+        ) {
+            prop_assert_eq!(nests_deeper_than(&text, limit), naive_depth(&text) > limit);
         }
     }
 
     #[test]
     fn depth_ignores_brackets_in_strings() {
-        assert_eq!(nesting_depth(r#"["[[[", {"a": "\"{{"}]"#, 10), 2);
-        assert_eq!(nesting_depth("1", 10), 0);
+        assert!(!nests_deeper_than(r#"["[[[", {"a": "\"{{"}]"#, 2));
+        assert!(nests_deeper_than(r#"["[[[", {"a": "\"{{"}]"#, 1));
+        assert!(!nests_deeper_than("1", 0));
+        let deep = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
+        assert!(nests_deeper_than(&deep, 999));
+        assert!(!nests_deeper_than(&deep, 1000));
     }
 
     #[test]

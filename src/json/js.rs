@@ -1,0 +1,152 @@
+//! Numbers and values as JavaScript prints them: `Number.prototype.toString` for numbers (what
+//! JMESPath's `to_string` and `JSON.stringify` print) and `String(x ?? '')` for any value (what
+//! `split` and `regexCapture` coerce their input with).
+
+use serde_json::{Number, Value};
+use std::borrow::Cow;
+
+/// Integers of this size or less print the same as an `f64` would, so they skip `ryu-js`.
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Appends a JSON number printed as JavaScript's `Number.prototype.toString` prints it
+/// (`3`, `1.5`, `1e+21`, `0.30000000000000004`).
+///
+/// Integers beyond 2^53 go through `f64` first, as they would in JavaScript.
+pub(crate) fn push_js_number(out: &mut String, n: &Number) {
+    use std::fmt::Write;
+    if let Some(u) = n.as_u64() {
+        if u <= MAX_SAFE_INTEGER {
+            let _ = write!(out, "{u}");
+            return;
+        }
+    } else if let Some(i) = n.as_i64()
+        && i.unsigned_abs() <= MAX_SAFE_INTEGER
+    {
+        let _ = write!(out, "{i}");
+        return;
+    }
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    let mut buf = ryu_js::Buffer::new();
+    out.push_str(buf.format(f));
+}
+
+/// A JSON number as JavaScript prints it.
+///
+/// ```
+/// # use a2ui_catalog_mcp::json::js_number_string;
+/// assert_eq!(js_number_string(&serde_json::Number::from_f64(1e21).unwrap()), "1e+21");
+/// assert_eq!(js_number_string(&serde_json::Number::from_f64(3.0).unwrap()), "3");
+/// ```
+pub fn js_number_string(n: &Number) -> String {
+    let mut out = String::new();
+    push_js_number(&mut out, n);
+    out
+}
+
+/// `String(x ?? '')` for one item: borrows strings, prints everything else.
+///
+/// ```
+/// # use a2ui_catalog_mcp::json::to_js_string;
+/// # use serde_json::json;
+/// assert_eq!(to_js_string(&json!(null)), "");
+/// assert_eq!(to_js_string(&json!([1, null, "a"])), "1,,a");
+/// assert_eq!(to_js_string(&json!({"a": 1})), "[object Object]");
+/// ```
+pub fn to_js_string(value: &Value) -> Cow<'_, str> {
+    match value {
+        Value::String(s) => Cow::Borrowed(s),
+        Value::Null => Cow::Borrowed(""),
+        Value::Bool(true) => Cow::Borrowed("true"),
+        Value::Bool(false) => Cow::Borrowed("false"),
+        Value::Object(_) => Cow::Borrowed("[object Object]"),
+        Value::Number(n) => Cow::Owned(js_number_string(n)),
+        Value::Array(_) => {
+            let mut out = String::new();
+            push_js_string(&mut out, value);
+            Cow::Owned(out)
+        }
+    }
+}
+
+/// Appends `String(x ?? '')`. Arrays join their elements with `,` (JavaScript's
+/// `Array.prototype.toString`), with `null` elements as empty text. Nested arrays are walked
+/// with an explicit stack: the data may come from a tool and nest arbitrarily deep.
+fn push_js_string(out: &mut String, value: &Value) {
+    // Each open array with whether its first element has been printed (commas go between).
+    let mut stack: Vec<(std::slice::Iter<'_, Value>, bool)> = Vec::new();
+    let mut current = value;
+    loop {
+        match current {
+            Value::Array(items) => stack.push((items.iter(), false)),
+            Value::Null => {}
+            Value::String(s) => out.push_str(s),
+            Value::Number(n) => push_js_number(out, n),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Object(_) => out.push_str("[object Object]"),
+        }
+        loop {
+            let Some((items, started)) = stack.last_mut() else {
+                return;
+            };
+            match items.next() {
+                Some(next) => {
+                    if *started {
+                        out.push(',');
+                    }
+                    *started = true;
+                    current = next;
+                    break;
+                }
+                None => {
+                    stack.pop();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn numbers_print_like_javascript() {
+        let cases = [
+            (json!(12), "12"),
+            (json!(-7), "-7"),
+            (json!(1.5), "1.5"),
+            (json!(3.0), "3"),
+            (json!(1e21), "1e+21"),
+            (json!(1e-7), "1e-7"),
+            (json!(0.30000000000000004), "0.30000000000000004"),
+            (json!(12345678901234567890u64), "12345678901234567000"),
+            (json!(-9007199254740993i64), "-9007199254740992"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(to_js_string(&value), expected, "{value}");
+        }
+    }
+
+    #[test]
+    fn arrays_join_like_javascript() {
+        assert_eq!(to_js_string(&json!([])), "");
+        assert_eq!(to_js_string(&json!([null])), "");
+        assert_eq!(
+            to_js_string(&json!([1, [2, [3, null]], "x", true])),
+            "1,2,3,,x,true"
+        );
+        assert_eq!(to_js_string(&json!([[], []])), ",");
+        assert_eq!(to_js_string(&json!([{"a": 1}])), "[object Object]");
+    }
+
+    #[test]
+    fn deep_arrays_do_not_overflow() {
+        let mut v = json!("x");
+        for _ in 0..200_000 {
+            v = Value::Array(vec![v]);
+        }
+        assert_eq!(to_js_string(&v), "x");
+        crate::json::drop_deep(v);
+    }
+}
