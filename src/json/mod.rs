@@ -12,7 +12,7 @@ mod js;
 use crate::error::{Error, ErrorCode};
 use serde_json::Value;
 
-pub(crate) use js::push_js_number;
+pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
 pub use js::{js_number_string, to_js_string};
 
 /// The depth limit of the MCP protocol and app readers, which do not take the host's
