@@ -38,12 +38,14 @@ mod error;
 mod functions;
 mod interpreter;
 mod lexer;
+mod limits;
 mod parser;
 mod value;
 mod view;
 
 pub use cache::{DEFAULT_CACHE_CAPACITY, ExpressionCache};
-pub use error::{JmespathError, JmespathErrorKind, Limits, MAX_DEPTH_CEILING};
+pub use error::{JmespathError, JmespathErrorKind};
+pub use limits::{Limits, MAX_DEPTH_CEILING};
 pub use view::{JsonKind, JsonView, ObjectMembers};
 
 use ast::Ast;

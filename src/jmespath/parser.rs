@@ -2,9 +2,10 @@
 //! length and nesting checked on the way.
 
 use super::ast::{Ast, Cmp, Node, NodeId};
-use super::error::{JmespathError, JmespathErrorKind, Limits, MAX_DEPTH_CEILING};
+use super::error::{JmespathError, JmespathErrorKind};
 use super::functions::Func;
 use super::lexer::{Tok, Token, tokenize};
+use super::limits::{Limits, MAX_DEPTH_CEILING};
 
 /// Binding power below which a token ends a projection's right-hand side.
 const PROJECTION_STOP: u8 = 10;
