@@ -4,8 +4,9 @@
 //!
 //! `serde_json` parses and drops values recursively. Its default recursion limit (128) would
 //! refuse test data the spec allows, and lifting it would let a deep document overflow the
-//! stack. So text is first scanned for its nesting depth (a cheap byte loop), and only parsed
-//! when the depth is within the caller's limit.
+//! stack. So text is first scanned for its nesting depth ([`nests_deeper_than`], which is also
+//! what guards `sonic-rs`, whose parser recurses without a bound), and only parsed when the
+//! depth is within the caller's limit.
 
 mod js;
 
@@ -31,51 +32,104 @@ pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
 /// assert!(nests_deeper_than("[[[1]]]", 2));
 /// ```
 pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
-    let bytes = text.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while let Some(&byte) = bytes.get(i) {
-        match byte {
-            b'"' => match closing_quote(bytes, i + 1) {
-                Some(end) => i = end,
-                None => return false,
-            },
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
+    let mut scan = DepthScan::default();
+    let mut blocks = text.as_bytes().chunks_exact(BLOCK);
+    if blocks.any(|block| scan.passes(block, limit)) {
+        return true;
     }
-    false
+    // The last bytes, padded with zeros, which are not structural.
+    let mut last = [0; BLOCK];
+    let rest = blocks.remainder();
+    last[..rest.len()].copy_from_slice(rest);
+    scan.passes(&last, limit)
 }
 
-/// The position of the quote that ends the string whose first byte is at `from`: the next one no
-/// backslash escapes. `None` when the text ends first.
-fn closing_quote(bytes: &[u8], from: usize) -> Option<usize> {
-    // Most strings are short (keys, numbers as text, names) and end within a few bytes, where
-    // stepping costs less than setting up a search; long ones (bodies, descriptions: most of a
-    // tool result's bytes) are searched many bytes at a time.
-    let mut i = from;
-    let stepped_until = (from + 16).min(bytes.len());
-    while i < stepped_until {
-        match bytes[i] {
-            b'"' => return Some(i),
-            b'\\' => i += 2,
-            _ => i += 1,
+/// Bytes classified at a time by [`nests_deeper_than`]: one bit each in a `u64`.
+const BLOCK: usize = 64;
+
+/// Where the depth scan is between blocks.
+#[derive(Default)]
+struct DepthScan {
+    depth: usize,
+    in_string: bool,
+    /// The previous block ended with a backslash inside a string, which escapes the next byte.
+    escaped: bool,
+}
+
+impl DepthScan {
+    /// Scans one block of [`BLOCK`] bytes; whether the depth passed `limit` in it.
+    ///
+    /// Tool results are mostly text inside strings, which a scan byte by byte has to step
+    /// through (and stop at each escape of). Here the block's quotes, backslashes and brackets
+    /// are found by 16-byte vector compares (`wide`: SSE2 on x86-64, NEON on aarch64, plain code
+    /// elsewhere), and only those bytes are visited, in order.
+    fn passes(&mut self, block: &[u8], limit: usize) -> bool {
+        let masks = Masks::of(block);
+        let mut marked = masks.quote | masks.backslash | masks.open | masks.close;
+        if std::mem::take(&mut self.escaped) {
+            marked &= !1;
         }
+        while marked != 0 {
+            let at = marked.trailing_zeros();
+            let bit = 1u64 << at;
+            marked &= marked - 1;
+            if self.in_string {
+                if masks.backslash & bit != 0 {
+                    // The byte after it is text, even a quote or a backslash.
+                    match at {
+                        63 => self.escaped = true,
+                        _ => marked &= !(bit << 1),
+                    }
+                } else if masks.quote & bit != 0 {
+                    self.in_string = false;
+                }
+            } else if masks.quote & bit != 0 {
+                self.in_string = true;
+            } else if masks.open & bit != 0 {
+                self.depth += 1;
+                if self.depth > limit {
+                    return true;
+                }
+            } else if masks.close & bit != 0 {
+                self.depth = self.depth.saturating_sub(1);
+            }
+        }
+        false
     }
-    loop {
-        let rest = bytes.get(i..)?;
-        let at = memchr::memchr2(b'"', b'\\', rest)?;
-        if rest[at] == b'"' {
-            return Some(i + at);
+}
+
+/// Bit `i` of each mask says whether byte `i` of a block is in the mask's set.
+struct Masks {
+    quote: u64,
+    backslash: u64,
+    open: u64,
+    close: u64,
+}
+
+impl Masks {
+    fn of(block: &[u8]) -> Masks {
+        use wide::u8x16;
+        // `[` and `{` differ only in bit 0x20, as do `]` and `}`: setting it folds each pair.
+        let (quote, backslash) = (u8x16::splat(b'"'), u8x16::splat(b'\\'));
+        let (open, close, fold) = (u8x16::splat(b'{'), u8x16::splat(b'}'), u8x16::splat(0x20));
+        let mut masks = Masks {
+            quote: 0,
+            backslash: 0,
+            open: 0,
+            close: 0,
+        };
+        for (k, lane) in block.chunks_exact(16).enumerate() {
+            let mut bytes = [0u8; 16];
+            bytes.copy_from_slice(lane);
+            let bytes = u8x16::new(bytes);
+            let folded = bytes | fold;
+            let bits = |v: u8x16| u64::from(v.move_mask() as u16) << (16 * k);
+            masks.quote |= bits(bytes.cmp_eq(quote));
+            masks.backslash |= bits(bytes.cmp_eq(backslash));
+            masks.open |= bits(folded.cmp_eq(open));
+            masks.close |= bits(folded.cmp_eq(close));
         }
-        i += at + 2;
+        masks
     }
 }
 
@@ -186,6 +240,21 @@ mod tests {
             limit in 0usize..12,
         ) {
             prop_assert_eq!(nests_deeper_than(&text, limit), naive_depth(&text) > limit);
+        }
+    }
+
+    #[test]
+    fn escapes_and_strings_across_blocks() {
+        // A backslash as the last byte of a block escapes the first of the next one.
+        for pad in 0..70 {
+            let text = format!("[{}\"{}\\\"[[[\"]", " ".repeat(pad), "a".repeat(pad));
+            assert_eq!(nests_deeper_than(&text, 1), naive_depth(&text) > 1, "{pad}");
+            assert!(!nests_deeper_than(&text, 1), "{pad}");
+        }
+        let issue = r#"{"n":1,"title":"Fix \"quoted\" [x]","labels":[{"name":"a{"}],"body":"long text without anything special in it at all, long enough to span blocks"},"#;
+        let text = format!("[{}{{}}]", issue.repeat(50));
+        for limit in 0..6 {
+            assert_eq!(nests_deeper_than(&text, limit), naive_depth(&text) > limit);
         }
     }
 
