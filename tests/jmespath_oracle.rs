@@ -326,8 +326,7 @@ fn direct_filter_agrees_with_the_general_path_over_long_arrays() {
         let data = Value::Array(items);
         for op in ["==", "!="] {
             let direct = format!("[?state {op} 'open'].{{n: to_string(number), t: title}}");
-            let general =
-                format!("[*] | [?state {op} 'open'].{{n: to_string(number), t: title}}");
+            let general = format!("[*] | [?state {op} 'open'].{{n: to_string(number), t: title}}");
             let run = |expr: &str| Expression::compile(expr).and_then(|e| e.search(&data));
             let (a, b) = (run(&direct).unwrap(), run(&general).unwrap());
             assert!(

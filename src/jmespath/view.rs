@@ -52,7 +52,8 @@ pub trait JsonView {
     fn as_number(&self) -> Option<Number>;
     /// The string, if this is one.
     fn as_str(&self) -> Option<&str>;
-    /// The member named `key`, if this is an object that has it.
+    /// The member named `key`, if this is an object that has it: the first one that
+    /// [`JsonView::object_iter`] yields, if the name repeats.
     fn get(&self, key: &str) -> Option<&Self>;
     /// The element at `index`, if this is an array that long.
     fn index(&self, index: usize) -> Option<&Self>;
@@ -169,8 +170,8 @@ impl<'a> Iterator for ObjectMembers<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Expression;
     use super::*;
-    use crate::jmespath::Expression;
     use serde_json::json;
 
     /// A document type of another shape (members in a vector, numbers as `f64`), to check the
