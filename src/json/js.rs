@@ -36,7 +36,9 @@ pub(crate) fn push_js_number(out: &mut String, n: &Number) {
     }
 }
 
-/// A JSON number as JavaScript prints it: [`push_js_number`] into a string of its own.
+/// A JSON number as JavaScript's `Number.prototype.toString` prints it (`3`, `1.5`, `1e+21`,
+/// `0.30000000000000004`); integers beyond 2^53 go through `f64` first, as they would in
+/// JavaScript.
 ///
 /// ```
 /// # use a2ui_catalog_mcp::json::js_number_string;
