@@ -217,8 +217,7 @@ fn generated_cases_mostly_evaluate() {
 }
 
 /// Records as tool results carry them: objects with string, number and other members, in
-/// varying key order (so a member is not always where the previous record had it), mixed with
-/// elements of other types.
+/// varying key order, mixed with elements of other types.
 fn records() -> impl Strategy<Value = Value> {
     let member = prop_oneof![
         4 => prop::sample::select(vec!["", "a", "b", "ab", "foo"])
@@ -290,10 +289,10 @@ proptest! {
     }
 }
 
-/// The direct filter remembers where the previous element had each member; the proptest above
-/// uses short arrays. Over long arrays, with runs of passing and failing elements of every
-/// length, `null` and non-object elements, and records whose key order changes, it must agree
-/// with the general path.
+/// The direct filter tests elements in batches of 64 before building their records; the
+/// proptest above uses short arrays. Over long arrays, with runs of passing and failing elements
+/// of every length, `null` and non-object elements, and records whose key order changes, it must
+/// agree with the general path.
 #[test]
 fn direct_filter_agrees_with_the_general_path_over_long_arrays() {
     // A small linear congruential generator: the same pseudo-random arrays on every run.

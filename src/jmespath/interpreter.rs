@@ -27,27 +27,9 @@ fn new_record(template: &Map<String, Value>) -> Map<String, Value> {
     out
 }
 
-/// The member `name` of `element`, an element of an array whose previous element had it at
-/// position `at`: looked for there first, and `at` updated when it is elsewhere. The records of
-/// one array (a tool's list) usually share their layout, so the names before it are not read:
-/// in a large input they are scattered in memory, and reading them is most of a lookup's cost.
-fn member_near<'v, V: JsonView + ?Sized>(
-    element: &'v V,
-    name: &str,
-    at: &mut usize,
-) -> Option<&'v V> {
-    if let Some((key, value)) = element.object_iter()?.nth(*at)
-        && key == name
-    {
-        return Some(value);
-    }
-    let (found_at, (_, value)) = element
-        .object_iter()?
-        .enumerate()
-        .find(|(_, (key, _))| *key == name)?;
-    *at = found_at;
-    Some(value)
-}
+/// How many elements of an input array a [`Node::Records`] tests before building their records:
+/// one bit each in a `u64`.
+const TEST_BATCH: usize = 64;
 
 /// One evaluation: the tree, the budget, and the input type.
 pub(crate) struct Interp<'a, V: ?Sized> {
@@ -254,7 +236,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             Val::View(array) => array.array_iter(),
             _ => None,
         };
-        let Some(elements) = elements else {
+        let Some(mut elements) = elements else {
             return match base.items() {
                 Some(items) => {
                     self.emit_elements(items, base.len(), records.cond, records.rhs, slot)
@@ -264,50 +246,66 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         };
         self.budget.spend(base.len() as u64)?;
         let mut out = Vec::with_capacity(base.len());
-        // Where the previous element had the compared field, and each member's (see
-        // `member_near`).
-        let mut test_at = 0;
-        let mut members_at = vec![0; records.members.len()];
-        for element in elements {
-            let passes = match (&records.field_test, records.cond) {
-                (Some(test), _) => {
-                    let field = member_near(element, &test.field, &mut test_at);
-                    (field.and_then(JsonView::as_str) == Some(&*test.text)) == test.equal
+        // The elements are tested a batch at a time, then the batch's passing elements become
+        // records. The test reads a member of each element, and in a large input those are
+        // scattered in memory: in a loop that does nothing else, the processor waits for
+        // several elements' members at once, which building records in between prevents.
+        let mut batch: Vec<&'a V> = Vec::with_capacity(TEST_BATCH);
+        loop {
+            batch.clear();
+            batch.extend(elements.by_ref().take(TEST_BATCH));
+            if batch.is_empty() {
+                break;
+            }
+            let mut passing = 0u64;
+            for (i, element) in batch.iter().enumerate() {
+                if self.element_passes(records, element)? {
+                    passing |= 1 << i;
                 }
-                (None, Some(cond)) => self.eval(cond, &Val::from_view(element))?.is_truthy(),
-                (None, None) => true,
-            };
-            // A multi-select over `null` is `null`, which the projection drops.
-            if !passes || element.kind() == JsonKind::Null {
-                continue;
             }
-            self.budget.spend(records.members.len() as u64)?;
-            let mut record = new_record(&records.template);
-            let members = records.members.iter().zip(&mut members_at);
-            for ((member, at), value) in members.zip(record.values_mut()) {
-                self.write_record_value(member, element, at, value)?;
+            while passing != 0 {
+                let element = batch[passing.trailing_zeros() as usize];
+                passing &= passing - 1;
+                self.budget.spend(records.members.len() as u64)?;
+                let mut record = new_record(&records.template);
+                for (member, value) in records.members.iter().zip(record.values_mut()) {
+                    self.write_record_value(member, element, value)?;
+                }
+                out.push(Value::Object(record));
             }
-            out.push(Value::Object(record));
         }
         *slot = Value::Array(out);
         Ok(true)
     }
 
+    /// Whether `element` passes the condition of a [`Node::Records`] and has a record (a
+    /// multi-select over `null` is `null`, which the projection drops).
+    #[inline]
+    fn element_passes(&self, records: &'a Records, element: &'a V) -> Result<bool, JmespathError> {
+        let passes = match (&records.field_test, records.cond) {
+            (Some(test), _) => {
+                let field = element.get(&test.field).and_then(JsonView::as_str);
+                (field == Some(&*test.text)) == test.equal
+            }
+            (None, Some(cond)) => self.eval(cond, &Val::from_view(element))?.is_truthy(),
+            (None, None) => true,
+        };
+        Ok(passes && element.kind() != JsonKind::Null)
+    }
+
     /// Writes the value `member` reads from `element` into `slot`, a value of a
-    /// [`Node::Records`] record that holds `null`; `at` is where the previous element had the
-    /// member (see `member_near`). Written in place: a `Value` returned through a `Result` is
-    /// copied through memory, once per member of every record.
+    /// [`Node::Records`] record that holds `null`. Written in place: a `Value` returned through
+    /// a `Result` is copied through memory, once per member of every record.
     #[inline]
     fn write_record_value(
         &self,
         member: &RecordMember,
         element: &'a V,
-        at: &mut usize,
         slot: &mut Value,
     ) -> Result<(), JmespathError> {
         let (found, to_string) = match member {
-            RecordMember::Field(name) => (member_near(element, name, at), false),
-            RecordMember::FieldText(name) => (member_near(element, name, at), true),
+            RecordMember::Field(name) => (element.get(name), false),
+            RecordMember::FieldText(name) => (element.get(name), true),
             RecordMember::Index(i) => {
                 let position = match element.kind() {
                     JsonKind::Array => array_position(element.len(), *i),

@@ -52,8 +52,7 @@ pub trait JsonView {
     fn as_number(&self) -> Option<Number>;
     /// The string, if this is one.
     fn as_str(&self) -> Option<&str>;
-    /// The member named `key`, if this is an object that has it: the first one that
-    /// [`JsonView::object_iter`] yields, if the name repeats.
+    /// The member named `key`, if this is an object that has it.
     fn get(&self, key: &str) -> Option<&Self>;
     /// The element at `index`, if this is an array that long.
     fn index(&self, index: usize) -> Option<&Self>;
