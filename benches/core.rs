@@ -106,8 +106,8 @@ fn split_1mb(c: &mut Criterion) {
     g.finish();
 }
 
-/// The depth pre-scan tool texts go through before `sonic-rs` parses them: byte by byte
-/// (`nesting_depth`) against 64-byte blocks (`nests_deeper_than`), on about 4 MB of issues.
+/// The depth pre-scan tool texts go through before `sonic-rs` parses them, on about 4 MB of
+/// issues.
 fn depth_scan_4mb(c: &mut Criterion) {
     let issue = |k: usize| {
         json!({
@@ -121,10 +121,7 @@ fn depth_scan_4mb(c: &mut Criterion) {
     let text = Value::Array((0..10_000).map(issue).collect()).to_string();
     let mut g = c.benchmark_group("depth-scan-4MB");
     g.throughput(Throughput::Bytes(text.len() as u64));
-    g.bench_function("byte-by-byte", |b| {
-        b.iter(|| a2ui_catalog_mcp::json::nesting_depth(black_box(&text), 128) > 128)
-    });
-    g.bench_function("blocks", |b| {
+    g.bench_function("nests_deeper_than", |b| {
         b.iter(|| a2ui_catalog_mcp::json::nests_deeper_than(black_box(&text), 128))
     });
     g.finish();

@@ -71,10 +71,6 @@ mod error;
 mod cache;
 
 pub mod json;
-// The JavaScript coercion; removed when jmespath stops importing functions (it then lives in
-// `json`).
-#[doc(hidden)]
-pub mod functions;
 
 mod path;
 
@@ -114,7 +110,7 @@ pub use catalog::{
 };
 pub use env::{Diagnostics, Environment};
 pub use error::{Error, ErrorCode, Phase, Result, Warning, WarningCode};
-pub use functions::{js_number_string, to_js_string};
+pub use json::{js_number_string, to_js_string};
 pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
 pub use mcp::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,

@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[&[&str]] = &[
     &["error"],
     &["cache"],
-    // `functions` holds only the JavaScript coercion, which belongs with `json`.
-    &["json", "functions"], // removed when jmespath stops importing functions
+    &["json"],
     &["path"],
     &["model"],
     &["jmespath", "regex"],

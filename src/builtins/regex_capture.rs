@@ -5,7 +5,7 @@
 use crate::cache::LruCache;
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
-use crate::functions::to_js_string;
+use crate::json::to_js_string;
 use crate::regex::{Pattern, RegexError};
 use crate::value::{ArgView, SharedText, TextShape};
 use serde_json::Value;

@@ -4,7 +4,7 @@
 
 use crate::catalog::{Args, CallContext, Function};
 use crate::error::Error;
-use crate::functions::to_js_string;
+use crate::json::to_js_string;
 use crate::value::{ArgView, SharedText, TextShape, TextSource};
 use serde_json::Value;
 use std::ops::Range;

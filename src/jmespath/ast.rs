@@ -63,10 +63,103 @@ pub(crate) enum Node {
         pairs: Vec<(Box<str>, NodeId)>,
         template: Map<String, Value>,
     },
+    /// `lhs[*].{…}` or `lhs[?cond].{…}` where each value of the multi-select reads the element
+    /// directly (the usual reshape of tool records). Evaluated as the [`Node::Projection`] or
+    /// [`Node::Filter`] it stands for, except over an array of the input, whose elements are
+    /// tested and turned into records without intermediate values.
+    Records(Box<Records>),
     /// A built-in function call; names and arities are checked at compile time.
     Call(Func, Vec<NodeId>),
     /// `&expr`, only as a function argument.
     ExpRef(NodeId),
+}
+
+/// A [`Node::Records`]: the projection or filter in generic form, and the plan for elements of
+/// an input array.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Records {
+    pub(crate) lhs: NodeId,
+    /// The filter's condition; `None` for a projection.
+    pub(crate) cond: Option<NodeId>,
+    /// The multi-select hash.
+    pub(crate) rhs: NodeId,
+    /// `cond`, when it compares a field with a string.
+    pub(crate) field_test: Option<FieldTest>,
+    /// How each value of `rhs` reads the element, in `template`'s order.
+    pub(crate) members: Vec<RecordMember>,
+    /// `rhs`'s keys, in order, with `null` values.
+    pub(crate) template: Map<String, Value>,
+}
+
+/// `field == 'text'` (`equal`) or `field != 'text'`, either way round.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FieldTest {
+    pub(crate) field: Box<str>,
+    pub(crate) text: Box<str>,
+    pub(crate) equal: bool,
+}
+
+/// What a value of a [`Records`] multi-select reads from the element.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum RecordMember {
+    /// `field`.
+    Field(Box<str>),
+    /// `to_string(field)`.
+    FieldText(Box<str>),
+    /// `[n]`.
+    Index(i64),
+}
+
+impl Node {
+    /// The node evaluated in place of `self`, whose children are in `nodes`: a [`Node::Records`]
+    /// for a projection or filter of that shape, else `self`. Deciding this when the expression
+    /// is compiled keeps the evaluation from inspecting the tree again for each element.
+    pub(crate) fn specialised(self, nodes: &[Node]) -> Node {
+        let (lhs, cond, rhs) = match self {
+            Node::Projection(lhs, rhs) => (lhs, None, rhs),
+            Node::Filter { lhs, cond, rhs } => (lhs, Some(cond), rhs),
+            other => return other,
+        };
+        let node = |id: NodeId| &nodes[id as usize];
+        let Node::Hash { pairs, template } = node(rhs) else {
+            return self;
+        };
+        let member = |&(_, id): &(Box<str>, NodeId)| match node(id) {
+            Node::Field(field) => Some(RecordMember::Field(field.clone())),
+            Node::Index(i) => Some(RecordMember::Index(*i)),
+            Node::Call(Func::ToString, args) => match args.as_slice() {
+                [arg] => match node(*arg) {
+                    Node::Field(field) => Some(RecordMember::FieldText(field.clone())),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(members) = pairs.iter().map(member).collect() else {
+            return self;
+        };
+        let field_test = cond.and_then(|cond| match node(cond) {
+            Node::Compare(op @ (Cmp::Eq | Cmp::Ne), a, b) => match (node(*a), node(*b)) {
+                (Node::Field(field), Node::Literal(Value::String(text)))
+                | (Node::Literal(Value::String(text)), Node::Field(field)) => Some(FieldTest {
+                    field: field.clone(),
+                    text: text.as_str().into(),
+                    equal: *op == Cmp::Eq,
+                }),
+                _ => None,
+            },
+            _ => None,
+        });
+        Node::Records(Box::new(Records {
+            lhs,
+            cond,
+            rhs,
+            field_test,
+            members,
+            template: template.clone(),
+        }))
+    }
 }
 
 /// A parsed expression.

@@ -1,7 +1,8 @@
 //! A bounded cache of expressions compiled from dynamic strings.
 
 use super::Expression;
-use super::error::{JmespathError, Limits};
+use super::error::JmespathError;
+use super::limits::Limits;
 use crate::cache::LruCache;
 
 /// How many compiled expressions an [`ExpressionCache`] keeps by default.

@@ -1,4 +1,4 @@
-//! Errors of the JMESPath engine and the limits that bound compilation and evaluation.
+//! Errors of the JMESPath engine.
 
 use std::fmt;
 
@@ -114,50 +114,3 @@ impl fmt::Display for JmespathError {
 }
 
 impl std::error::Error for JmespathError {}
-
-/// Hard ceiling on [`Limits::max_depth`]: parsing and evaluation recurse once per level, so a
-/// larger setting could overflow a 2 MiB thread stack whatever the caller asks for.
-pub const MAX_DEPTH_CEILING: usize = 256;
-
-/// Bounds on what an expression may cost.
-///
-/// ```
-/// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, Limits};
-/// let limits = Limits { max_depth: 3, ..Limits::default() };
-/// assert!(Expression::compile_with("a.b", &limits).is_ok());
-/// let err = Expression::compile_with("a.b.c.d", &limits).unwrap_err();
-/// assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Limits {
-    /// Longest expression accepted, in bytes (default 4 096).
-    pub max_length: usize,
-    /// Deepest nesting of the expression's syntax tree (default 64; `a.b.c` nests 3 deep, as
-    /// does `[[a]]`). Capped at [`MAX_DEPTH_CEILING`].
-    pub max_depth: usize,
-    /// Evaluation budget (default 10 000 000): every array element or object member an
-    /// evaluation visits or builds, and every 16 bytes of text a function builds, costs one
-    /// step. It stops expressions whose work grows exponentially, such as `[@, @] | [] | ...`.
-    pub max_steps: u64,
-}
-
-impl Limits {
-    /// Limits with the given length and depth and the default evaluation budget.
-    pub fn new(max_length: usize, max_depth: usize) -> Self {
-        Limits {
-            max_length,
-            max_depth,
-            ..Limits::default()
-        }
-    }
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_length: 4096,
-            max_depth: 64,
-            max_steps: 10_000_000,
-        }
-    }
-}

@@ -4,7 +4,7 @@
 use super::ast::NodeId;
 use super::error::{JmespathError, JmespathErrorKind};
 use super::interpreter::Interp;
-use super::value::{Num, Val, equals, push_json};
+use super::value::{Num, Val, equals, number_text, push_json};
 use super::view::JsonView;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -246,7 +246,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         if arg_nodes.len() <= 3 {
             let mut args = [Val::Null, Val::Null, Val::Null];
             for (slot, &node) in args.iter_mut().zip(arg_nodes) {
-                *slot = self.eval_arg(node, cur)?;
+                *slot = self.eval(node, cur)?;
             }
             self.apply(func, &mut args[..arg_nodes.len()])
         } else {
@@ -582,7 +582,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
     pub(crate) fn to_string_of(&self, arg: Val<'a, V>) -> Result<Val<'a, V>, JmespathError> {
         Ok(match arg {
             Val::Str(_) | Val::String(_) => arg,
-            Val::Num(n) => Val::string(n.json_text()),
+            Val::Num(n) => Val::string(number_text(n)),
             other => {
                 let mut out = String::new();
                 push_json(&mut out, other, &self.budget)?;

@@ -1,50 +1,40 @@
 //! Evaluates a compiled expression against any [`JsonView`]. Recursion follows the syntax
 //! tree, whose depth the parser bounded; input data is only ever walked with loops.
+//!
+//! Two ways to evaluate a node: [`Interp::eval`] computes a [`Val`], borrowing from the input
+//! where it can (what functions, comparisons and conditions need), and [`Interp::emit`] writes
+//! the result straight into the `serde_json` output for the nodes that build containers
+//! (projections, filters, multi-selects), so a transform's result is built once instead of as
+//! an intermediate value that is then converted. A [`Node::Records`] over an array of the input
+//! reads each element in place, without a `Val` for it or its members.
 
-use super::ast::{Ast, Cmp, Node, NodeId};
+use super::ast::{Ast, Cmp, Node, NodeId, RecordMember, Records};
 use super::error::JmespathError;
-use super::functions::Func;
-use super::value::{Budget, Num, Val, equals, to_value};
-use super::view::{JsonKind, JsonView, same_key};
+use super::value::{Budget, Val, array_position, equals, number_text, to_value};
+use super::view::{JsonKind, JsonView};
 use serde_json::{Map, Value};
-use std::cell::Cell;
 use std::cmp::Ordering;
 use std::marker::PhantomData;
 use std::rc::Rc;
 
-/// How far ahead a filter over input data prefetches the field its condition reads. Records
-/// are scattered in memory, so the member record of element `i + 2 * LOOKAHEAD` is requested
-/// first, then, once it has arrived, the name and string it points to for element
-/// `i + LOOKAHEAD`. Prefetches, unlike loads, do not hold up the instructions behind them.
-/// Measured on the guide's filter over GitHub-like issues: 130.5 µs without, 122.9 µs with at
-/// 1 000; 1.62 ms and 1.39 ms at 10 000. Distances from 4 to 16 measured the same.
-const LOOKAHEAD: usize = 8;
-
-/// A member of a multi-select hash that reads a field of the current element: its value, or
-/// with `text`, `to_string` of it.
-struct Direct<'h> {
-    name: &'h str,
-    hint: &'h Cell<usize>,
-    text: bool,
-}
-
-/// A copy of a hash's template (its keys, in order, with `null` values). `clone` would size
-/// the copy's entries to its index table (3 for 2 keys); `clone_from` into a map of the exact
-/// capacity keeps them at the key count, which saves memory in every output record (measured:
-/// 115.5-118.8 µs to 114-115 µs at 1 000 issues, 1.34-1.45 ms to 1.25-1.29 ms at 10 000).
-#[inline]
+/// A copy of a hash's template (its keys, in order, with `null` values), which saves hashing
+/// each key again for every record. `clone` would size the copy's entries to its index table
+/// (3 for 2 keys); `clone_from` into a map of the exact capacity keeps them at the key count,
+/// which is memory saved in every output record.
 fn new_record(template: &Map<String, Value>) -> Map<String, Value> {
     let mut out = Map::with_capacity(template.len());
     out.clone_from(template);
     out
 }
 
+/// How many elements of an input array a [`Node::Records`] tests before building their records:
+/// one bit each in a `u64`.
+const TEST_BATCH: usize = 64;
+
 /// One evaluation: the tree, the budget, and the input type.
 pub(crate) struct Interp<'a, V: ?Sized> {
     ast: &'a Ast,
     pub(crate) budget: Budget,
-    /// Per node, where its field was last found (see [`JsonView::get_at_hint`]).
-    hints: Vec<Cell<usize>>,
     _input: PhantomData<fn(&'a V)>,
 }
 
@@ -53,7 +43,6 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         Interp {
             ast,
             budget: Budget::new(max_steps),
-            hints: (0..ast.nodes.len()).map(|_| Cell::new(0)).collect(),
             _input: PhantomData,
         }
     }
@@ -62,9 +51,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         let ast: &'a Ast = self.ast;
         match ast.node(id) {
             Node::Identity => Ok(cur.clone()),
-            Node::Field(name) => Ok(cur
-                .member_at_hint(name, &self.hints[id as usize])
-                .unwrap_or(Val::Null)),
+            Node::Field(name) => Ok(cur.member(name).unwrap_or(Val::Null)),
             Node::Index(i) => Ok(cur.index(*i)),
             Node::Slice { start, stop, step } => self.slice(cur, *start, *stop, *step),
             Node::Literal(value) => Ok(Val::from_json(value)),
@@ -72,13 +59,10 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 let left = self.eval(*lhs, cur)?;
                 self.eval(*rhs, &left)
             }
-            Node::Projection(lhs, rhs) => {
-                let base = self.eval(*lhs, cur)?;
-                let Some(items) = base.items() else {
-                    return Ok(Val::Null);
-                };
-                self.budget.spend(base.len() as u64)?;
-                self.project(items, *rhs, base.len())
+            Node::Projection(lhs, rhs) => self.eval_projection(*lhs, None, *rhs, cur),
+            Node::Filter { lhs, cond, rhs } => self.eval_projection(*lhs, Some(*cond), *rhs, cur),
+            Node::Records(records) => {
+                self.eval_projection(records.lhs, records.cond, records.rhs, cur)
             }
             Node::ValueProjection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
@@ -86,30 +70,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                     return Ok(Val::Null);
                 };
                 self.budget.spend(base.len() as u64)?;
-                self.project(entries.map(|(_, v)| v), *rhs, base.len())
-            }
-            Node::Filter { lhs, cond, rhs } => {
-                let base = self.eval(*lhs, cur)?;
-                let Some(items) = base.items() else {
-                    return Ok(Val::Null);
-                };
-                self.budget.spend(base.len() as u64)?;
-                let identity = matches!(ast.node(*rhs), Node::Identity);
-                let mut out = Vec::new();
-                for item in items {
-                    if !self.test(*cond, &item)? {
-                        continue;
-                    }
-                    let value = if identity {
-                        item
-                    } else {
-                        self.eval(*rhs, &item)?
-                    };
-                    if !value.is_null() {
-                        out.push(value);
-                    }
-                }
-                Ok(Val::array(out))
+                self.project(entries.map(|(_, v)| v), None, *rhs, base.len())
             }
             Node::Flatten(inner) => {
                 let base = self.eval(*inner, cur)?;
@@ -188,75 +149,32 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
     }
 
     /// Evaluates `id` into `slot`, which holds `Value::Null`, and tells whether the result is
-    /// anything but JMESPath's `null` (`slot` is then left as it was). Projections, filters and
-    /// multi-selects build their `serde_json` containers directly instead of an intermediate
-    /// value that is converted afterwards: the usual shape of a transform. Results are written
-    /// in place rather than returned because a `Value` is large and every level of a returned
+    /// anything but JMESPath's `null` (`slot` is then left as it was). Results are written in
+    /// place rather than returned because a `Value` is large and every level of a returned
     /// `Result<Option<Value>>` would copy it.
     fn emit(&self, id: NodeId, cur: &Val<'a, V>, slot: &mut Value) -> Result<bool, JmespathError> {
         let ast: &'a Ast = self.ast;
         match ast.node(id) {
+            Node::Field(name) => self.emit_value(cur.member(name).unwrap_or(Val::Null), slot),
+            Node::Index(i) => self.emit_value(cur.index(*i), slot),
             Node::Sub(lhs, rhs) | Node::Pipe(lhs, rhs) => {
                 let left = self.eval(*lhs, cur)?;
                 self.emit(*rhs, &left, slot)
             }
-            Node::Projection(lhs, rhs) => {
-                let base = self.eval(*lhs, cur)?;
-                if let Val::View(array) = &base
-                    && let Some(out) = self.project_records(array, *rhs)?
-                {
-                    *slot = Value::Array(out);
-                    return Ok(true);
-                }
-                let Some(items) = base.items() else {
-                    return Ok(false);
-                };
-                self.budget.spend(base.len() as u64)?;
-                let mut out = Vec::with_capacity(base.len());
-                for item in items {
-                    self.emit_element(*rhs, &item, &mut out)?;
-                }
-                *slot = Value::Array(out);
-                Ok(true)
+            Node::Projection(lhs, rhs) => self.emit_projection(*lhs, None, *rhs, cur, slot),
+            Node::Filter { lhs, cond, rhs } => {
+                self.emit_projection(*lhs, Some(*cond), *rhs, cur, slot)
             }
+            Node::Records(records) => self.emit_records(records, cur, slot),
             Node::ValueProjection(lhs, rhs) => {
                 let base = self.eval(*lhs, cur)?;
-                let Some(entries) = base.entries() else {
-                    return Ok(false);
-                };
-                self.budget.spend(base.len() as u64)?;
-                let mut out = Vec::with_capacity(base.len());
-                for (_, item) in entries {
-                    self.emit_element(*rhs, &item, &mut out)?;
-                }
-                *slot = Value::Array(out);
-                Ok(true)
-            }
-            Node::Filter { lhs, cond, rhs } => {
-                let base = self.eval(*lhs, cur)?;
-                let out = match &base {
-                    // Elements of the input are read straight from its array, so the loop
-                    // neither goes through `Items` nor returns each element through memory.
-                    Val::View(array) => match self.filter_view(array, *cond, *rhs)? {
-                        Some(out) => out,
-                        None => return Ok(false),
-                    },
-                    _ => {
-                        let Some(items) = base.items() else {
-                            return Ok(false);
-                        };
-                        self.budget.spend(base.len() as u64)?;
-                        let mut out = Vec::with_capacity(base.len());
-                        for item in items {
-                            if self.test(*cond, &item)? {
-                                self.emit_element(*rhs, &item, &mut out)?;
-                            }
-                        }
-                        out
+                match base.entries() {
+                    Some(entries) => {
+                        let items = entries.map(|(_, v)| v);
+                        self.emit_elements(items, base.len(), None, *rhs, slot)
                     }
-                };
-                *slot = Value::Array(out);
-                Ok(true)
+                    None => Ok(false),
+                }
             }
             Node::List(items) => {
                 if cur.is_null() {
@@ -273,387 +191,224 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 *slot = Value::Array(out);
                 Ok(true)
             }
-            Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, slot),
-            Node::Field(name) => self.emit_field(id, name, cur, slot),
-            Node::Index(i) => self.emit_scalar(cur.index(*i), slot),
-            Node::Call(Func::ToString, args) if args.len() == 1 => {
-                self.emit_to_string(args[0], cur, slot)
-            }
-            _ => match self.eval(id, cur)? {
-                Val::Null => Ok(false),
-                other => {
-                    *slot = to_value(other, &self.budget)?;
-                    Ok(true)
+            Node::Hash { pairs, template } => {
+                if cur.is_null() {
+                    return Ok(false);
                 }
-            },
+                self.budget.spend(pairs.len() as u64)?;
+                let mut record = new_record(template);
+                for ((_, value), member) in pairs.iter().zip(record.values_mut()) {
+                    self.emit(*value, cur, member)?;
+                }
+                *slot = Value::Object(record);
+                Ok(true)
+            }
+            _ => self.emit_value(self.eval(id, cur)?, slot),
         }
     }
 
-    /// [`Interp::emit`] of a multi-select hash. Kept out of `emit`, and called directly by
-    /// projections and filters, so that each object of a projection is built without entering
-    /// `emit` (whose every arm pays for the largest one's stack frame) more than it must.
-    fn emit_hash(
+    /// [`Interp::emit`] of `lhs[*].rhs` (`cond` is `None`) or `lhs[?cond].rhs`.
+    fn emit_projection(
         &self,
-        pairs: &'a [(Box<str>, NodeId)],
-        template: &Map<String, Value>,
+        lhs: NodeId,
+        cond: Option<NodeId>,
+        rhs: NodeId,
         cur: &Val<'a, V>,
         slot: &mut Value,
     ) -> Result<bool, JmespathError> {
-        if cur.is_null() {
-            return Ok(false);
+        let base = self.eval(lhs, cur)?;
+        match base.items() {
+            Some(items) => self.emit_elements(items, base.len(), cond, rhs, slot),
+            None => Ok(false),
         }
-        self.budget.spend(pairs.len() as u64)?;
-        *slot = Value::Object(new_record(template));
-        if let Value::Object(out) = slot {
-            for ((_, value), member) in pairs.iter().zip(out.values_mut()) {
-                // Members are usually fields of the current element, or `to_string` of one.
-                match self.ast.node(*value) {
-                    Node::Field(name) => self.emit_field(*value, name, cur, member)?,
-                    Node::Index(i) => self.emit_scalar(cur.index(*i), member)?,
-                    Node::Call(Func::ToString, args) if args.len() == 1 => {
-                        self.emit_to_string(args[0], cur, member)?
-                    }
-                    _ => self.emit(*value, cur, member)?,
-                };
-            }
-        }
-        Ok(true)
     }
 
-    /// [`Interp::emit`] of a filter over an array of the input (`None` if `array` is not one).
-    /// Its elements are read straight from the array, so the loop neither goes through
-    /// `Items` nor returns each element through memory; the usual condition and projection of
-    /// tool records (`field == 'text'`, a hash of fields) are decided on the element itself.
-    fn filter_view(
+    /// [`Interp::emit`] of a [`Node::Records`]: over an array of the input, each element is
+    /// tested and its record built from the element itself; anything else as the generic node.
+    fn emit_records(
         &self,
-        array: &'a V,
-        cond: NodeId,
-        rhs: NodeId,
-    ) -> Result<Option<Vec<Value>>, JmespathError> {
-        let Some(elements) = array.array_iter() else {
-            return Ok(None);
-        };
-        self.budget.spend(array.len() as u64)?;
-        let ahead = self.compared_field(cond);
-        let compared = self.field_is_text(cond);
-        let record = match self.ast.node(rhs) {
-            Node::Hash { pairs, template } => self
-                .direct_members(pairs)
-                .map(|members| (members, template)),
+        records: &'a Records,
+        cur: &Val<'a, V>,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        let base = self.eval(records.lhs, cur)?;
+        let elements = match &base {
+            Val::View(array) => array.array_iter(),
             _ => None,
         };
-        // Sized for every element to pass: one large allocation instead of a series of
-        // reallocations (each of which makes glibc consolidate its free lists).
-        let mut out = Vec::with_capacity(array.len());
-        for (i, element) in elements.enumerate() {
-            if let Some((name, slot)) = ahead {
-                if let Some(far) = array.index(i + 2 * LOOKAHEAD) {
-                    far.warm_slot(slot);
+        let Some(mut elements) = elements else {
+            return match base.items() {
+                Some(items) => {
+                    self.emit_elements(items, base.len(), records.cond, records.rhs, slot)
                 }
-                if let Some(next) = array.index(i + LOOKAHEAD) {
-                    next.warm(name, slot);
-                }
-            }
-            let passed = match compared {
-                Some((name, hint, literal, eq)) => {
-                    element
-                        .get_at_hint(name, hint)
-                        .and_then(JsonView::as_str)
-                        .is_some_and(|text| same_key(text, literal))
-                        == eq
-                }
-                None => self.test(cond, &Val::from_view(element))?,
+                None => Ok(false),
             };
-            if !passed {
-                continue;
+        };
+        self.budget.spend(base.len() as u64)?;
+        let mut out = Vec::with_capacity(base.len());
+        // The elements are tested a batch at a time, then the batch's passing elements become
+        // records. The test reads a member of each element, and in a large input those are
+        // scattered in memory: in a loop that does nothing else, the processor waits for
+        // several elements' members at once, which building records in between prevents.
+        let mut batch: Vec<&'a V> = Vec::with_capacity(TEST_BATCH);
+        loop {
+            batch.clear();
+            batch.extend(elements.by_ref().take(TEST_BATCH));
+            if batch.is_empty() {
+                break;
             }
-            match &record {
-                // A hash over `null` is `null`, which the projection drops.
-                Some((members, template)) => {
-                    if element.kind() != JsonKind::Null {
-                        self.record(element, members, template, &mut out)?;
-                    }
+            let mut passing = 0u64;
+            for (i, element) in batch.iter().enumerate() {
+                if self.element_passes(records, element)? {
+                    passing |= 1 << i;
                 }
-                None => self.emit_element(rhs, &Val::from_view(element), &mut out)?,
             }
-        }
-        Ok(Some(out))
-    }
-
-    /// [`Interp::emit`] of `array[*].{…}` when `array` is an array of the input and each member
-    /// of the hash is [`Direct`]: every record is built straight from its element, as in
-    /// [`Interp::filter_view`]. `None` when that does not apply.
-    fn project_records(
-        &self,
-        array: &'a V,
-        rhs: NodeId,
-    ) -> Result<Option<Vec<Value>>, JmespathError> {
-        let Node::Hash { pairs, template } = self.ast.node(rhs) else {
-            return Ok(None);
-        };
-        let (Some(elements), Some(members)) = (array.array_iter(), self.direct_members(pairs))
-        else {
-            return Ok(None);
-        };
-        self.budget.spend(array.len() as u64)?;
-        let mut out = Vec::with_capacity(array.len());
-        for element in elements {
-            // A hash over `null` is `null`, which the projection drops.
-            if element.kind() != JsonKind::Null {
-                self.record(element, &members, template, &mut out)?;
-            }
-        }
-        Ok(Some(out))
-    }
-
-    /// The members of a multi-select hash if each is a field of the current element or
-    /// `to_string` of one (the usual reshape of tool records), with their position hints.
-    fn direct_members(&self, pairs: &'a [(Box<str>, NodeId)]) -> Option<Vec<Direct<'_>>> {
-        let ast: &'a Ast = self.ast;
-        pairs
-            .iter()
-            .map(|(_, value)| {
-                let (arg, text) = match ast.node(*value) {
-                    Node::Call(Func::ToString, args) if args.len() == 1 => (args[0], true),
-                    _ => (*value, false),
-                };
-                match ast.node(arg) {
-                    Node::Field(name) => Some(Direct {
-                        name,
-                        hint: &self.hints[arg as usize],
-                        text,
-                    }),
-                    _ => None,
+            while passing != 0 {
+                let element = batch[passing.trailing_zeros() as usize];
+                passing &= passing - 1;
+                self.budget.spend(records.members.len() as u64)?;
+                let mut record = new_record(&records.template);
+                for (member, value) in records.members.iter().zip(record.values_mut()) {
+                    self.write_record_value(member, element, value)?;
                 }
-            })
-            .collect()
-    }
-
-    /// [`Interp::emit_hash`] of a hash whose members are all [`Direct`], for an element of the
-    /// input that is not `null`: the same output and budget, with each member read straight
-    /// from the element rather than through the generic evaluation of its node. The record is
-    /// pushed onto `out` here: returned as a `Result<Value, _>`, the 72-byte value was copied
-    /// through the stack twice and read back with wider loads than it was written with, loads
-    /// `perf annotate` showed as the hot spots of the loop. That change and reading numbers and
-    /// strings without `Val` took the guide's filter from 121.6 to 111.2 µs at 1 000 issues with
-    /// glibc, and from 77.4 to 66.1 µs with mimalloc (alternating runs of the two builds).
-    #[inline]
-    fn record(
-        &self,
-        element: &'a V,
-        members: &[Direct<'_>],
-        template: &Map<String, Value>,
-        out: &mut Vec<Value>,
-    ) -> Result<(), JmespathError> {
-        self.budget.spend(members.len() as u64)?;
-        let mut record = new_record(template);
-        for (member, slot) in members.iter().zip(record.values_mut()) {
-            let found = element.get_at_hint(member.name, member.hint);
-            // The common kinds (a number under `to_string`, a string as is) are read straight
-            // from the view rather than through `Val`.
-            if member.text {
-                *slot = match found.and_then(JsonView::as_number) {
-                    Some(n) => {
-                        self.budget.spend(1)?;
-                        Value::String(Num::from_number(&n).json_text())
-                    }
-                    None => to_value(
-                        self.to_string_of(found.map_or(Val::Null, Val::from_view))?,
-                        &self.budget,
-                    )?,
-                };
-            } else if let Some(s) = found.and_then(JsonView::as_str) {
-                self.budget.spend_text(s.len())?;
-                *slot = Value::String(s.to_owned());
-            } else {
-                self.emit_scalar(found.map_or(Val::Null, Val::from_view), slot)?;
+                out.push(Value::Object(record));
             }
         }
-        out.push(Value::Object(record));
-        Ok(())
-    }
-
-    /// [`Interp::emit`] of `to_string(arg)`: never `null`, and the built string moves into the
-    /// output without the generic argument handling of `call`.
-    #[inline]
-    fn emit_to_string(
-        &self,
-        arg: NodeId,
-        cur: &Val<'a, V>,
-        slot: &mut Value,
-    ) -> Result<bool, JmespathError> {
-        *slot = match self.eval_arg(arg, cur)? {
-            Val::Num(n) => {
-                self.budget.spend(1)?;
-                Value::String(n.json_text())
-            }
-            other => to_value(self.to_string_of(other)?, &self.budget)?,
-        };
+        *slot = Value::Array(out);
         Ok(true)
     }
 
-    /// [`Interp::emit`] of the field `name` (node `id`).
+    /// Whether `element` passes the condition of a [`Node::Records`] and has a record (a
+    /// multi-select over `null` is `null`, which the projection drops).
     #[inline]
-    fn emit_field(
-        &self,
-        id: NodeId,
-        name: &str,
-        cur: &Val<'a, V>,
-        slot: &mut Value,
-    ) -> Result<bool, JmespathError> {
-        self.emit_scalar(
-            cur.member_at_hint(name, &self.hints[id as usize])
-                .unwrap_or(Val::Null),
-            slot,
-        )
+    fn element_passes(&self, records: &'a Records, element: &'a V) -> Result<bool, JmespathError> {
+        let passes = match (&records.field_test, records.cond) {
+            (Some(test), _) => {
+                let field = element.get(&test.field).and_then(JsonView::as_str);
+                (field == Some(&*test.text)) == test.equal
+            }
+            (None, Some(cond)) => self.eval(cond, &Val::from_view(element))?.is_truthy(),
+            (None, None) => true,
+        };
+        Ok(passes && element.kind() != JsonKind::Null)
     }
 
-    /// [`Interp::emit`] of a value read from the current one (a field, an index): strings,
-    /// the usual case, are copied without the generic conversion.
+    /// Writes the value `member` reads from `element` into `slot`, a value of a
+    /// [`Node::Records`] record that holds `null`. Written in place: a `Value` returned through
+    /// a `Result` is copied through memory, once per member of every record.
     #[inline]
-    fn emit_scalar(&self, value: Val<'a, V>, slot: &mut Value) -> Result<bool, JmespathError> {
-        match value {
-            Val::Null => Ok(false),
+    fn write_record_value(
+        &self,
+        member: &RecordMember,
+        element: &'a V,
+        slot: &mut Value,
+    ) -> Result<(), JmespathError> {
+        let (found, to_string) = match member {
+            RecordMember::Field(name) => (element.get(name), false),
+            RecordMember::FieldText(name) => (element.get(name), true),
+            RecordMember::Index(i) => {
+                let position = match element.kind() {
+                    JsonKind::Array => array_position(element.len(), *i),
+                    _ => None,
+                };
+                (position.and_then(|p| element.index(p)), false)
+            }
+        };
+        match found.map_or(Val::Null, Val::from_view) {
+            Val::Null if !to_string => {}
+            Val::Num(n) if to_string => {
+                self.budget.spend(1)?;
+                *slot = Value::String(number_text(n));
+            }
             Val::Str(s) => {
                 self.budget.spend_text(s.len())?;
                 *slot = Value::String(s.to_owned());
-                Ok(true)
             }
-            other => {
-                *slot = to_value(other, &self.budget)?;
-                Ok(true)
-            }
-        }
-    }
-
-    /// [`Interp::eval`] with fields, the usual function argument, read in line (the result
-    /// then stays in registers instead of coming back through memory).
-    #[inline(always)]
-    pub(crate) fn eval_arg(
-        &self,
-        id: NodeId,
-        cur: &Val<'a, V>,
-    ) -> Result<Val<'a, V>, JmespathError> {
-        match self.ast.node(id) {
-            Node::Field(name) => Ok(cur
-                .member_at_hint(name, &self.hints[id as usize])
-                .unwrap_or(Val::Null)),
-            _ => self.eval(id, cur),
-        }
-    }
-
-    /// Appends the result of `id` to `out` unless it is `null`, as projections do.
-    #[inline]
-    fn emit_element(
-        &self,
-        id: NodeId,
-        cur: &Val<'a, V>,
-        out: &mut Vec<Value>,
-    ) -> Result<(), JmespathError> {
-        out.push(Value::Null);
-        if let Some(last) = out.last_mut() {
-            let kept = match self.ast.node(id) {
-                Node::Hash { pairs, template } => self.emit_hash(pairs, template, cur, last)?,
-                _ => self.emit(id, cur, last)?,
-            };
-            if !kept {
-                out.pop();
-            }
+            other if to_string => *slot = to_value(self.to_string_of(other)?, &self.budget)?,
+            other => *slot = to_value(other, &self.budget)?,
         }
         Ok(())
     }
 
-    /// `rhs` over each element, dropping `null` results.
+    /// `rhs` over each of the `len` elements that pass `cond` (all when there is none, as in
+    /// `[*]`), into the output; `null` results are dropped.
+    fn emit_elements(
+        &self,
+        items: impl Iterator<Item = Val<'a, V>>,
+        len: usize,
+        cond: Option<NodeId>,
+        rhs: NodeId,
+        slot: &mut Value,
+    ) -> Result<bool, JmespathError> {
+        self.budget.spend(len as u64)?;
+        // Sized for every element to pass: one allocation instead of a series of
+        // reallocations, each of which copies the results gathered so far.
+        let mut out = Vec::with_capacity(len);
+        for item in items {
+            if let Some(cond) = cond
+                && !self.eval(cond, &item)?.is_truthy()
+            {
+                continue;
+            }
+            out.push(Value::Null);
+            if let Some(last) = out.last_mut()
+                && !self.emit(rhs, &item, last)?
+            {
+                out.pop();
+            }
+        }
+        *slot = Value::Array(out);
+        Ok(true)
+    }
+
+    /// [`Interp::emit`] of a computed value.
+    #[inline]
+    fn emit_value(&self, value: Val<'a, V>, slot: &mut Value) -> Result<bool, JmespathError> {
+        if value.is_null() {
+            return Ok(false);
+        }
+        *slot = to_value(value, &self.budget)?;
+        Ok(true)
+    }
+
+    /// [`Interp::eval`] of `lhs[*].rhs` (`cond` is `None`) or `lhs[?cond].rhs`.
+    fn eval_projection(
+        &self,
+        lhs: NodeId,
+        cond: Option<NodeId>,
+        rhs: NodeId,
+        cur: &Val<'a, V>,
+    ) -> Result<Val<'a, V>, JmespathError> {
+        let base = self.eval(lhs, cur)?;
+        let Some(items) = base.items() else {
+            return Ok(Val::Null);
+        };
+        self.budget.spend(base.len() as u64)?;
+        self.project(items, cond, rhs, base.len())
+    }
+
+    /// `rhs` over each element that passes `cond` (all when there is none), dropping `null`
+    /// results.
     fn project(
         &self,
         items: impl Iterator<Item = Val<'a, V>>,
+        cond: Option<NodeId>,
         rhs: NodeId,
         len: usize,
     ) -> Result<Val<'a, V>, JmespathError> {
-        let mut out = Vec::with_capacity(len);
-        if matches!(self.ast.node(rhs), Node::Identity) {
-            out.extend(items.filter(|v| !v.is_null()));
-        } else {
-            for item in items {
-                let value = self.eval(rhs, &item)?;
-                if !value.is_null() {
-                    out.push(value);
-                }
+        let mut out = Vec::with_capacity(if cond.is_some() { 0 } else { len });
+        for item in items {
+            if let Some(cond) = cond
+                && !self.eval(cond, &item)?.is_truthy()
+            {
+                continue;
+            }
+            let value = self.eval(rhs, &item)?;
+            if !value.is_null() {
+                out.push(value);
             }
         }
         Ok(Val::array(out))
-    }
-
-    /// The field of each element that a filter's condition compares, with its position hint.
-    /// Fetching its record a few elements ahead overlaps the wait for scattered records with
-    /// the work on the current one. Only this field: the projection's fields sit in nearby
-    /// records of the same object, and prefetching them too was measured slower at 1 000
-    /// issues (129 µs against 123 µs) for a gain under 1% at 10 000.
-    fn compared_field(&self, cond: NodeId) -> Option<(&'a str, &Cell<usize>)> {
-        let ast: &'a Ast = self.ast;
-        let Node::Compare(_, lhs, rhs) = ast.node(cond) else {
-            return None;
-        };
-        [*lhs, *rhs].into_iter().find_map(|id| match ast.node(id) {
-            Node::Field(name) => Some((&**name, &self.hints[id as usize])),
-            _ => None,
-        })
-    }
-
-    /// `field == 'text'` or `field != 'text'` as the field's name and position hint, the text,
-    /// and whether equality passes: the usual filter over tool records, which a loop over input
-    /// elements decides without going through values.
-    fn field_is_text(&self, cond: NodeId) -> Option<(&'a str, &Cell<usize>, &'a str, bool)> {
-        let ast: &'a Ast = self.ast;
-        let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = ast.node(cond) else {
-            return None;
-        };
-        match (ast.node(*lhs), ast.node(*rhs)) {
-            (Node::Field(name), Node::Literal(Value::String(text))) => Some((
-                &**name,
-                &self.hints[*lhs as usize],
-                text.as_str(),
-                *op == Cmp::Eq,
-            )),
-            _ => None,
-        }
-    }
-
-    /// A filter condition, with the common `field == literal` decided without building values.
-    #[inline(always)]
-    fn test(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
-        if let Some((name, hint, literal, eq)) = self.field_is_text(cond) {
-            let same = item
-                .member_at_hint(name, hint)
-                .is_some_and(|v| v.as_str().is_some_and(|text| same_key(text, literal)));
-            return Ok(same == eq);
-        }
-        // Both sides read straight from the element (`@ != null`, where `null` is the field of
-        // that name, which is how the guide's reshape drops the records its pattern missed).
-        if let Node::Compare(op @ (Cmp::Eq | Cmp::Ne), lhs, rhs) = self.ast.node(cond) {
-            let operand = |id: NodeId| match self.ast.node(id) {
-                Node::Identity => Some(Ok(item.clone())),
-                Node::Field(_) => Some(self.eval_arg(id, item)),
-                Node::Literal(v) => Some(Ok(Val::from_json(v))),
-                _ => None,
-            };
-            if let (Some(a), Some(b)) = (operand(*lhs), operand(*rhs)) {
-                let (a, b) = (a?, b?);
-                let same = if a.is_null() || b.is_null() {
-                    a.is_null() && b.is_null()
-                } else {
-                    equals(&a, &b, &self.budget)?
-                };
-                return Ok(same == (*op == Cmp::Eq));
-            }
-        }
-        self.test_value(cond, item)
-    }
-
-    /// [`Interp::test`] of any other condition.
-    #[inline(never)]
-    fn test_value(&self, cond: NodeId, item: &Val<'a, V>) -> Result<bool, JmespathError> {
-        Ok(self.eval(cond, item)?.is_truthy())
     }
 
     fn compare(

@@ -38,12 +38,14 @@ mod error;
 mod functions;
 mod interpreter;
 mod lexer;
+mod limits;
 mod parser;
 mod value;
 mod view;
 
 pub use cache::{DEFAULT_CACHE_CAPACITY, ExpressionCache};
-pub use error::{JmespathError, JmespathErrorKind, Limits, MAX_DEPTH_CEILING};
+pub use error::{JmespathError, JmespathErrorKind};
+pub use limits::{Limits, MAX_DEPTH_CEILING};
 pub use view::{JsonKind, JsonView, ObjectMembers};
 
 use ast::Ast;
@@ -241,9 +243,9 @@ mod tests {
     #[test]
     fn filtered_records_read_straight_from_the_input() {
         // A filter whose projection is a hash of fields and `to_string` of fields builds each
-        // record without the generic evaluation (`Interp::record`): elements of every type,
-        // missing members, members in another order. Expected values from the JavaScript
-        // library (jmespath 0.16).
+        // record straight from the element (`Node::Records`): elements of every type, missing
+        // members, members in another order. Expected values from the JavaScript library
+        // (jmespath 0.16).
         let rows = json!([
             null, 5, "s", {"a": "x", "n": 7, "t": "seven"}, {"a": "x"},
             {"a": "x", "n": 1.5, "t": [1, {"k": null}]}, {"t": "first", "n": -3, "a": "x"},

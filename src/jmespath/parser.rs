@@ -2,9 +2,10 @@
 //! length and nesting checked on the way.
 
 use super::ast::{Ast, Cmp, Node, NodeId};
-use super::error::{JmespathError, JmespathErrorKind, Limits, MAX_DEPTH_CEILING};
+use super::error::{JmespathError, JmespathErrorKind};
 use super::functions::Func;
 use super::lexer::{Tok, Token, tokenize};
+use super::limits::{Limits, MAX_DEPTH_CEILING};
 
 /// Binding power below which a token ends a projection's right-hand side.
 const PROJECTION_STOP: u8 = 10;
@@ -128,7 +129,8 @@ impl Parser {
         .at(self.offset())
     }
 
-    /// Adds a node, failing if it makes the tree deeper than the limit.
+    /// Adds a node, or the node specialised for its shape, failing if it makes the tree deeper
+    /// than the limit.
     fn push(&mut self, node: Node) -> Result<NodeId, JmespathError> {
         let mut child_depth = 0;
         let mut see = |id: NodeId| child_depth = child_depth.max(self.depths[id as usize]);
@@ -153,6 +155,11 @@ impl Parser {
                 see(*cond);
                 see(*rhs);
             }
+            Node::Records(records) => {
+                see(records.lhs);
+                records.cond.into_iter().for_each(&mut see);
+                see(records.rhs);
+            }
             Node::Flatten(a) | Node::Not(a) | Node::ExpRef(a) => see(*a),
             Node::List(items) | Node::Call(_, items) => items.iter().for_each(|&a| see(a)),
             Node::Hash { pairs, .. } => pairs.iter().for_each(|&(_, a)| see(a)),
@@ -162,6 +169,7 @@ impl Parser {
             return Err(self.too_deep());
         }
         let id = NodeId::try_from(self.nodes.len()).map_err(|_| self.too_deep())?;
+        let node = node.specialised(&self.nodes);
         self.nodes.push(node);
         self.depths.push(depth);
         Ok(id)

@@ -6,13 +6,10 @@
 use super::ast::NodeId;
 use super::error::JmespathError;
 use super::view::{JsonKind, JsonView};
-use crate::functions::push_js_number;
+use crate::json::{MAX_SAFE_INTEGER, js_number_string, push_js_number};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::rc::Rc;
-
-/// Largest integer an `f64` holds exactly (JavaScript's `Number.MAX_SAFE_INTEGER`).
-const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
 
 /// A JSON number as the interpreter computes with it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -36,7 +33,7 @@ impl Num {
     /// A computed number: integral values that JavaScript prints without a fraction become
     /// integers, so `sum`, `avg`, `floor`... keep integers as integers.
     pub(crate) fn computed(f: f64) -> Num {
-        if f.fract() == 0.0 && f.abs() <= MAX_SAFE {
+        if f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64 {
             Num::Int(f as i64)
         } else {
             Num::Float(f)
@@ -78,77 +75,22 @@ impl Num {
             (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
         }
     }
+}
 
-    /// Appends the number as JavaScript prints it inside `JSON.stringify`.
-    pub(crate) fn push_json(self, out: &mut String) {
-        match self {
-            Num::Float(f) if !f.is_finite() => out.push_str("null"),
-            // Safe integers print the same in JavaScript; the common case skips `fmt`.
-            Num::Int(i) if i.unsigned_abs() <= MAX_SAFE as u64 => push_integer(out, i),
-            Num::Int(i) => push_js_number(out, &Number::from(i)),
-            Num::UInt(u) => push_js_number(out, &Number::from(u)),
-            Num::Float(f) => {
-                if let Some(n) = Number::from_f64(f) {
-                    push_js_number(out, &n);
-                }
-            }
-        }
+/// `n` as `JSON.stringify` prints it (what `to_string` returns): JavaScript's form, or `null`
+/// for a result that has no JSON form (`to_number('Infinity')`).
+pub(crate) fn number_text(n: Num) -> String {
+    match n.to_json() {
+        Value::Number(number) => js_number_string(&number),
+        _ => "null".to_owned(),
     }
 }
 
-impl Num {
-    /// The number as JavaScript prints it, in a string of exactly its length when it is a safe
-    /// integer (the usual `to_string(number)`), so the output keeps no spare capacity and the
-    /// string is never grown.
-    pub(crate) fn json_text(self) -> String {
-        match self {
-            Num::Int(i) if i.unsigned_abs() <= MAX_SAFE as u64 => {
-                let mut digits = [0u8; 20];
-                let at = write_digits(&mut digits, i.unsigned_abs());
-                let mut out = String::with_capacity(digits.len() - at + usize::from(i < 0));
-                if i < 0 {
-                    out.push('-');
-                }
-                // One `push` per digit: each is a single byte and the capacity is exact.
-                for &d in &digits[at..] {
-                    out.push(char::from(d));
-                }
-                out
-            }
-            other => {
-                let mut out = String::new();
-                other.push_json(&mut out);
-                out
-            }
-        }
-    }
-}
-
-/// Writes the decimal digits of `n` at the end of `digits`; returns where they start.
-#[inline]
-fn write_digits(digits: &mut [u8; 20], n: u64) -> usize {
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            return at;
-        }
-    }
-}
-
-/// Appends a decimal integer.
-fn push_integer(out: &mut String, i: i64) {
-    let mut digits = [0u8; 20];
-    let at = write_digits(&mut digits, i.unsigned_abs());
-    if i < 0 {
-        out.push('-');
-    }
-    // Always ASCII digits.
-    if let Ok(text) = std::str::from_utf8(&digits[at..]) {
-        out.push_str(text);
+/// Appends [`number_text`] of `n`.
+fn push_number(out: &mut String, n: Num) {
+    match n.to_json() {
+        Value::Number(number) => push_js_number(out, &number),
+        _ => out.push_str("null"),
     }
 }
 
@@ -308,19 +250,6 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
         }
     }
 
-    /// [`Val::member`] with a position hint (see [`JsonView::get_at_hint`]).
-    #[inline(always)]
-    pub(crate) fn member_at_hint(
-        &self,
-        key: &str,
-        slot: &std::cell::Cell<usize>,
-    ) -> Option<Val<'a, V>> {
-        match self {
-            Val::View(v) => v.get_at_hint(key, slot).map(Val::from_view),
-            _ => self.member(key),
-        }
-    }
-
     /// Number of elements of an array, members of an object; 0 otherwise.
     pub(crate) fn len(&self) -> usize {
         match self {
@@ -338,17 +267,8 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
         if !self.is_array() {
             return Val::Null;
         }
-        let len = self.len();
-        let at = if i < 0 {
-            match usize::try_from(i.unsigned_abs()) {
-                Ok(back) if back <= len => len - back,
-                _ => return Val::Null,
-            }
-        } else {
-            match usize::try_from(i) {
-                Ok(at) => at,
-                Err(_) => return Val::Null,
-            }
+        let Some(at) = array_position(self.len(), i) else {
+            return Val::Null;
         };
         match self {
             Val::View(v) => v.index(at).map_or(Val::Null, Val::from_view),
@@ -376,6 +296,17 @@ impl<'a, V: JsonView + ?Sized> Val<'a, V> {
             Val::Object(o) => Some(Entries::Owned(Rc::clone(o), 0)),
             _ => None,
         }
+    }
+}
+
+/// The position `[i]` designates in an array of `len` elements, counting from the end when `i` is
+/// negative; `None` before the start.
+pub(crate) fn array_position(len: usize, i: i64) -> Option<usize> {
+    if i < 0 {
+        let back = usize::try_from(i.unsigned_abs()).ok()?;
+        len.checked_sub(back)
+    } else {
+        usize::try_from(i).ok()
     }
 }
 
@@ -548,7 +479,7 @@ pub(crate) fn push_json<'a, V: JsonView + ?Sized>(
 ) -> Result<(), JmespathError> {
     match &val {
         Val::Num(n) => {
-            n.push_json(out);
+            push_number(out, *n);
             return Ok(());
         }
         Val::Str(s) => {
@@ -575,7 +506,7 @@ pub(crate) fn push_json<'a, V: JsonView + ?Sized>(
         match &val {
             Val::Null | Val::ExpRef(_) => out.push_str("null"),
             Val::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Val::Num(n) => n.push_json(out),
+            Val::Num(n) => push_number(out, *n),
             Val::Str(s) => push_json_string(out, s),
             Val::String(s) => push_json_string(out, s),
             _ => {
@@ -739,52 +670,26 @@ mod tests {
     type V<'a> = Val<'a, Value>;
 
     #[test]
-    fn integers_print_in_decimal() {
-        for i in [
-            0i64,
-            7,
-            -7,
-            10,
-            1_234_567,
-            -9_007_199_254_740_991,
-            9_007_199_254_740_993,
-        ] {
+    fn numbers_print_as_json_stringify_does() {
+        let cases = [
+            (Num::Int(0), "0"),
+            (Num::Int(-7), "-7"),
+            (Num::Int(-9_007_199_254_740_991), "-9007199254740991"),
+            (Num::Int(9_007_199_254_740_993), "9007199254740992"),
+            (Num::Int(i64::MIN), "-9223372036854776000"),
+            (Num::UInt(u64::MAX), "18446744073709552000"),
+            (Num::Float(1.5), "1.5"),
+            (Num::Float(1e21), "1e+21"),
+            (Num::Float(-0.0), "0"),
+            (Num::Float(f64::NAN), "null"),
+            (Num::Float(f64::INFINITY), "null"),
+        ];
+        for (n, expected) in cases {
+            assert_eq!(number_text(n), expected, "{n:?}");
             let mut out = String::new();
-            Num::Int(i).push_json(&mut out);
-            let expected = if i == 9_007_199_254_740_993 {
-                "9007199254740992".to_string()
-            } else {
-                i.to_string()
-            };
-            assert_eq!(out, expected);
-            let text = Num::Int(i).json_text();
-            assert_eq!(text, expected);
+            push_number(&mut out, n);
+            assert_eq!(out, expected, "{n:?}");
         }
-    }
-
-    #[test]
-    fn number_text_has_exact_capacity_and_javascript_form() {
-        for i in [
-            0i64,
-            9,
-            10,
-            99,
-            100,
-            -1,
-            -10,
-            123_456_789,
-            i64::from(i32::MIN),
-        ] {
-            let text = Num::Int(i).json_text();
-            assert_eq!(text, i.to_string());
-            assert_eq!(text.capacity(), text.len());
-        }
-        assert_eq!(Num::Int(i64::MIN).json_text(), "-9223372036854776000");
-        assert_eq!(Num::UInt(u64::MAX).json_text(), "18446744073709552000");
-        assert_eq!(Num::Float(1.5).json_text(), "1.5");
-        assert_eq!(Num::Float(1e21).json_text(), "1e+21");
-        assert_eq!(Num::Float(-0.0).json_text(), "0");
-        assert_eq!(Num::Float(f64::NAN).json_text(), "null");
     }
 
     #[test]

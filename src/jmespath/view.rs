@@ -54,29 +54,6 @@ pub trait JsonView {
     fn as_str(&self) -> Option<&str>;
     /// The member named `key`, if this is an object that has it.
     fn get(&self, key: &str) -> Option<&Self>;
-    /// The member named `key`, like [`JsonView::get`], with a hint: `slot` holds the position
-    /// where the key was found in the previous object searched by the same expression node.
-    /// Records of one array usually share their layout, so checking that position first avoids
-    /// touching the other keys. Implementations update `slot`; the default ignores it.
-    #[inline]
-    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&Self> {
-        let _ = slot;
-        self.get(key)
-    }
-    /// A hint that the member at the position in `slot` will be looked up in a while: an
-    /// implementation may start fetching where that member is stored. Called some elements
-    /// before [`JsonView::warm`] for the same element. The default does nothing.
-    #[inline]
-    fn warm_slot(&self, slot: &std::cell::Cell<usize>) {
-        let _ = slot;
-    }
-    /// A hint that the member `key` (at the position in `slot`) will be read soon: an
-    /// implementation may start fetching its name and value now so that the wait overlaps other
-    /// work. The default does nothing.
-    #[inline]
-    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
-        let _ = (key, slot);
-    }
     /// The element at `index`, if this is an array that long.
     fn index(&self, index: usize) -> Option<&Self>;
     /// The number of elements of an array or members of an object (0 for anything else).
@@ -128,65 +105,13 @@ impl JsonView for Value {
     #[inline]
     fn get(&self, key: &str) -> Option<&Value> {
         match self {
-            // Scanning a few members beats hashing the key (SipHash) for the small records
-            // tool results are made of.
+            // Comparing a few names costs less than hashing the key (SipHash), and tool records
+            // are small objects.
             Value::Object(map) if map.len() <= 8 => {
-                map.iter().find(|(k, _)| same_key(k, key)).map(|(_, v)| v)
+                map.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
             }
             Value::Object(map) => map.get(key),
             _ => None,
-        }
-    }
-
-    #[inline]
-    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&Value> {
-        let Value::Object(map) = self else {
-            return None;
-        };
-        let hint = slot.get();
-        // Skipping entries of the iterator reads no memory: only the candidate key is compared.
-        if let Some((k, v)) = map.iter().nth(hint)
-            && same_key(k, key)
-        {
-            return Some(v);
-        }
-        if map.len() <= 16 {
-            let (at, (_, v)) = map
-                .iter()
-                .enumerate()
-                .find(|(_, (k, _))| same_key(k, key))?;
-            slot.set(at);
-            Some(v)
-        } else {
-            map.get(key)
-        }
-    }
-
-    #[inline]
-    fn warm_slot(&self, slot: &std::cell::Cell<usize>) {
-        // Only addresses are computed here: the entry itself is not read.
-        if let Value::Object(map) = self
-            && let Some((k, v)) = map.iter().nth(slot.get())
-        {
-            prefetch(k);
-            prefetch(v);
-        }
-    }
-
-    #[inline]
-    fn warm(&self, key: &str, slot: &std::cell::Cell<usize>) {
-        if let Value::Object(map) = self
-            && let Some((k, v)) = map.iter().nth(slot.get())
-            && k.len() == key.len()
-        {
-            if let Some(first) = k.as_bytes().first() {
-                prefetch(first);
-            }
-            if let Value::String(s) = v
-                && let Some(first) = s.as_bytes().first()
-            {
-                prefetch(first);
-            }
         }
     }
 
@@ -224,46 +149,6 @@ impl JsonView for Value {
     }
 }
 
-/// Whether two member names (or other short strings) are equal. Names are mostly short, and
-/// comparing up to 16 bytes with two pairs of (possibly overlapping) word loads is cheaper than
-/// calling `memcmp`, which the comparison of slices does.
-#[inline]
-pub(crate) fn same_key(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
-        4..=8 => same_ends::<4>(a, b),
-        9..=16 => same_ends::<8>(a, b),
-        _ => a == b,
-    }
-}
-
-/// Whether `a` and `b`, of the same length between `N` and `2 * N`, are equal: their first and
-/// last `N` bytes (which overlap or meet) cover them.
-#[inline]
-fn same_ends<const N: usize>(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    match (
-        word::<N>(a, 0),
-        word::<N>(b, 0),
-        word::<N>(a, n - N),
-        word::<N>(b, n - N),
-    ) {
-        (Some(a0), Some(b0), Some(a1), Some(b1)) => a0 == b0 && a1 == b1,
-        _ => a == b,
-    }
-}
-
-/// The `N` bytes of `s` from `at`, if it has them.
-#[inline]
-fn word<const N: usize>(s: &[u8], at: usize) -> Option<[u8; N]> {
-    s.get(at..at + N)?.try_into().ok()
-}
-
 /// The members of a `serde_json` object as `(&str, &Value)` pairs.
 #[derive(Debug, Clone)]
 pub struct ObjectMembers<'a>(serde_json::map::Iter<'a>);
@@ -282,20 +167,10 @@ impl<'a> Iterator for ObjectMembers<'a> {
     }
 }
 
-/// Asks the processor to start loading the cache line that holds `value`, without waiting for
-/// it (a load would hold up the instructions behind it until the data arrives).
-#[inline(always)]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    safe_arch::prefetch_t0(value);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = value;
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::Expression;
     use super::*;
-    use crate::jmespath::Expression;
     use serde_json::json;
 
     /// A document type of another shape (members in a vector, numbers as `f64`), to check the
@@ -409,81 +284,20 @@ mod tests {
     }
 
     #[test]
-    fn position_hints_find_members_anywhere() {
-        let records = json!([{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5}, {"c": 6}]);
-        let slot = std::cell::Cell::new(0);
-        let found: Vec<Option<&Value>> = records
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r.get_at_hint("b", &slot))
-            .collect();
-        assert_eq!(found, [Some(&json!(2)), Some(&json!(3)), None, None]);
-    }
-
-    #[test]
-    fn keys_compare_by_every_byte() {
-        let names = [
-            "",
-            "a",
-            "ab",
-            "abc",
-            "abcd",
-            "state",
-            "number",
-            "abcdefgh",
-            "abcdefghi",
-            "title_of",
-            "a_sixteen_bytes!",
-            "seventeen_bytes!!",
-            "é",
-            "clé",
-            "naïve key",
-            "日本語のキー",
-        ];
-        for a in names {
-            for b in names {
-                assert_eq!(same_key(a, b), a == b, "{a:?} vs {b:?}");
-            }
-            // Same length, one byte different at each position (first, middle, last).
-            for at in 0..a.len() {
-                let mut bytes = a.as_bytes().to_vec();
-                bytes[at] ^= 1;
-                if let Ok(other) = std::str::from_utf8(&bytes) {
-                    assert!(!same_key(a, other), "{a:?} vs {other:?}");
-                }
-            }
-        }
-        // Non-ASCII names of equal byte length that differ only inside a code point.
-        assert!(!same_key("clé", "clè"));
-        assert!(same_key("日本語のキー", "日本語のキー"));
-    }
-
-    #[test]
     fn lookups_in_small_and_large_objects() {
         // Small objects are scanned, large ones hashed: both find every member and nothing else.
-        for size in [1usize, 7, 8, 9, 16, 17, 40] {
+        for size in [1usize, 7, 8, 9, 40] {
             let mut map = serde_json::Map::new();
             for i in 0..size {
                 map.insert(format!("k{i}é"), json!(i));
             }
             let doc = Value::Object(map);
-            let slot = std::cell::Cell::new(0);
-            for i in (0..size).rev() {
-                let key = format!("k{i}é");
-                assert_eq!(JsonView::get(&doc, &key), Some(&json!(i)));
-                assert_eq!(doc.get_at_hint(&key, &slot), Some(&json!(i)));
-                // A hint that points at another member still finds the right one.
-                slot.set((i + 1) % size);
-                assert_eq!(doc.get_at_hint(&key, &slot), Some(&json!(i)));
+            for i in 0..size {
+                assert_eq!(JsonView::get(&doc, &format!("k{i}é")), Some(&json!(i)));
             }
             for missing in ["k", "k0", "missing", "k999é"] {
                 assert_eq!(JsonView::get(&doc, missing), None);
-                assert_eq!(doc.get_at_hint(missing, &slot), None);
             }
-            // A hint past the end is ignored.
-            slot.set(size + 5);
-            assert_eq!(doc.get_at_hint("k0é", &slot), Some(&json!(0)));
         }
     }
 }

@@ -1,94 +1,137 @@
-//! JSON text and values from untrusted sources: parsing with a depth limit, and the few
-//! whole-value walks the crate needs, all without recursion.
+//! JSON text and values from untrusted sources, the layer the rest of the crate builds on:
+//! parsing with a depth limit, the few whole-value walks the crate needs (all without
+//! recursion), and values printed as JavaScript prints them ([`to_js_string`]).
 //!
 //! `serde_json` parses and drops values recursively. Its default recursion limit (128) would
 //! refuse data the crate accepts (its depth limit is configurable, and fixture files nest
 //! deeper on purpose), and lifting it would let a deep document overflow the stack. So text is
-//! first scanned for its nesting depth (a cheap byte loop), and only parsed when the depth is
-//! within the caller's limit.
+//! first scanned for its nesting depth ([`nests_deeper_than`], which is also what guards
+//! `sonic-rs`, whose parser recurses without a bound), and only parsed when the depth is within
+//! the caller's limit.
 
-mod block_scan;
+mod js;
 
 use crate::error::{Error, ErrorCode};
 use serde_json::Value;
 
-pub use block_scan::nests_deeper_than;
+pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
+pub use js::{js_number_string, to_js_string};
 
-/// The depth used when the caller has no better limit: the payload default
-/// ([`Limits::max_depth`](crate::Limits::max_depth)).
-pub const DEFAULT_MAX_DEPTH: usize = 128;
+/// The default of [`Limits::max_depth`](crate::Limits::max_depth), for readers that run before
+/// any environment's limits apply (a catalog document loaded on its own).
+pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
 
-/// The deepest nesting of `[`/`{` in `text`, stopping early once it passes `limit`.
+/// Whether `text` nests `[`/`{` deeper than `limit`. Use it before handing text to a parser that
+/// recurses.
 ///
-/// Strings are skipped (a bracket inside a string does not count). Malformed text is measured
-/// all the same: the parser reports what is wrong with it afterwards.
-pub fn nesting_depth(text: &str, limit: usize) -> usize {
-    let bytes = text.as_bytes();
-    let (mut depth, mut deepest, mut i) = (0usize, 0usize, 0usize);
-    while i < bytes.len() {
-        match bytes[i] {
-            b'"' => {
-                // Skip the string: to the next quote not escaped by a backslash.
-                i += 1;
-                loop {
-                    i = quote_or_backslash(bytes, i);
-                    match bytes.get(i) {
-                        Some(b'\\') => i += 2,
-                        Some(_) => break,
-                        None => return deepest,
-                    }
-                }
-            }
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > deepest {
-                    deepest = depth;
-                    if deepest > limit {
-                        return deepest;
-                    }
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
+/// Brackets inside strings do not count. Malformed text is measured all the same: the parser
+/// reports what is wrong with it afterwards. The scan stops as soon as the limit is passed.
+///
+/// ```
+/// use a2ui_catalog_mcp::json::nests_deeper_than;
+/// assert!(!nests_deeper_than(r#"[{"a": "[[[["}]"#, 2));
+/// assert!(nests_deeper_than("[[[1]]]", 2));
+/// ```
+pub fn nests_deeper_than(text: &str, limit: usize) -> bool {
+    let mut scan = DepthScan::default();
+    let mut blocks = text.as_bytes().chunks_exact(BLOCK);
+    if blocks.any(|block| scan.passes(block, limit)) {
+        return true;
     }
-    deepest
+    // The last bytes, padded with zeros, which are not structural.
+    let mut last = [0; BLOCK];
+    let rest = blocks.remainder();
+    last[..rest.len()].copy_from_slice(rest);
+    scan.passes(&last, limit)
 }
 
-/// The position of the first `"` or `\` at or after `from` (`bytes.len()` when none). Most
-/// strings of a JSON text are short (keys, numbers as text, names), so the first 16 bytes are
-/// checked 8 at a time, which costs less than calling a vectorised search; what is longer
-/// (descriptions, bodies: most of the bytes) is left to `memchr2`, which reads 32 at a time.
-fn quote_or_backslash(bytes: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
-    let mut i = from;
-    for _ in 0..2 {
-        let Some(chunk) = bytes.get(i..i + 8) else {
-            break;
+/// Bytes classified at a time by [`nests_deeper_than`]: one bit each in a `u64`.
+const BLOCK: usize = 64;
+
+/// Where the depth scan is between blocks.
+#[derive(Default)]
+struct DepthScan {
+    depth: usize,
+    in_string: bool,
+    /// The previous block ended with a backslash inside a string, which escapes the next byte.
+    escaped: bool,
+}
+
+impl DepthScan {
+    /// Scans one block of [`BLOCK`] bytes; whether the depth passed `limit` in it.
+    ///
+    /// Tool results are mostly text inside strings, which a scan byte by byte has to step
+    /// through (and stop at each escape of). Here the block's quotes, backslashes and brackets
+    /// are found by 16-byte vector compares (`wide`: SSE2 on x86-64, NEON on aarch64, plain code
+    /// elsewhere), and only those bytes are visited, in order.
+    fn passes(&mut self, block: &[u8], limit: usize) -> bool {
+        let masks = Masks::of(block);
+        let mut marked = masks.quote | masks.backslash | masks.open | masks.close;
+        if std::mem::take(&mut self.escaped) {
+            marked &= !1;
+        }
+        while marked != 0 {
+            let at = marked.trailing_zeros();
+            let bit = 1u64 << at;
+            marked &= marked - 1;
+            if self.in_string {
+                if masks.backslash & bit != 0 {
+                    // The byte after it is text, even a quote or a backslash.
+                    match at {
+                        63 => self.escaped = true,
+                        _ => marked &= !(bit << 1),
+                    }
+                } else if masks.quote & bit != 0 {
+                    self.in_string = false;
+                }
+            } else if masks.quote & bit != 0 {
+                self.in_string = true;
+            } else if masks.open & bit != 0 {
+                self.depth += 1;
+                if self.depth > limit {
+                    return true;
+                }
+            } else if masks.close & bit != 0 {
+                self.depth = self.depth.saturating_sub(1);
+            }
+        }
+        false
+    }
+}
+
+/// Bit `i` of each mask says whether byte `i` of a block is in the mask's set.
+struct Masks {
+    quote: u64,
+    backslash: u64,
+    open: u64,
+    close: u64,
+}
+
+impl Masks {
+    fn of(block: &[u8]) -> Masks {
+        use wide::u8x16;
+        // `[` and `{` differ only in bit 0x20, as do `]` and `}`: setting it folds each pair.
+        let (quote, backslash) = (u8x16::splat(b'"'), u8x16::splat(b'\\'));
+        let (open, close, fold) = (u8x16::splat(b'{'), u8x16::splat(b'}'), u8x16::splat(0x20));
+        let mut masks = Masks {
+            quote: 0,
+            backslash: 0,
+            open: 0,
+            close: 0,
         };
-        let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
-        let hits =
-            has_zero(word ^ (ONES * u64::from(b'"'))) | has_zero(word ^ (ONES * u64::from(b'\\')));
-        if hits != 0 {
-            // The lowest flagged byte is the first hit: bytes before it cannot be flagged by
-            // the borrow that makes `has_zero` inexact (it only runs upwards).
-            return i + (hits.trailing_zeros() / 8) as usize;
+        for (k, lane) in block.chunks_exact(16).enumerate() {
+            let mut bytes = [0u8; 16];
+            bytes.copy_from_slice(lane);
+            let bytes = u8x16::new(bytes);
+            let folded = bytes | fold;
+            let bits = |v: u8x16| u64::from(v.move_mask() as u16) << (16 * k);
+            masks.quote |= bits(bytes.cmp_eq(quote));
+            masks.backslash |= bits(bytes.cmp_eq(backslash));
+            masks.open |= bits(folded.cmp_eq(open));
+            masks.close |= bits(folded.cmp_eq(close));
         }
-        i += 8;
+        masks
     }
-    if i + 8 <= bytes.len() {
-        return memchr::memchr2(b'"', b'\\', &bytes[i..]).map_or(bytes.len(), |k| i + k);
-    }
-    while let Some(&b) = bytes.get(i) {
-        if b == b'"' || b == b'\\' {
-            return i;
-        }
-        i += 1;
-    }
-    bytes.len()
 }
 
 /// Parses JSON text whose nesting is at most `max_depth`, else `LIMIT_EXCEEDED`.
@@ -120,7 +163,7 @@ pub fn from_str_limited(text: &str, max_depth: usize) -> Result<Value, Error> {
 
 /// Whether `value` nests deeper than `limit` (a scalar has depth 0, `[]` depth 1).
 /// Walks with an explicit stack and stops as soon as the limit is passed.
-pub fn depth_exceeds(value: &Value, limit: usize) -> bool {
+pub(crate) fn depth_exceeds(value: &Value, limit: usize) -> bool {
     let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
     while let Some((v, depth)) = stack.pop() {
         let children: Box<dyn Iterator<Item = &Value>> = match v {
@@ -137,7 +180,7 @@ pub fn depth_exceeds(value: &Value, limit: usize) -> bool {
 }
 
 /// Drops a value of any depth without recursion (the derived drop of `Value` recurses).
-pub fn drop_deep(value: Value) {
+pub(crate) fn drop_deep(value: Value) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
@@ -149,7 +192,7 @@ pub fn drop_deep(value: Value) {
 }
 
 /// The kind of a value as the reference's error messages name it (`a string`, `an array`, …).
-pub fn kind_name(value: &Value) -> &'static str {
+pub(crate) fn kind_name(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -165,7 +208,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The byte-at-a-time definition the fast scan must agree with.
+    /// The definition, one byte at a time with an explicit string state.
     fn naive_depth(text: &str) -> usize {
         let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
         for b in text.bytes() {
@@ -193,15 +236,37 @@ mod tests {
 
     proptest! {
         #[test]
-        fn fast_depth_scan_agrees_with_the_definition(text in r#"(éaaaaaaaaa|a{25}|[\[\]{}"\\a ,:]){0,48}"#) {
-            prop_assert_eq!(nesting_depth(&text, usize::MAX), naive_depth(&text));
+        fn depth_scan_agrees_with_the_definition(
+            text in r#"(a{30}|é|"|\\|\[|\]|\{|\}| |,|:){0,300}"#,
+            limit in 0usize..12,
+        ) {
+            prop_assert_eq!(nests_deeper_than(&text, limit), naive_depth(&text) > limit);
+        }
+    }
+
+    #[test]
+    fn escapes_and_strings_across_blocks() {
+        // A backslash as the last byte of a block escapes the first of the next one.
+        for pad in 0..70 {
+            let text = format!("[{}\"{}\\\"[[[\"]", " ".repeat(pad), "a".repeat(pad));
+            assert_eq!(nests_deeper_than(&text, 1), naive_depth(&text) > 1, "{pad}");
+            assert!(!nests_deeper_than(&text, 1), "{pad}");
+        }
+        let issue = r#"{"n":1,"title":"Fix \"quoted\" [x]","labels":[{"name":"a{"}],"body":"long text without anything special in it at all, long enough to span blocks"},"#;
+        let text = format!("[{}{{}}]", issue.repeat(50));
+        for limit in 0..6 {
+            assert_eq!(nests_deeper_than(&text, limit), naive_depth(&text) > limit);
         }
     }
 
     #[test]
     fn depth_ignores_brackets_in_strings() {
-        assert_eq!(nesting_depth(r#"["[[[", {"a": "\"{{"}]"#, 10), 2);
-        assert_eq!(nesting_depth("1", 10), 0);
+        assert!(!nests_deeper_than(r#"["[[[", {"a": "\"{{"}]"#, 2));
+        assert!(nests_deeper_than(r#"["[[[", {"a": "\"{{"}]"#, 1));
+        assert!(!nests_deeper_than("1", 0));
+        let deep = format!("{}{}", "[".repeat(1000), "]".repeat(1000));
+        assert!(nests_deeper_than(&deep, 999));
+        assert!(!nests_deeper_than(&deep, 1000));
     }
 
     #[test]

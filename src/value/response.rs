@@ -308,19 +308,6 @@ impl JsonView for sonic_rs::Value {
         self.as_object()?.get(&key)
     }
 
-    fn get_at_hint(&self, key: &str, slot: &std::cell::Cell<usize>) -> Option<&sonic_rs::Value> {
-        let object = self.as_object()?;
-        // Records of one list usually have their keys in the same order: try last time's place.
-        if let Some((k, v)) = object.iter().nth(slot.get())
-            && k == key
-        {
-            return Some(v);
-        }
-        let (at, (_, v)) = object.iter().enumerate().find(|(_, (k, _))| *k == key)?;
-        slot.set(at);
-        Some(v)
-    }
-
     fn index(&self, index: usize) -> Option<&sonic_rs::Value> {
         self.as_array()?.get(index)
     }

@@ -1,51 +1,68 @@
-//! Coercion to text the way JavaScript's `String(x ?? '')` does it, shared by
-//! `split`, `regexCapture` and JMESPath's `to_string`.
+//! Numbers and values as JavaScript prints them: `Number.prototype.toString` for numbers (what
+//! JMESPath's `to_string` and `JSON.stringify` print) and `String(x ?? '')` for any value (what
+//! `split` and `regexCapture` coerce their input with).
 
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 
-/// Integers of this size or less print the same as an `f64` would, so they skip `ryu-js`.
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+/// The largest integer every smaller one of which an `f64` holds exactly (JavaScript's
+/// `Number.MAX_SAFE_INTEGER`). Integers up to it in magnitude print the same as an `f64` would.
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
-/// Appends a JSON number printed as JavaScript's `Number.prototype.toString` prints it
-/// (`3`, `1.5`, `1e+21`, `0.30000000000000004`).
+/// `n` when it is an integer that prints as itself in JavaScript (`None` for a fraction or an
+/// integer beyond [`MAX_SAFE_INTEGER`], which JavaScript rounds to an `f64` first).
+fn safe_integer(n: &Number) -> Option<i64> {
+    let i = n.as_i64()?;
+    (i.unsigned_abs() <= MAX_SAFE_INTEGER).then_some(i)
+}
+
+/// `n` as JavaScript's `Number.prototype.toString` prints it, when it is not a safe integer.
+fn push_f64(out: &mut String, n: &Number) {
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    out.push_str(ryu_js::Buffer::new().format(f));
+}
+
+/// Appends a JSON number as JavaScript's `Number.prototype.toString` prints it (`3`, `1.5`,
+/// `1e+21`, `0.30000000000000004`).
 ///
 /// Integers beyond 2^53 go through `f64` first, as they would in JavaScript.
 pub(crate) fn push_js_number(out: &mut String, n: &Number) {
     use std::fmt::Write;
-    if let Some(u) = n.as_u64() {
-        if u <= MAX_SAFE_INTEGER {
-            let _ = write!(out, "{u}");
-            return;
+    match safe_integer(n) {
+        Some(i) => {
+            let _ = write!(out, "{i}");
         }
-    } else if let Some(i) = n.as_i64()
-        && i.unsigned_abs() <= MAX_SAFE_INTEGER
-    {
-        let _ = write!(out, "{i}");
-        return;
+        None => push_f64(out, n),
     }
-    let f = n.as_f64().unwrap_or(f64::NAN);
-    let mut buf = ryu_js::Buffer::new();
-    out.push_str(buf.format(f));
 }
 
-/// A JSON number as JavaScript prints it.
+/// A JSON number as JavaScript's `Number.prototype.toString` prints it (`3`, `1.5`, `1e+21`,
+/// `0.30000000000000004`); integers beyond 2^53 go through `f64` first, as they would in
+/// JavaScript.
 ///
 /// ```
-/// # use a2ui_catalog_mcp::functions::js_number_string;
+/// # use a2ui_catalog_mcp::json::js_number_string;
 /// assert_eq!(js_number_string(&serde_json::Number::from_f64(1e21).unwrap()), "1e+21");
 /// assert_eq!(js_number_string(&serde_json::Number::from_f64(3.0).unwrap()), "3");
+/// assert_eq!(js_number_string(&serde_json::Number::from(7)), "7");
 /// ```
 pub fn js_number_string(n: &Number) -> String {
-    let mut out = String::new();
-    push_js_number(&mut out, n);
-    out
+    match safe_integer(n) {
+        // `to_string` of an integer is sized exactly and skips the formatting machinery: the
+        // usual `to_string(number)` of a reshape is this.
+        Some(i) => i.to_string(),
+        None => {
+            let mut out = String::new();
+            push_f64(&mut out, n);
+            out
+        }
+    }
 }
 
 /// `String(x ?? '')` for one item: borrows strings, prints everything else.
 ///
 /// ```
-/// # use a2ui_catalog_mcp::functions::to_js_string;
+/// # use a2ui_catalog_mcp::json::to_js_string;
 /// # use serde_json::json;
 /// assert_eq!(to_js_string(&json!(null)), "");
 /// assert_eq!(to_js_string(&json!([1, null, "a"])), "1,,a");
@@ -70,7 +87,7 @@ pub fn to_js_string(value: &Value) -> Cow<'_, str> {
 /// Appends `String(x ?? '')`. Arrays join their elements with `,` (JavaScript's
 /// `Array.prototype.toString`), with `null` elements as empty text. Nested arrays are walked
 /// with an explicit stack: the data may come from a tool and nest arbitrarily deep.
-pub(crate) fn push_js_string(out: &mut String, value: &Value) {
+fn push_js_string(out: &mut String, value: &Value) {
     // Each open array with whether its first element has been printed (commas go between).
     let mut stack: Vec<(std::slice::Iter<'_, Value>, bool)> = Vec::new();
     let mut current = value;
