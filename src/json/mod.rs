@@ -179,7 +179,9 @@ pub(crate) fn depth_exceeds(value: &Value, limit: usize) -> bool {
     false
 }
 
-/// Drops a value of any depth without recursion (the derived drop of `Value` recurses).
+/// Drops a value of any depth without recursion (the derived drop of `Value` recurses): fixture
+/// files and the tests that build values deeper than the limits.
+#[cfg(any(test, feature = "testing"))]
 pub(crate) fn drop_deep(value: Value) {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
