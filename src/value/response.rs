@@ -185,7 +185,7 @@ pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<FastValue, Erro
         ));
     }
     #[cfg(not(target_family = "wasm"))]
-    let parsed = sonic_rs::from_str(text).and_then(|value| without_repeated_names(value, text));
+    let parsed = sonic_rs::from_str(text);
     // serde_json's own nesting limit (128) would refuse what the check above allows.
     #[cfg(target_family = "wasm")]
     let parsed: Result<FastValue, serde_json::Error> = {
@@ -196,55 +196,6 @@ pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<FastValue, Erro
     parsed.map_err(|e| {
         Error::new(ErrorCode::ValidationFailed, format!("invalid JSON: {e}")).with_source(e)
     })
-}
-
-/// JavaScript's `JSON.parse` (and `serde_json`) keep one member per name: the last value, at
-/// the position of the name's first occurrence. `sonic-rs` keeps repeated names, which would let
-/// `json.a` and `keys(json)` answer differently from the reference renderer; and rewriting a
-/// `sonic-rs` object in place does not keep its order. So when some object repeats a name (rare:
-/// nearly every text is only looked at), the text is read through `serde_json`, whose objects
-/// merge repeated names that way, and the fast form is made from that.
-#[cfg(not(target_family = "wasm"))]
-fn without_repeated_names(value: sonic_rs::Value, text: &str) -> sonic_rs::Result<sonic_rs::Value> {
-    let mut stack = vec![&value];
-    let mut repeats = false;
-    while let Some(v) = stack.pop() {
-        if let Some(object) = v.as_object() {
-            if repeats_a_name(object) {
-                repeats = true;
-                break;
-            }
-            stack.extend(object.iter().map(|(_, member)| member));
-        } else if let Some(array) = v.as_array() {
-            stack.extend(array.iter());
-        }
-    }
-    if !repeats {
-        return Ok(value);
-    }
-    // The text parsed once already, under the same depth check: it is valid JSON.
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let merged: Value = serde::Deserialize::deserialize(&mut de)
-        .map_err(<sonic_rs::Error as serde::de::Error>::custom)?;
-    sonic_rs::from_str(&merged.to_string())
-}
-
-#[cfg(not(target_family = "wasm"))]
-fn repeats_a_name(object: &sonic_rs::Object) -> bool {
-    let mut seen = 0u64;
-    for (i, (name, _)) in object.iter().enumerate() {
-        let bytes = name.as_bytes();
-        let sketch = bytes.len() as u64
-            ^ u64::from(bytes.first().copied().unwrap_or(0)).rotate_left(7)
-            ^ u64::from(bytes.last().copied().unwrap_or(0)).rotate_left(13);
-        let bit = 1u64 << (sketch.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-        if seen & bit != 0 && object.iter().take(i).any(|(earlier, _)| earlier == name) {
-            return true;
-        }
-        seen |= bit;
-    }
-    false
 }
 
 /// An array of fast values.
@@ -384,55 +335,6 @@ impl JsonView for sonic_rs::Value {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    /// Repeated names: JavaScript's `JSON.parse` keeps the last value at the first position;
-    /// so must the fast form, in small objects and large ones, nested anywhere.
-    #[cfg(not(target_family = "wasm"))]
-    #[test]
-    fn repeated_names_read_as_javascript_reads_them() {
-        let mut names: Vec<String> = (0..300).map(|i| format!("\"k{i}\": {i}")).collect();
-        names.push("\"k0\": \"last\"".into());
-        names.push("\"k150\": [{\"x\": 1, \"y\": 2, \"x\": 3}]".into());
-        let text = format!(
-            "{{\"outer\": {{{}}}, \"z\": 1, \"outer\": {{{}}}}}",
-            "\"gone\": true",
-            names.join(", ")
-        );
-        let fast = parse_fast(&text, 128).unwrap();
-        let serde = to_serde(&fast);
-        let direct: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(
-            serde, direct,
-            "the same members as serde_json, which keeps the last value"
-        );
-        let keys: Vec<&str> = serde
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(keys, ["outer", "z"]);
-        let inner: Vec<&String> = serde["outer"].as_object().unwrap().keys().collect();
-        assert_eq!(inner.len(), 300);
-        assert!(
-            inner
-                .iter()
-                .enumerate()
-                .all(|(i, k)| **k == format!("k{i}")),
-            "first-occurrence order"
-        );
-        assert_eq!(serde["outer"]["k0"], json!("last"));
-        assert_eq!(serde["outer"]["k150"], json!([{"x": 3, "y": 2}]));
-        assert_eq!(
-            JsonView::get(&fast, "outer")
-                .and_then(|o| JsonView::get(o, "k0"))
-                .and_then(JsonView::as_str),
-            Some("last")
-        );
-        // Objects without a repeated name are left as they are.
-        let plain = parse_fast(r#"{"b": 1, "a": 2, "ab": 3, "ba": 4}"#, 128).unwrap();
-        assert_eq!(to_serde(&plain), json!({"b": 1, "a": 2, "ab": 3, "ba": 4}));
-    }
 
     #[test]
     fn parsed_values_convert_in_order() {
