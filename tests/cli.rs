@@ -277,3 +277,39 @@ fn eval_takes_the_spelling_and_reports_warnings() {
     assert_eq!(out["value"]["call"], "split");
     assert_eq!(out["warnings"].as_array().unwrap().len(), 2);
 }
+
+// `a2ui-mcp deps`: the dependency set of a payload, as an agent developer runs it.
+
+#[test]
+fn deps_prints_the_sorted_dependency_set() {
+    // The guide's relative update: reads `name` in the row, writes targets that are not reads.
+    let (code, out, err) = run(&[
+        "deps",
+        "examples/payloads/update-relative.json",
+        "--context",
+        "/rows/1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let deps: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(deps, json!(["/rows/1/name"]));
+
+    let file = temp_file(
+        "nested.json",
+        r#"{"b": {"@path": "/z"}, "a": [{"@path": "/a/2"}, {"@path": "/a/10"}, {"@path": "."}]}"#,
+    );
+    let (code, out, err) = run(&["deps", &file]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), r#"["/","/a/10","/a/2","/z"]"#);
+}
+
+#[test]
+fn deps_reports_compile_errors() {
+    let file = temp_file("bad.json", r#"{"@path": "/bad~2"}"#);
+    let (code, out, err) = run(&["deps", &file]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("DATA_ERROR"), "{err}");
+    let (code, _, err) = run(&["deps", &file, "--context", "rows"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("JSON Pointer"), "{err}");
+}
