@@ -176,9 +176,14 @@ impl Environment {
     /// ```
     pub fn check(&self, payload: &Value) -> Diagnostics {
         let (result, warnings) = payload::compile(&self.scope(), payload);
+        let (payload, errors) = match result {
+            Ok(payload) => (Some(payload), Vec::new()),
+            Err(err) => (None, err.into_problems()),
+        };
         Diagnostics {
-            errors: result.err().map(Error::into_problems).unwrap_or_default(),
+            errors,
             warnings,
+            payload,
         }
     }
 
@@ -222,6 +227,7 @@ impl Environment {
 pub struct Diagnostics {
     errors: Vec<Error>,
     warnings: Vec<Warning>,
+    payload: Option<Payload>,
 }
 
 impl Diagnostics {
@@ -238,5 +244,11 @@ impl Diagnostics {
     /// Whether the payload compiles (warnings or not).
     pub fn is_ok(&self) -> bool {
         self.errors.is_empty()
+    }
+
+    /// The compiled payload, when it compiles (to read its [`tool_names`](Payload::tool_names)
+    /// or evaluate it without compiling again).
+    pub fn payload(&self) -> Option<&Payload> {
+        self.payload.as_ref()
     }
 }

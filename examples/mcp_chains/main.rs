@@ -18,30 +18,14 @@ use a2ui_catalog_mcp::mcp::{
     ToolClient,
 };
 use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID};
-use rmcp::ServiceExt;
-use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
-use server::{DemoServer, Role};
+use server::{DemoServer, Role, connect};
 use std::error::Error;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The chains the example runs: `[{"name", "what", "payload"}]` (the first three are the guide's).
 const CHAINS: &str = include_str!("../payloads/mcp-chains.json");
 const BASIC_CATALOG: &str = "https://a2ui.org/specification/v1_0/basic_catalog.json";
-
-type Client = RunningService<RoleClient, ()>;
-
-/// Serves `server` on one end of an in-memory pipe and connects an rmcp client to the other.
-async fn connect(server: DemoServer) -> Result<Arc<Client>, Box<dyn Error>> {
-    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        // The server runs until the client closes the pipe.
-        if let Ok(running) = server.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
-    Ok(Arc::new(().serve(client_end).await?))
-}
 
 /// The renderer's message processor, reduced to a log of what it received.
 #[derive(Default)]

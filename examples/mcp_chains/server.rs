@@ -13,6 +13,7 @@ use a2ui_catalog_mcp::mcp::protocol::{
     self, MCP_APP_MIME_TYPE, ResourceOptions, ToolOptions, ToolResultOptions,
 };
 use rmcp::ServerHandler;
+use rmcp::ServiceExt;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
     InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
@@ -20,8 +21,11 @@ use rmcp::model::{
     ServerCapabilities, Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{RoleClient, RunningService};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use std::error::Error;
+use std::sync::Arc;
 
 /// The repository the issues belong to.
 pub const REPOSITORY: &str = "a2ui/a2ui";
@@ -351,4 +355,19 @@ impl ServerHandler for DemoServer {
             .map_err(|message| ErrorData::resource_not_found(message, None))?;
         Ok(typed::<ReadResourceResult>(result)?.into())
     }
+}
+
+/// A connected rmcp client.
+pub type Client = RunningService<RoleClient, ()>;
+
+/// Serves `server` on one end of an in-memory pipe and connects an rmcp client to the other.
+pub async fn connect(server: DemoServer) -> Result<Arc<Client>, Box<dyn Error>> {
+    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        // The server runs until the client closes the pipe.
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    Ok(Arc::new(().serve(client_end).await?))
 }

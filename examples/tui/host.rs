@@ -7,25 +7,9 @@ mod server;
 
 use a2ui_catalog_mcp::McpHost;
 use a2ui_catalog_mcp::mcp::{ClientRouter, ToolClient};
-use rmcp::ServiceExt;
-use rmcp::service::{RoleClient, RunningService};
-use server::{DemoServer, Role};
+use server::{DemoServer, Role, connect};
 use std::error::Error;
 use std::sync::Arc;
-
-type Client = RunningService<RoleClient, ()>;
-
-/// Serves `server` on one end of an in-memory pipe and connects an rmcp client to the other.
-async fn connect(server: DemoServer) -> Result<Arc<Client>, Box<dyn Error>> {
-    let (client_end, server_end) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        // The server runs until the client closes the pipe.
-        if let Ok(running) = server.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
-    Ok(Arc::new(().serve(client_end).await?))
-}
 
 /// A host whose tools go to both demo servers (payloads name tools, the router finds them).
 pub async fn demo_host() -> Result<McpHost, Box<dyn Error>> {

@@ -294,15 +294,11 @@ fn check_payload(env: &Environment, path: &Path, text: &str, as_json: bool) -> b
             return false;
         }
     };
-    // The tools a payload that compiles can call (compiled again: `check` keeps no payload).
-    let tools = match (
-        found.is_ok(),
-        a2ui_catalog_mcp::json::from_str_limited(text, payload_depth(env)),
-    ) {
-        (true, Ok(payload)) => env.compile(&payload).map(|p| p.tool_names().clone()).ok(),
-        _ => None,
-    };
-    let tools = tools.unwrap_or_default();
+    // The tools a payload that compiles can call.
+    let tools = found
+        .payload()
+        .map(|p| p.tool_names().clone())
+        .unwrap_or_default();
     let tool_warnings = dynamic_tool_warnings(&tools);
     if as_json {
         let errors: Vec<Value> = found.errors().iter().map(error_json).collect();
