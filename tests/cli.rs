@@ -313,3 +313,23 @@ fn deps_reports_compile_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("JSON Pointer"), "{err}");
 }
+
+/// A file that cannot be read is an I/O failure, not a problem "found while evaluating the
+/// payload" with a made-up location.
+#[test]
+fn a_missing_file_says_cannot_read() {
+    for command in ["check", "eval", "deps"] {
+        let (code, out, err) = run(&[command, "/nonexistent/payload.json"]);
+        assert_eq!(code, 1, "{command}");
+        assert_eq!(
+            err.trim(),
+            "a2ui-mcp: cannot read /nonexistent/payload.json: No such file or directory (os error 2)",
+            "{command}: {out}"
+        );
+    }
+    let (code, out, _) = run(&["--json", "check", "/nonexistent/payload.json"]);
+    assert_eq!(code, 1);
+    let reply: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(reply["errors"][0]["code"], "IO_ERROR");
+    assert_eq!(reply["ok"], false);
+}

@@ -7,8 +7,8 @@ use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
-    ToolNames, Warning,
+    Catalog, Environment, Error, JsonPointer, Payload, Phase, SharedModel, Spelling, ToolNames,
+    Warning,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
@@ -182,17 +182,18 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(err) => {
-            print_error(&err, cli.json);
+        Err(failure) => {
+            print_failure(&failure, cli.json);
             ExitCode::FAILURE
         }
     }
 }
 
-fn read_json(path: &Path, max_depth: usize) -> Result<Value, Error> {
+fn read_json(path: &Path, max_depth: usize) -> Result<Value, Failure> {
     let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
-    a2ui_catalog_mcp::json::from_str_limited(&text, max_depth)
-        .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))
+    let value = a2ui_catalog_mcp::json::from_str_limited(&text, max_depth)
+        .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
+    Ok(value)
 }
 
 fn error_json(err: &Error) -> Value {
@@ -209,6 +210,32 @@ fn error_json(err: &Error) -> Value {
     })
 }
 
+/// Why a command stopped: the engine's error, or a file the command could not read (not a
+/// problem of the payload, so not reported as one).
+enum Failure {
+    Io(String),
+    Engine(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(err: Error) -> Self {
+        Failure::Engine(err)
+    }
+}
+
+fn print_failure(failure: &Failure, as_json: bool) {
+    match failure {
+        Failure::Engine(err) => print_error(err, as_json),
+        Failure::Io(message) if as_json => {
+            out!(
+                "{}",
+                json!({"ok": false, "errors": [{"code": "IO_ERROR", "message": message}]})
+            );
+        }
+        Failure::Io(message) => eprintln!("a2ui-mcp: {message}"),
+    }
+}
+
 fn print_error(err: &Error, as_json: bool) {
     if as_json {
         let errors: Vec<Value> = err.problems().map(error_json).collect();
@@ -220,7 +247,7 @@ fn print_error(err: &Error, as_json: bool) {
 
 /// The environment of `check` and `eval`: the MCP catalog, the catalog documents given, the
 /// default catalog and the spelling.
-fn environment(options: &EnvOptions) -> Result<Environment, Error> {
+fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
     let mut env = Environment::new();
     for path in &options.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
@@ -244,9 +271,9 @@ fn payload_depth(env: &Environment) -> usize {
     env.limits().max_depth + 1
 }
 
-fn compile(env: &Environment, path: &Path) -> Result<Payload, Error> {
+fn compile(env: &Environment, path: &Path) -> Result<Payload, Failure> {
     let payload = read_json(path, payload_depth(env))?;
-    env.compile(&payload)
+    Ok(env.compile(&payload)?)
 }
 
 fn warning_json(warning: &Warning) -> Value {
@@ -259,7 +286,7 @@ fn warning_json(warning: &Warning) -> Value {
 }
 
 /// `check`: each file is a message stream when it reads as one, else a payload.
-fn check(env: &Environment, files: &[PathBuf], as_json: bool) -> Result<ExitCode, Error> {
+fn check(env: &Environment, files: &[PathBuf], as_json: bool) -> Result<ExitCode, Failure> {
     let mut failed = false;
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
@@ -410,7 +437,7 @@ fn eval(
     context: Option<&str>,
     server: Option<&Path>,
     repeat: Option<usize>,
-) -> Result<ExitCode, Error> {
+) -> Result<ExitCode, Failure> {
     let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
     let data = match data {
         Some(p) => read_json(p, FIXTURE_MAX_DEPTH)?,
@@ -470,7 +497,7 @@ fn eval(
 }
 
 /// `deps`: the payload's dependency set in the context, sorted, each once (the root is `/`).
-fn deps(env: &Environment, path: &Path, context: Option<&str>) -> Result<ExitCode, Error> {
+fn deps(env: &Environment, path: &Path, context: Option<&str>) -> Result<ExitCode, Failure> {
     let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
     let payload = compile(env, path)?;
     let paths: Vec<String> = payload
@@ -483,17 +510,12 @@ fn deps(env: &Environment, path: &Path, context: Option<&str>) -> Result<ExitCod
 }
 
 /// `regex`: one line in, one line out, until the end of standard input.
-fn regex_lines() -> Result<ExitCode, Error> {
+fn regex_lines() -> Result<ExitCode, Failure> {
     use std::io::{BufRead, Write};
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     for line in stdin.lock().lines() {
-        let line = line.map_err(|e| {
-            Error::new(
-                ErrorCode::ValidationFailed,
-                format!("cannot read standard input: {e}"),
-            )
-        })?;
+        let line = line.map_err(|e| Failure::Io(format!("cannot read standard input: {e}")))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -526,7 +548,7 @@ fn regex_line(line: &str) -> Result<Value, String> {
 }
 
 /// The fixture files of `paths`: files as given, folders walked for `*.json` in name order.
-fn fixture_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+fn fixture_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     let (mut files, mut pending) = (Vec::new(), paths.iter().rev().cloned().collect::<Vec<_>>());
     while let Some(path) = pending.pop() {
         if !path.is_dir() {
@@ -542,14 +564,11 @@ fn fixture_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     Ok(files)
 }
 
-fn cannot_read(path: &Path, e: &std::io::Error) -> Error {
-    Error::new(
-        ErrorCode::ValidationFailed,
-        format!("cannot read {}: {e}", path.display()),
-    )
+fn cannot_read(path: &Path, e: &std::io::Error) -> Failure {
+    Failure::Io(format!("cannot read {}: {e}", path.display()))
 }
 
-fn run_fixtures(paths: &[PathBuf]) -> Result<ExitCode, Error> {
+fn run_fixtures(paths: &[PathBuf]) -> Result<ExitCode, Failure> {
     let mut outcomes = Vec::new();
     for file in fixture_files(paths)? {
         let text = std::fs::read_to_string(&file).map_err(|e| cannot_read(&file, &e))?;
