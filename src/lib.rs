@@ -61,6 +61,8 @@
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine.
 
+// Feature badges on docs.rs (built with `--cfg docsrs`, see Cargo.toml): items behind a feature say so.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
