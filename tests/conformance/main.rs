@@ -9,6 +9,8 @@
 #[allow(dead_code)]
 mod suite;
 
+mod mcp_catalog;
+
 /// Every vendored suite file reads as a list of named cases with an action: a truncated or
 /// mangled copy fails here rather than as a runner's skip.
 #[test]
