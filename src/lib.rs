@@ -35,6 +35,7 @@
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
+//! | [`stream`] | A2UI messages, typed: every message read once, each part located |
 //! | [`messages`] | A2UI message streams checked message by message, each problem located |
 //! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
@@ -92,6 +93,8 @@ mod payload;
 mod env;
 
 pub mod mcp;
+
+pub mod stream;
 
 pub mod messages;
 

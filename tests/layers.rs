@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["payload"],
     &["env"],
     &["mcp"],
+    &["stream"],
     &["reactive", "messages"],
     &["testing"],
     &["fixtures"],
