@@ -122,7 +122,7 @@ pub enum Category {
     Integrity,
     /// A catalog is unknown, empty, missing or of another protocol version.
     Catalog,
-    /// Nesting past the depth limit.
+    /// Nesting or size past a limit (depth, component count): `LIMIT_EXCEEDED`.
     Recursion,
 }
 
