@@ -37,6 +37,7 @@
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
 //! | [`stream`] | A2UI messages, typed: every message read once, each part located |
 //! | [`messages`] | A2UI message streams checked message by message, each problem located |
+//! | [`surfaces`] | the A2UI message processor: surfaces, components checked against their catalogs and the graph |
 //! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
@@ -96,9 +97,11 @@ pub mod mcp;
 
 pub mod stream;
 
-pub mod messages;
-
 pub mod reactive;
+
+pub mod surfaces;
+
+pub mod messages;
 
 #[cfg(feature = "testing")]
 pub mod testing;

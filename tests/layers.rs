@@ -26,7 +26,9 @@ const LAYERS: &[&[&str]] = &[
     &["env"],
     &["mcp"],
     &["stream"],
-    &["reactive", "messages"],
+    &["reactive"],
+    &["surfaces"],
+    &["messages"],
     &["testing"],
     &["fixtures"],
 ];
