@@ -227,7 +227,12 @@ fn bad_messages_are_located_errors() {
         ))
         .unwrap_err();
     assert_eq!(err.error.category.as_str(), "IntegrityError");
-    assert!(err.error.message.contains("was deleted"), "{err}");
+    assert!(
+        err.error
+            .message
+            .starts_with("Surface not found: 's' was deleted"),
+        "{err}"
+    );
 }
 
 #[test]

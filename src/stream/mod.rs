@@ -751,7 +751,7 @@ fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
             return Err(MessageError::new(
                 Validation,
                 at,
-                "a component needs an 'id'",
+                "a component is missing an 'id'",
             ));
         }
         Some(other) => {
@@ -771,7 +771,9 @@ fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
             return Err(MessageError::new(
                 Validation,
                 at,
-                format!("component '{id}' needs a 'component' (its type, such as \"Text\")"),
+                format!(
+                    "Cannot create component '{id}' without a 'component' (its type, such as \"Text\")"
+                ),
             ));
         }
         Some(Value::Object(_)) => {

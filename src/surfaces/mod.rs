@@ -78,6 +78,9 @@ pub struct ProcessorOptions {
     pub fallback_catalog: Option<String>,
     /// The most components one surface may hold. Default 100 000; more is `LIMIT_EXCEEDED`.
     pub max_components: usize,
+    /// A `createSurface` may name a default catalog that is not registered (its components are
+    /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
+    pub accept_unregistered_catalogs: bool,
 }
 
 impl Default for ProcessorOptions {
@@ -87,6 +90,7 @@ impl Default for ProcessorOptions {
             require_version: false,
             fallback_catalog: None,
             max_components: 100_000,
+            accept_unregistered_catalogs: false,
         }
     }
 }
@@ -107,6 +111,12 @@ impl ProcessorOptions {
     /// Sets [`fallback_catalog`](ProcessorOptions::fallback_catalog).
     pub fn fallback_catalog(mut self, id: impl Into<String>) -> ProcessorOptions {
         self.fallback_catalog = Some(id.into());
+        self
+    }
+
+    /// Sets [`accept_unregistered_catalogs`](ProcessorOptions::accept_unregistered_catalogs).
+    pub fn accept_unregistered_catalogs(mut self, accept: bool) -> ProcessorOptions {
+        self.accept_unregistered_catalogs = accept;
         self
     }
 
@@ -409,6 +419,8 @@ impl Processor {
         };
         let components = match doc.get("components") {
             None => None,
+            // An empty map declares no component types: nothing to check components against.
+            Some(Value::Object(c)) if c.is_empty() => None,
             Some(Value::Object(c)) => Some(
                 schema::read_components(c).map_err(|why| bad(format!("catalog '{id}': {why}")))?,
             ),
@@ -562,9 +574,11 @@ impl Processor {
         let deleted = self.deleted.contains(id);
         self.surfaces.get_mut(id).ok_or_else(|| {
             let why = if deleted {
-                format!("surface '{id}' was deleted (by an earlier deleteSurface)")
+                format!("Surface not found: '{id}' was deleted (by an earlier deleteSurface)")
             } else {
-                format!("surface '{id}' was never created (no createSurface before this message)")
+                format!(
+                    "Surface not found: '{id}' was never created (no createSurface before this message)"
+                )
             };
             MessageError::new(Category::Integrity, format!("{at}/surfaceId"), why)
         })
@@ -596,7 +610,19 @@ impl Processor {
                 return Err(MessageError::new(
                     Category::Catalog,
                     format!("{at}/catalogId"),
-                    "catalogId is empty",
+                    "Catalog not found: the catalogId is empty",
+                ));
+            }
+            Some(c)
+                if !self.catalogs.contains_key(c) && !self.options.accept_unregistered_catalogs =>
+            {
+                return Err(MessageError::new(
+                    Category::Catalog,
+                    format!("{at}/catalogId"),
+                    format!(
+                        "Catalog not found: {c} (registered: {})",
+                        self.catalog_list()
+                    ),
                 ));
             }
             _ => {}
@@ -728,6 +754,24 @@ impl Processor {
         def: ComponentDef,
     ) -> Result<Component, MessageError> {
         let at = def.pointer.clone();
+        let limit = self.env.limits().max_depth;
+        let parts = def
+            .props
+            .values()
+            .chain(def.checks.iter())
+            .chain(def.accessibility.iter());
+        for value in parts {
+            if let Some(depth) = deeper_than(value, limit) {
+                return Err(MessageError::new(
+                    Category::Recursion,
+                    at,
+                    format!(
+                        "Global recursion limit exceeded: component '{}' nests {depth} levels, deeper than the limit of {limit}",
+                        def.id
+                    ),
+                ));
+            }
+        }
         // Catalog resolution: the component's own catalogId, else the surface's default.
         match (&def.catalog_id, &surface.catalog_id) {
             (Some(c), _) => self.known_catalog(surface, c, &at, "catalogId")?,
@@ -806,6 +850,13 @@ impl Processor {
         })
     }
 
+    /// The registered catalog ids, sorted, comma-separated.
+    fn catalog_list(&self) -> String {
+        let mut ids: Vec<&str> = self.catalogs.keys().map(String::as_str).collect();
+        ids.sort_unstable();
+        ids.join(", ")
+    }
+
     /// A catalog a component or call names: non-empty, registered, built for the surface's
     /// protocol version.
     fn known_catalog(
@@ -820,19 +871,18 @@ impl Processor {
             return Err(MessageError::new(
                 Category::Catalog,
                 pointer,
-                "catalogId is empty",
+                "Catalog not found: the catalogId is empty",
             ));
         }
         match self.catalogs.get(id) {
-            None => {
-                let mut ids: Vec<&str> = self.catalogs.keys().map(String::as_str).collect();
-                ids.sort_unstable();
-                Err(MessageError::new(
-                    Category::Catalog,
-                    pointer,
-                    format!("unknown catalog '{id}' (registered: {})", ids.join(", ")),
-                ))
-            }
+            None => Err(MessageError::new(
+                Category::Catalog,
+                pointer,
+                format!(
+                    "Catalog not found: {id} (registered: {})",
+                    self.catalog_list()
+                ),
+            )),
             Some(info) => match info.version {
                 Some(v) if !v.same_line(surface.version) => Err(MessageError::new(
                     Category::Catalog,
@@ -904,6 +954,23 @@ impl Processor {
                                     ),
                                 ));
                             }
+                        }
+                        let catalog = match map.get("catalogId") {
+                            Some(Value::String(c)) => Some(c.as_str()),
+                            _ => surface.catalog_id.as_deref(),
+                        };
+                        if let Some(catalog) = catalog.and_then(|c| self.env.catalog(c))
+                            && !catalog.function_names().contains(&name)
+                        {
+                            return Err(MessageError::new(
+                                Category::Validation,
+                                at,
+                                format!(
+                                    "Unrecognized function '{name}' in catalog '{}' (its functions: {})",
+                                    catalog.id(),
+                                    catalog.function_names().join(", ")
+                                ),
+                            ));
                         }
                     }
                     for (k, v) in map {
@@ -1005,6 +1072,23 @@ fn install(surface: &mut Surface, upserts: Vec<Component>) {
             surface.order.push(id);
         }
     }
+}
+
+/// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first
+/// level past the limit).
+fn deeper_than(value: &Value, limit: usize) -> Option<usize> {
+    let mut stack = vec![(value, 1usize)];
+    while let Some((v, depth)) = stack.pop() {
+        if depth > limit {
+            return Some(depth);
+        }
+        match v {
+            Value::Object(map) => stack.extend(map.values().map(|c| (c, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|c| (c, depth + 1))),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a value holds a binding or a call anywhere (explicit stack).

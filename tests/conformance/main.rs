@@ -5,9 +5,31 @@
 //! `cargo test --all-features --test conformance -- --nocapture`). Every skip carries its
 //! reason; a failed case fails the test.
 
-// The tally is used by the runner modules as they are added.
+mod processor;
+// Not every runner uses every helper of the tally.
 #[allow(dead_code)]
 mod suite;
+
+#[test]
+fn message_processor_v1_0() {
+    suite::Tally::run_file("core/message_processor_v1_0.yaml", |case| {
+        processor::run(case, true)
+    });
+}
+
+#[test]
+fn validator_v1_0() {
+    suite::Tally::run_file("core/validator_v1_0.yaml", |case| {
+        processor::run(case, true)
+    });
+}
+
+#[test]
+fn message_processor() {
+    suite::Tally::run_file("core/message_processor.yaml", |case| {
+        processor::run(case, false)
+    });
+}
 
 /// Every vendored suite file reads as a list of named cases with an action: a truncated or
 /// mangled copy fails here rather than as a runner's skip.
