@@ -11,8 +11,12 @@ use std::collections::{HashMap, HashSet};
 /// The children a component names, still to visit: (id, slot, template).
 type Children = std::vec::IntoIter<(String, String, bool)>;
 
-/// `children[2]` → `children/2`, `tabs[0].child` → `tabs/0/child`.
-pub(crate) fn slot_pointer(slot: &str) -> String {
+/// The JSON Pointer (relative to the component) of a slot: `children[2]` → `children/2`, `tabs[0].child` → `tabs/0/child`.
+///
+/// ```
+/// assert_eq!(a2ui_catalog_mcp::surfaces::slot_pointer("tabs[0].child"), "tabs/0/child");
+/// ```
+pub fn slot_pointer(slot: &str) -> String {
     slot.replace("].", "/").replace('[', "/").replace(']', "")
 }
 
@@ -31,7 +35,10 @@ pub(crate) fn check<'a>(
             .copied()
             .or_else(|| surface.components.get(id).map(|c| &c.def))
     };
-    let children = |def: &'a ComponentDef| children_of(&def.props, schema_of(def));
+    let children = |def: &'a ComponentDef| match surface.components.get(&def.id) {
+        Some(old) if !fresh.contains_key(def.id.as_str()) => old.children.clone(),
+        _ => children_of(&def.props, schema_of(def)),
+    };
 
     for component in new {
         let def = &component.def;
@@ -149,4 +156,40 @@ pub(crate) fn check<'a>(
         }
     }
     Ok(())
+}
+
+/// The graph of a surface as it stands (see [`super::GraphProblems`]).
+pub(crate) fn problems(surface: &Surface) -> super::GraphProblems {
+    let mut out = super::GraphProblems {
+        has_root: surface.components.contains_key("root"),
+        ..Default::default()
+    };
+    for component in surface.components() {
+        for (child, slot, _) in &component.children {
+            if !surface.components.contains_key(child) {
+                out.dangling
+                    .push((component.def.id.clone(), slot.clone(), child.clone()));
+            }
+        }
+    }
+    let mut reached: HashSet<&str> = HashSet::new();
+    if out.has_root {
+        reached.insert("root");
+        let mut stack = vec!["root"];
+        while let Some(id) = stack.pop() {
+            for (child, _, _) in &surface.components[id].children {
+                if let Some((key, _)) = surface.components.get_key_value(child.as_str())
+                    && reached.insert(key.as_str())
+                {
+                    stack.push(key.as_str());
+                }
+            }
+        }
+    }
+    out.orphans = surface
+        .components()
+        .filter(|c| !reached.contains(c.def.id.as_str()))
+        .map(|c| c.def.id.clone())
+        .collect();
+    out
 }

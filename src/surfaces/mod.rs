@@ -41,6 +41,8 @@
 //! ```
 
 mod graph;
+
+pub use graph::slot_pointer;
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -81,6 +83,9 @@ pub struct ProcessorOptions {
     /// A `createSurface` may name a default catalog that is not registered (its components are
     /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
     pub accept_unregistered_catalogs: bool,
+    /// Calls are checked (their catalogs resolved, their functions and arguments compiled).
+    /// Default on; a checker that compiles them itself, reporting every problem, turns it off.
+    pub check_calls: bool,
 }
 
 impl Default for ProcessorOptions {
@@ -91,6 +96,7 @@ impl Default for ProcessorOptions {
             fallback_catalog: None,
             max_components: 100_000,
             accept_unregistered_catalogs: false,
+            check_calls: true,
         }
     }
 }
@@ -117,6 +123,12 @@ impl ProcessorOptions {
     /// Sets [`accept_unregistered_catalogs`](ProcessorOptions::accept_unregistered_catalogs).
     pub fn accept_unregistered_catalogs(mut self, accept: bool) -> ProcessorOptions {
         self.accept_unregistered_catalogs = accept;
+        self
+    }
+
+    /// Sets [`check_calls`](ProcessorOptions::check_calls).
+    pub fn check_calls(mut self, check: bool) -> ProcessorOptions {
+        self.check_calls = check;
         self
     }
 
@@ -193,6 +205,8 @@ pub struct Component {
     catalog: Option<String>,
     /// The compiled value of each property that is dynamic (binding or call somewhere in it).
     compiled: Vec<(String, Payload)>,
+    /// The children it names: (id, slot, whether a template).
+    children: Vec<(String, String, bool)>,
 }
 
 impl Component {
@@ -205,6 +219,12 @@ impl Component {
     /// when that catalog is registered.
     pub fn catalog(&self) -> Option<&str> {
         self.catalog.as_deref()
+    }
+
+    /// The children it names, each with its slot (`child`, `children[2]`, `tabs[0].child`, or
+    /// `children` for a template) and whether it is a template.
+    pub fn children(&self) -> &[(String, String, bool)] {
+        &self.children
     }
 
     /// The compiled payload of a dynamic property (`None` for a literal one).
@@ -221,6 +241,18 @@ impl std::ops::Deref for Component {
     fn deref(&self) -> &ComponentDef {
         &self.def
     }
+}
+
+/// What [`Surface::graph_problems`] finds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GraphProblems {
+    /// Whether the surface has a component `root`.
+    pub has_root: bool,
+    /// Children named but not defined: (component, slot, child id).
+    pub dangling: Vec<(String, String, String)>,
+    /// Components not reachable from `root` (all of them when there is no root), in the
+    /// order they were first defined.
+    pub orphans: Vec<String>,
 }
 
 /// Where a surface came from, when a tool returned it.
@@ -303,6 +335,12 @@ impl Surface {
     /// [`take_changes`](TrackedModel::take_changes).
     pub fn tracked_data_model(&mut self) -> &mut TrackedModel<Value> {
         &mut self.data
+    }
+
+    /// The graph as it stands: whether there is a `root`, the children named but not
+    /// defined, the components not reachable from `root`.
+    pub fn graph_problems(&self) -> GraphProblems {
+        graph::problems(self)
     }
 
     /// Where it came from, when a tool returned it.
@@ -841,12 +879,24 @@ impl Processor {
                 schema::check_prop(&pointer, &def.component, prop, kind, value)?;
             }
         }
-        self.check_call_catalogs(surface, &def)?;
-        let compiled = self.compile(surface, &def)?;
+        let compiled = if self.options.check_calls {
+            self.check_call_catalogs(surface, &def)?;
+            self.compile(surface, &def)?
+        } else {
+            Vec::new()
+        };
+        let schema = catalog.as_ref().and_then(|c| {
+            self.catalogs[c]
+                .components
+                .as_ref()
+                .and_then(|t| t.get(&def.component))
+        });
+        let children = schema::children_of(&def.props, schema);
         Ok(Component {
             def,
             catalog,
             compiled,
+            children,
         })
     }
 
