@@ -314,6 +314,21 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
     checker.finish()
 }
 
+/// Checks a whole stream as [`check_stream`] does, its components also checked against the
+/// component schemas of the catalog `documents` (see [`StreamChecker::add_catalog_document`]).
+pub fn check_stream_with(
+    env: &Environment,
+    documents: &[Value],
+    text: &str,
+) -> Result<Report, Error> {
+    let mut checker = StreamChecker::new(env);
+    for document in documents {
+        checker.add_catalog_document(document)?;
+    }
+    checker.check_stream(text);
+    Ok(checker.finish())
+}
+
 /// Whether `text` reads as a stream of A2UI messages rather than one payload: cut as
 /// [`check_stream`] cuts it (a JSON array, or JSON values one after another), at least one of
 /// its messages is an object with one of the [`MESSAGE_KINDS`] keys. A payload that is one JSON
@@ -325,6 +340,8 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
 /// assert!(is_stream("{\"createSurface\": {\"surfaceId\": \"s\", \"catalogId\": \"c\"}}\n{\"deleteSurface\": {\"surfaceId\": \"s\"}}\n"));
 /// assert!(!is_stream(r#"{"@call": "split", "args": {"value": {"@path": "/createSurface"}, "separator": ","}}"#));
 /// assert!(!is_stream("[1, 2]"));
+/// // The gallery's form.
+/// assert!(is_stream(r#"{"name": "n", "description": "d", "messages": [{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}]}"#));
 /// ```
 pub fn is_stream(text: &str) -> bool {
     let max_depth = crate::json::DEFAULT_MAX_DEPTH + ENVELOPE_DEPTH;
@@ -333,11 +350,19 @@ pub fn is_stream(text: &str) -> bool {
         MESSAGE_KINDS
             .iter()
             .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
-            && matches!(
-                crate::json::from_str_limited(message, max_depth),
-                Ok(Value::Object(map)) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k))
-            )
+            && match crate::json::from_str_limited(message, max_depth) {
+                Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
+                    .as_array()
+                    .is_some_and(|list| list.iter().any(is_message)),
+                Ok(value) => is_message(&value),
+                Err(_) => false,
+            }
     })
+}
+
+/// Whether a value is an object with one of the [`MESSAGE_KINDS`] keys.
+fn is_message(value: &Value) -> bool {
+    matches!(value, Value::Object(map) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k)))
 }
 
 /// Checks messages already parsed.
@@ -468,7 +493,9 @@ impl<'e> StreamChecker<'e> {
             };
             // A surface given no component has nothing to judge.
             let first = surface.components().next();
-            if !graph.has_root && let Some(first) = first {
+            if !graph.has_root
+                && let Some(first) = first
+            {
                 let index = at(&first.id).map(|(i, _)| i);
                 end.push((
                     false,
@@ -479,7 +506,8 @@ impl<'e> StreamChecker<'e> {
             }
             for (component, slot, child) in graph.dangling {
                 let (index, pointer) = at(&component).unzip();
-                let pointer = pointer.map(|p| format!("{p}/{}", crate::surfaces::slot_pointer(&slot)));
+                let pointer =
+                    pointer.map(|p| format!("{p}/{}", crate::surfaces::slot_pointer(&slot)));
                 end.push((
                     false,
                     index,
@@ -600,7 +628,9 @@ impl<'e> StreamChecker<'e> {
                 } else {
                     "/updateComponents/components"
                 };
-                let body = message.get("createSurface").or(message.get("updateComponents"));
+                let body = message
+                    .get("createSurface")
+                    .or(message.get("updateComponents"));
                 if let Some(Value::Array(list)) = body.and_then(|b| b.get("components")) {
                     for (i, c) in list.iter().enumerate() {
                         if let Some(id) = c.get("id").and_then(Value::as_str) {
@@ -917,17 +947,16 @@ impl<'e> StreamChecker<'e> {
         let env = self.env;
         let plain = self.both_spellings && env.spelling() != crate::Spelling::Plain;
         match catalog {
-            Some(id) if id != env.default_catalog() || plain => self
-                .envs
-                .entry((id.to_owned(), plain))
-                .or_insert_with(|| {
+            Some(id) if id != env.default_catalog() || plain => {
+                self.envs.entry((id.to_owned(), plain)).or_insert_with(|| {
                     let mut env = env.clone();
                     env.set_default_catalog(id);
                     if plain {
                         env.set_spelling(crate::Spelling::Plain);
                     }
                     env
-                }),
+                })
+            }
             None if plain => {
                 let id = env.default_catalog().to_owned();
                 self.envs.entry((id, plain)).or_insert_with(|| {
@@ -1104,7 +1133,9 @@ impl<'e> StreamChecker<'e> {
                 index,
                 ErrorCode::ValidationFailed,
                 format!("/{kind}"),
-                format!("'{kind}' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}"),
+                format!(
+                    "'{kind}' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}"
+                ),
             );
             return;
         }

@@ -186,6 +186,11 @@ pub(crate) fn problems(surface: &Surface) -> super::GraphProblems {
             }
         }
     }
+    // Without a root, nothing is reachable: the missing root is the problem, not each
+    // component.
+    if !out.has_root {
+        return out;
+    }
     out.orphans = surface
         .components()
         .filter(|c| !reached.contains(c.def.id.as_str()))

@@ -250,7 +250,7 @@ pub struct GraphProblems {
     pub has_root: bool,
     /// Children named but not defined: (component, slot, child id).
     pub dangling: Vec<(String, String, String)>,
-    /// Components not reachable from `root` (all of them when there is no root), in the
+    /// Components not reachable from `root` (none listed when there is no root), in the
     /// order they were first defined.
     pub orphans: Vec<String>,
 }
@@ -475,6 +475,11 @@ impl Processor {
             self.env.add_catalog(catalog);
             self.envs.clear();
         }
+        // A document that declares no components (functions only) keeps the component
+        // schemas an earlier document of the same catalog gave.
+        let previous = self.catalogs.remove(id);
+        let components = components.or(previous.as_ref().and_then(|p| p.components.clone()));
+        let version = version.or(previous.and_then(|p| p.version));
         self.catalogs.insert(
             id.clone(),
             CatalogInfo {
