@@ -153,7 +153,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check { files, env } => {
-            environment(&env).and_then(|e| check(&e, &files, cli.json))
+            environment(&env).and_then(|e| check(&e, &documents(&env)?, &files, cli.json))
         }
         Command::Eval {
             payload,
@@ -222,6 +222,9 @@ fn print_error(err: &Error, as_json: bool) {
 /// default catalog and the spelling.
 fn environment(options: &EnvOptions) -> Result<Environment, Error> {
     let mut env = Environment::new();
+    // The basic catalog's functions, declared (implemented by no one yet: values that call
+    // them resolve as failed) unless a --catalog document gives that catalog.
+    env.add_catalog(Catalog::from_schema_str(BASIC_CATALOG_V1_0)?);
     for path in &options.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let catalog = Catalog::from_schema_str(&text)
@@ -236,6 +239,21 @@ fn environment(options: &EnvOptions) -> Result<Environment, Error> {
         SpellingArg::Plain => Spelling::Plain,
     });
     Ok(env)
+}
+
+/// The A2UI v1.0 basic catalog document (components and functions), as vendored with the
+/// v1.0 schemas.
+const BASIC_CATALOG_V1_0: &str =
+    include_str!("../../tests/a2ui-v1/schemas/catalogs/basic/catalog.json");
+
+/// The catalog documents whose component schemas `check` applies: the basic catalog's, then
+/// the --catalog documents.
+fn documents(options: &EnvOptions) -> Result<Vec<Value>, Error> {
+    let mut docs = vec![serde_json::from_str(BASIC_CATALOG_V1_0).expect("vendored JSON")];
+    for path in &options.catalogs {
+        docs.push(read_json(path, FIXTURE_MAX_DEPTH)?);
+    }
+    Ok(docs)
 }
 
 /// One level more than the limit is read, so that the compiler reports the depth problem with
@@ -259,12 +277,17 @@ fn warning_json(warning: &Warning) -> Value {
 }
 
 /// `check`: each file is a message stream when it reads as one, else a payload.
-fn check(env: &Environment, files: &[PathBuf], as_json: bool) -> Result<ExitCode, Error> {
+fn check(
+    env: &Environment,
+    documents: &[Value],
+    files: &[PathBuf],
+    as_json: bool,
+) -> Result<ExitCode, Error> {
     let mut failed = false;
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let ok = if messages::is_stream(&text) {
-            check_stream(env, path, &text, as_json)
+            check_stream(env, documents, path, &text, as_json)?
         } else {
             check_payload(env, path, &text, as_json)
         };
@@ -355,8 +378,14 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bool {
-    let report = messages::check_stream(env, text);
+fn check_stream(
+    env: &Environment,
+    documents: &[Value],
+    path: &Path,
+    text: &str,
+    as_json: bool,
+) -> Result<bool, Error> {
+    let report = messages::check_stream_with(env, documents, text)?;
     let file = path.display();
     if as_json {
         let errors: Vec<Value> = report
@@ -381,10 +410,17 @@ fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bo
             "{}",
             json!({"file": path, "kind": "stream", "ok": report.is_clean(), "messages": report.message_count(), "errors": errors, "warnings": warnings})
         );
-        return report.is_clean();
+        return Ok(report.is_clean());
     }
     for problem in report.problems() {
-        eprintln!("{file}: {problem}");
+        let hint = if problem.code() == ErrorCode::CatalogError
+            && problem.message().starts_with("unknown catalog")
+        {
+            " (register it with --catalog CATALOG.json, the catalog's document)"
+        } else {
+            ""
+        };
+        eprintln!("{file}: {problem}{hint}");
     }
     for warning in report.warnings() {
         eprintln!("{file}: {warning}");
@@ -400,7 +436,7 @@ fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bo
         plural(e),
         plural(w)
     );
-    report.is_clean()
+    Ok(report.is_clean())
 }
 
 fn eval(
