@@ -366,3 +366,50 @@ fn check_reports_component_mistakes_with_their_location() {
         assert!(err.contains(expected), "{expected}\n{err}");
     }
 }
+
+#[test]
+fn render_prints_what_every_gallery_stream_draws() {
+    let mut files: Vec<String> = std::fs::read_dir("tests/a2ui-v1/gallery")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut args = vec!["render"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let rendered = json_lines(&out);
+    assert_eq!(rendered.len(), 43);
+    for (file, out) in files.iter().zip(&rendered) {
+        let surfaces = out["surfaces"].as_object().unwrap();
+        assert!(!surfaces.is_empty(), "{file}");
+        for surface in surfaces.values() {
+            assert_eq!(surface["errors"], json!([]), "{file}");
+            let nodes = surface["nodes"].as_array().unwrap();
+            assert_eq!(nodes[0]["componentId"], "root", "{file}");
+            assert_eq!(nodes[0]["parent"], Value::Null, "{file}");
+            // Nothing pending: every child the stream names is defined.
+            assert!(nodes.iter().all(|n| n["state"] != "pending"), "{file}");
+        }
+    }
+    let list = &rendered[files
+        .iter()
+        .position(|f| f.ends_with("34_child-list-template.json"))
+        .unwrap()];
+    let nodes = list["surfaces"]["gallery-child-list-template"]["nodes"]
+        .as_array()
+        .unwrap();
+    let names: Vec<&Value> = nodes
+        .iter()
+        .filter(|n| n["componentId"] == "item_name")
+        .map(|n| &n["props"]["text"])
+        .collect();
+    assert_eq!(names, [&json!("Apple"), &json!("Banana"), &json!("Cherry")]);
+    assert_eq!(
+        nodes
+            .iter()
+            .find(|n| n["componentId"] == "item_name")
+            .unwrap()["dataPath"],
+        "/items/0"
+    );
+}

@@ -268,3 +268,116 @@ fn component_count_is_bounded_and_deep_values_do_not_recurse() {
     chain.push(json!({"id": "c5000", "component": "Text", "text": "end"}));
     p.process(&create(Value::Array(chain))).unwrap();
 }
+
+#[test]
+fn the_tree_resolves_templates_pending_children_and_failures() {
+    use a2ui_catalog_mcp::surfaces::{NodeState, ResolveLimits};
+    let mut p = processor(ProcessorOptions::default());
+    p.process(
+        &json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC,
+        "dataModel": {"title": "Files", "rows": [{"name": "a"}, {"name": "b"}]}}}),
+    )
+    .unwrap();
+    p.process(&update(json!([
+        {"id": "root", "component": "Column", "children": ["title", "list", "later"]},
+        {"id": "title", "component": "Text", "text": {"path": "/title"}},
+        {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+        {"id": "row", "component": "Row", "children": ["name", "n"]},
+        {"id": "name", "component": "Text", "text": {"path": "name"}},
+        {"id": "n", "component": "Text", "text": {"call": "@index", "args": {"offset": 1}}},
+        {"id": "bad", "component": "Text", "text": {"call": "formatString", "args": {"value": "${/title}"}}}
+    ])))
+    .unwrap();
+    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    let drawn: Vec<String> = tree
+        .nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} {} {}",
+                n.key(),
+                n.slot.as_deref().unwrap_or("-"),
+                n.parent.as_deref().unwrap_or("-"),
+                n.props
+                    .get("text")
+                    .map(Value::to_string)
+                    .unwrap_or_default()
+            )
+        })
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            "root@/ - - ",
+            "title@/ children[0] root@/ \"Files\"",
+            "list@/ children[1] root@/ ",
+            "later@/ children[2] root@/ ",
+            "row@/rows/0 children[0] list@/ ",
+            "row@/rows/1 children[1] list@/ ",
+            "name@/rows/0 children[0] row@/rows/0 \"a\"",
+            "n@/rows/0 children[1] row@/rows/0 1",
+            "name@/rows/1 children[0] row@/rows/1 \"b\"",
+            "n@/rows/1 children[1] row@/rows/1 2",
+        ]
+    );
+    // A child not defined yet is pending.
+    assert_eq!(tree.nodes[3].state, Some(NodeState::Pending));
+    // Declared but not implemented (the basic catalog until it lands): failed, with its error.
+    p.process(&update(json!([{"id": "later", "component": "Text", "text": {"call": "formatString", "args": {"value": "x"}}}])))
+        .unwrap();
+    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    let later = tree
+        .nodes
+        .iter()
+        .find(|n| n.component_id == "later")
+        .unwrap();
+    assert!(
+        matches!(&later.state, Some(NodeState::Failed(why)) if why.contains("formatString")),
+        "{later:?}"
+    );
+    // An item appended: the surviving items keep their data path (their identity).
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/rows/2", "value": {"name": "c"}}}))
+        .unwrap();
+    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    let rows: Vec<String> = tree
+        .nodes
+        .iter()
+        .filter(|n| n.component_id == "row")
+        .map(Node::key)
+        .collect();
+    assert_eq!(rows, ["row@/rows/0", "row@/rows/1", "row@/rows/2"]);
+    // A template over more items than the host allows: the list fails with LIMIT_EXCEEDED.
+    let mut limits = ResolveLimits::default();
+    limits.max_template_items = 2;
+    let tree = p.surface("s").unwrap().resolve(limits);
+    let list = tree
+        .nodes
+        .iter()
+        .find(|n| n.component_id == "list")
+        .unwrap();
+    assert!(
+        matches!(&list.state, Some(NodeState::Failed(why)) if why.starts_with("LIMIT_EXCEEDED"))
+    );
+    assert!(tree.nodes.iter().all(|n| n.component_id != "row"));
+}
+
+#[test]
+fn a_template_over_a_million_items_is_bounded() {
+    use a2ui_catalog_mcp::surfaces::{NodeState, ResolveLimits};
+    let mut p = processor(ProcessorOptions::default());
+    let rows = Value::Array(vec![Value::Null; 1_000_000]);
+    p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC,
+        "dataModel": {"rows": rows},
+        "components": [
+            {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+            {"id": "row", "component": "Text", "text": "x"}
+        ]}}))
+        .unwrap();
+    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    assert_eq!(tree.nodes.len(), 1);
+    assert!(
+        matches!(&tree.nodes[0].state, Some(NodeState::Failed(why)) if why.contains("1000000 items"))
+    );
+}
+
+use a2ui_catalog_mcp::surfaces::Node;

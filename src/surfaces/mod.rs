@@ -41,8 +41,10 @@
 //! ```
 
 mod graph;
+mod resolve;
 
 pub use graph::slot_pointer;
+pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -343,6 +345,28 @@ impl Surface {
         graph::problems(self)
     }
 
+    /// The tree a renderer draws, breadth first from `root`: one node per instance (a
+    /// template makes one per item, with the item as its data context), every property
+    /// resolved (see [`Node`]).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+    ///     "dataModel": {"rows": [{"name": "a"}, {"name": "b"}]},
+    ///     "components": [
+    ///         {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+    ///         {"id": "row", "component": "Text", "text": {"path": "name"}}
+    ///     ]}})).unwrap();
+    /// let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    /// let rows: Vec<String> = tree.nodes[1..].iter().map(|n| format!("{} {}", n.key(), n.props["text"])).collect();
+    /// assert_eq!(rows, ["row@/rows/0 \"a\"", "row@/rows/1 \"b\""]);
+    /// ```
+    pub fn resolve(&self, limits: ResolveLimits) -> Tree {
+        resolve::resolve(self, limits)
+    }
+
     /// Where it came from, when a tool returned it.
     pub fn origin(&self) -> Option<&Origin> {
         self.origin.as_ref()
@@ -534,6 +558,41 @@ impl Processor {
     /// The surfaces, by id.
     pub fn surfaces(&self) -> impl Iterator<Item = &Surface> {
         self.surfaces.values()
+    }
+
+    /// What `a2ui-mcp render` prints: `{"surfaces": {"<id>": {"catalogId", "dataModel",
+    /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
+    /// surface under `"errors"` at the top).
+    pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
+        let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
+        let mut surfaces = Map::new();
+        for surface in self.surfaces.values() {
+            let tree = surface.resolve(limits);
+            let mut out = json!({
+                "catalogId": surface.catalog_id,
+                "dataModel": surface.data.get(),
+                "errors": errors.iter().filter(|e| e.surface_id.as_deref() == Some(surface.id.as_str())).map(error_json).collect::<Vec<_>>(),
+                "nodes": tree.nodes.iter().map(Node::to_json).collect::<Vec<_>>(),
+            });
+            if let Some(why) = tree.truncated {
+                out["truncated"] = json!(why);
+            }
+            surfaces.insert(surface.id.clone(), out);
+        }
+        let orphans: Vec<Value> = errors
+            .iter()
+            .filter(|e| {
+                e.surface_id
+                    .as_deref()
+                    .is_none_or(|id| !self.surfaces.contains_key(id))
+            })
+            .map(error_json)
+            .collect();
+        let mut out = json!({"surfaces": surfaces});
+        if !orphans.is_empty() {
+            out["errors"] = json!(orphans);
+        }
+        out
     }
 
     /// How many messages were given to the processor.
