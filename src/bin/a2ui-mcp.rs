@@ -5,6 +5,7 @@
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
     Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
@@ -71,6 +72,18 @@ enum Command {
     /// from the data model.
     Check {
         /// Payload or message stream files (JSON, JSON lines).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        env: EnvOptions,
+    },
+    /// Process A2UI message streams (a JSON array, JSON lines, {"messages": [...]}, the
+    /// gallery's {name, description, messages}) and print, one line per stream, what they
+    /// draw: {"surfaces": {"<id>": {"catalogId", "dataModel", "errors", "nodes"}}}, the nodes
+    /// breadth first from root with every property resolved. Values that call a tool are
+    /// shown pending.
+    Render {
+        /// Message stream files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
@@ -154,6 +167,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Check { files, env } => {
             environment(&env).and_then(|e| check(&e, &documents(&env)?, &files, cli.json))
+        }
+        Command::Render { files, env } => {
+            environment(&env).and_then(|e| render(e, &documents(&env)?, &files))
         }
         Command::Eval {
             payload,
@@ -437,6 +453,37 @@ fn check_stream(
         plural(w)
     );
     Ok(report.is_clean())
+}
+
+/// `render`: each stream through a permissive processor, its surfaces resolved.
+fn render(env: Environment, documents: &[Value], files: &[PathBuf]) -> Result<ExitCode, Error> {
+    for path in files {
+        let mut processor = Processor::with_environment(env.clone(), ProcessorOptions::default());
+        for doc in documents {
+            processor.register_catalog(doc)?;
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
+        let depth = env.limits().max_depth + 4;
+        let mut errors = Vec::new();
+        match a2ui_catalog_mcp::json::from_str_limited(&text, depth) {
+            Ok(stream) => errors.extend(processor.process_all(&stream)),
+            // JSON lines: one message a line.
+            Err(_) => {
+                for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                    let message =
+                        a2ui_catalog_mcp::json::from_str_limited(line, depth).map_err(|e| {
+                            Error::new(e.code(), format!("{}: {}", path.display(), e.message()))
+                        })?;
+                    errors.extend(processor.process(&message).err());
+                }
+            }
+        }
+        out!(
+            "{}",
+            processor.render_json(&errors, ResolveLimits::default())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn eval(
