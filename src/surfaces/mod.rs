@@ -51,6 +51,7 @@ mod tests;
 
 use crate::env::Environment;
 use crate::error::{Error, ErrorCode};
+use crate::path::JsonPointer;
 use crate::payload::{Payload, Spelling};
 use crate::reactive::TrackedModel;
 use crate::stream::{
@@ -595,6 +596,141 @@ impl Processor {
         out
     }
 
+    /// The environment whose default catalog is `catalog` (a surface's default; none: no
+    /// catalog, so a call relying on it fails), made once per catalog.
+    fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
+        let default = catalog.unwrap_or(NO_DEFAULT);
+        let base = &self.env;
+        if default == base.default_catalog() {
+            return base;
+        }
+        self.envs.entry(default.to_owned()).or_insert_with(|| {
+            let mut env = base.clone();
+            env.set_default_catalog(default);
+            env
+        })
+    }
+
+    /// The user activates the instance of `component_id` whose data context is `data_path`:
+    /// its `action` is carried out now. An `event` action (or v0.9's `{name, context}`)
+    /// becomes the renderer-to-agent `action` message, its context evaluated at this moment in
+    /// the instance's data context (a value that fails is `null`, its error in
+    /// [`Activation::errors`]); a `functionCall` action runs on the renderer with user
+    /// activation and sends nothing. `timestamp` is the host's (ISO 8601): the engine reads no
+    /// clock.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::JsonPointer;
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "sendDataModel": true,
+    ///     "dataModel": {"rows": [{"id": "r0"}, {"id": "r1"}]},
+    ///     "components": [{"id": "root", "component": "Button", "child": "t",
+    ///         "action": {"event": {"name": "open", "context": {"row": {"path": "id"}, "path": "literal"}}}}]}})).unwrap();
+    /// let done = p.activate("s", "root", &JsonPointer::parse("/rows/1")?, "2026-12-04T18:00:00Z")?;
+    /// assert_eq!(done.message.unwrap()["action"], json!({"name": "open", "surfaceId": "s", "sourceComponentId": "root",
+    ///     "timestamp": "2026-12-04T18:00:00Z", "context": {"row": "r1", "path": "literal"}}));
+    /// assert!(done.data_model.is_some());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn activate(
+        &mut self,
+        surface_id: &str,
+        component_id: &str,
+        data_path: &JsonPointer,
+        timestamp: &str,
+    ) -> Result<Activation, Error> {
+        let bad = |why: String| Error::new(ErrorCode::ValidationFailed, why);
+        let surface = self
+            .surfaces
+            .get(surface_id)
+            .ok_or_else(|| bad(format!("Surface not found: '{surface_id}'")))?;
+        let component = surface.components.get(component_id).ok_or_else(|| {
+            bad(format!(
+                "surface '{surface_id}' has no component '{component_id}'"
+            ))
+        })?;
+        let action = component
+            .props
+            .get("action")
+            .cloned()
+            .ok_or_else(|| bad(format!("component '{component_id}' has no action")))?;
+        let version = surface.version;
+        let send = surface.send_data_model;
+        let catalog = surface.catalog_id.clone();
+        let mut done = Activation {
+            message: None,
+            data_model: None,
+            value: None,
+            errors: Vec::new(),
+        };
+        if let Some(call) = action.get("functionCall") {
+            let compiled = self.env_for(catalog.as_deref()).compile(call);
+            let surface = self.surfaces.get_mut(surface_id).expect("found above");
+            match compiled {
+                Ok(payload) => match run_call(&payload, surface, data_path, EvalOrigin::Action) {
+                    Ok(value) => done.value = Some(value),
+                    Err(e) => done.errors.push(e),
+                },
+                Err(e) => done.errors.push(e),
+            }
+            return Ok(done);
+        }
+        // v1.0 `{"event": {…}}`, or v0.9's `{"name", "context"}`.
+        let event = action.get("event").unwrap_or(&action);
+        let name = event
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(format!("the action of '{component_id}' has no event name")))?
+            .to_owned();
+        let mut context = Map::new();
+        let mut user_message = None;
+        let mut dynamic: Vec<(Option<String>, Value)> = Vec::new();
+        if let Some(Value::Object(values)) = event.get("context") {
+            // Each context value on its own: keys named `path` or `call` are keys.
+            dynamic.extend(values.iter().map(|(k, v)| (Some(k.clone()), v.clone())));
+        }
+        if let Some(message) = event.get("userMessage") {
+            dynamic.push((None, message.clone()));
+        }
+        for (key, value) in dynamic {
+            let resolved = if has_dynamic(&value) {
+                let compiled = self.env_for(catalog.as_deref()).compile(&value);
+                let surface = &self.surfaces[surface_id];
+                match compiled.and_then(|p| p.eval_read(surface.data.get(), data_path)) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        done.errors.push(e);
+                        Value::Null
+                    }
+                }
+            } else {
+                value
+            };
+            match key {
+                Some(key) => {
+                    context.insert(key, resolved);
+                }
+                None => user_message = Some(resolved),
+            }
+        }
+        let mut body = Map::new();
+        body.insert("name".into(), name.into());
+        body.insert("surfaceId".into(), surface_id.into());
+        body.insert("sourceComponentId".into(), component_id.into());
+        body.insert("timestamp".into(), timestamp.into());
+        body.insert("context".into(), Value::Object(context));
+        if let Some(m) = user_message {
+            body.insert("userMessage".into(), m);
+        }
+        done.message = Some(json!({"version": "v1.0", "action": body}));
+        if send {
+            done.data_model = self.data_models(version);
+        }
+        Ok(done)
+    }
+
     /// How many messages were given to the processor.
     pub fn message_count(&self) -> usize {
         self.messages
@@ -742,16 +878,13 @@ impl Processor {
             origin: None,
         };
         if let Some(model) = create.data_model {
-            surface
-                .data
-                .set(&crate::path::JsonPointer::root(), model)
-                .map_err(|e| {
-                    MessageError::new(
-                        Category::Validation,
-                        format!("{at}/dataModel"),
-                        e.message().to_owned(),
-                    )
-                })?;
+            surface.data.set(&JsonPointer::root(), model).map_err(|e| {
+                MessageError::new(
+                    Category::Validation,
+                    format!("{at}/dataModel"),
+                    e.message().to_owned(),
+                )
+            })?;
         }
         if let Some(components) = create.components {
             let upserts = self.prepare(&surface, components)?;
@@ -1111,16 +1244,7 @@ impl Processor {
     ) -> Result<Vec<(String, Payload)>, MessageError> {
         let default = surface.catalog_id.as_deref().unwrap_or(NO_DEFAULT);
         let known_default = self.catalogs.contains_key(default);
-        let base = &self.env;
-        let env = if default == base.default_catalog() {
-            base
-        } else {
-            &*self.envs.entry(default.to_owned()).or_insert_with(|| {
-                let mut env = base.clone();
-                env.set_default_catalog(default);
-                env
-            })
-        };
+        let env = self.env_for(surface.catalog_id.as_deref());
         let mut out = Vec::new();
         let mut parts: Vec<(&str, &Value)> =
             def.props.iter().map(|(k, v)| (k.as_str(), v)).collect();
@@ -1178,6 +1302,32 @@ impl Processor {
     }
 }
 
+/// What activating a component did ([`Processor::activate`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Activation {
+    /// The renderer-to-agent `action` message to send (an `event` action): `name`,
+    /// `surfaceId`, `sourceComponentId`, `timestamp`, `context` evaluated now, `userMessage`.
+    pub message: Option<Value>,
+    /// The data models to attach, when the surface says `sendDataModel` (the form of
+    /// [`Processor::data_models`]).
+    pub data_model: Option<Value>,
+    /// What a `functionCall` action returned (it runs on the renderer; no event is sent).
+    pub value: Option<Value>,
+    /// What failed while evaluating (a context value that failed is `null` in the message).
+    pub errors: Vec<Error>,
+}
+
+/// Who asks for an evaluation: the origin a `functionCall` runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EvalOrigin {
+    /// The user activated a component (an action's `functionCall`): user activation.
+    Action,
+    /// The agent asked (`callRendererFunction`).
+    Agent,
+}
+
 /// Installs prepared components: each replaces the one of its id whole.
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
     for component in upserts {
@@ -1186,6 +1336,21 @@ fn install(surface: &mut Surface, upserts: Vec<Component>) {
             surface.order.push(id);
         }
     }
+}
+
+/// Runs a call on a surface's data model: the one place where actions' `functionCall`s (and,
+/// when they are wired, the agent's `callRendererFunction`s) are evaluated, so that the origin
+/// of the evaluation can govern what it may do. Writes are allowed (an action may update the
+/// data model); tool calls need the host's executor (`Payload::eval_async`).
+fn run_call(
+    payload: &Payload,
+    surface: &mut Surface,
+    context: &JsonPointer,
+    origin: EvalOrigin,
+) -> Result<Value, Error> {
+    // Both origins run with the same rights today; the trust work plugs in here.
+    let _ = origin;
+    payload.eval_in(&mut surface.data, context)
 }
 
 /// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first

@@ -5,6 +5,7 @@
 //! `cargo test --all-features --test conformance -- --nocapture`). Every skip carries its
 //! reason; a failed case fails the test.
 
+mod actions;
 mod processor;
 // Not every runner uses every helper of the tally.
 #[allow(dead_code)]
@@ -22,6 +23,11 @@ fn validator_v1_0() {
     suite::Tally::run_file("core/validator_v1_0.yaml", |case| {
         processor::run(case, true)
     });
+}
+
+#[test]
+fn actions() {
+    suite::Tally::run_file("core/actions.yaml", actions::run);
 }
 
 #[test]
