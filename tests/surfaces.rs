@@ -381,3 +381,31 @@ fn a_template_over_a_million_items_is_bounded() {
 }
 
 use a2ui_catalog_mcp::surfaces::Node;
+
+#[test]
+fn a_long_stream_runs_in_linear_time() {
+    // 200 000 messages here (a run of 1 100 000 takes about 35 s in a debug build).
+    let mut p = processor(ProcessorOptions::default());
+    p.process(&create(
+        json!([{"id": "root", "component": "Text", "text": {"path": "/n"}}]),
+    ))
+    .unwrap();
+    let run = |p: &mut Processor, n: usize| {
+        let start = std::time::Instant::now();
+        for i in 0..n {
+            let message = json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/n", "value": i}});
+            p.process(&message).unwrap();
+        }
+        start.elapsed()
+    };
+    let small = run(&mut p, 20_000);
+    let large = run(&mut p, 200_000);
+    assert_eq!(p.message_count(), 220_001);
+    assert_eq!(p.surface("s").unwrap().data_model(), &json!({"n": 199_999}));
+    // Ten times the messages in well under a hundred times the time (a quadratic cost would
+    // take about a hundred times).
+    assert!(
+        large < small * 40,
+        "{small:?} for 20 000, {large:?} for 200 000"
+    );
+}

@@ -1302,6 +1302,63 @@ impl Processor {
     }
 }
 
+/// A processor shared with an [`McpHost`](crate::McpHost) as its
+/// [`MessageSink`](crate::MessageSink): the A2UI messages a tool returns are processed as they
+/// arrive, each atomic, the refused ones kept for the host to read
+/// ([`take_errors`](SharedProcessor::take_errors)).
+///
+/// ```
+/// use a2ui_catalog_mcp::MessageSink;
+/// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, SharedProcessor};
+/// use serde_json::json;
+/// let shared = SharedProcessor::new(Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true)));
+/// shared.process(vec![json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c"}}), json!({})]);
+/// assert!(shared.has_surface("s"));
+/// assert_eq!(shared.take_errors().len(), 1);
+/// ```
+#[derive(Clone)]
+pub struct SharedProcessor {
+    inner: std::sync::Arc<std::sync::Mutex<(Processor, Vec<ProcessError>)>>,
+}
+
+impl SharedProcessor {
+    /// Shares `processor`.
+    pub fn new(processor: Processor) -> SharedProcessor {
+        SharedProcessor {
+            inner: std::sync::Arc::new(std::sync::Mutex::new((processor, Vec::new()))),
+        }
+    }
+
+    /// Runs `f` on the processor (a poisoned lock is taken over: the processor's state is
+    /// consistent between messages, since each applies atomically).
+    pub fn with<R>(&self, f: impl FnOnce(&mut Processor) -> R) -> R {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut guard.0)
+    }
+
+    /// The errors of the messages refused since the last call.
+    pub fn take_errors(&self) -> Vec<ProcessError> {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        std::mem::take(&mut guard.1)
+    }
+}
+
+impl crate::mcp::MessageSink for SharedProcessor {
+    fn process(&self, messages: Vec<Value>) {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (processor, errors) = &mut *guard;
+        for message in &messages {
+            if let Err(e) = processor.process(message) {
+                errors.push(e);
+            }
+        }
+    }
+
+    fn has_surface(&self, surface_id: &str) -> bool {
+        self.with(|p| p.surface(surface_id).is_some())
+    }
+}
+
 /// What activating a component did ([`Processor::activate`]).
 #[derive(Debug)]
 #[non_exhaustive]
