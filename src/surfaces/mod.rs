@@ -1444,3 +1444,8 @@ fn has_dynamic(value: &Value) -> bool {
     }
     false
 }
+
+// The guide's examples are tested like the README's.
+#[doc = include_str!("../../docs/surfaces.md")]
+#[cfg(doctest)]
+pub struct SurfacesGuideDoctests;
