@@ -76,6 +76,11 @@ enum Command {
         files: Vec<PathBuf>,
         #[command(flatten)]
         env: EnvOptions,
+        /// Judge every message of a stream strictly: a dangling child, an orphan or a missing
+        /// root left by any message is a problem (by default the surfaces are judged as the
+        /// stream leaves them).
+        #[arg(long)]
+        strict: bool,
     },
     /// Process A2UI message streams (a JSON array, JSON lines, {"messages": [...]}, the
     /// gallery's {name, description, messages}) and print, one line per stream, what they
@@ -165,8 +170,8 @@ fn exit_on_write_error(e: &std::io::Error) -> ! {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { files, env } => {
-            environment(&env).and_then(|e| check(&e, &documents(&env)?, &files, cli.json))
+        Command::Check { files, env, strict } => {
+            environment(&env).and_then(|e| check(&e, &documents(&env)?, strict, &files, cli.json))
         }
         Command::Render { files, env } => {
             environment(&env).and_then(|e| render(e, &documents(&env)?, &files))
@@ -296,6 +301,7 @@ fn warning_json(warning: &Warning) -> Value {
 fn check(
     env: &Environment,
     documents: &[Value],
+    strict: bool,
     files: &[PathBuf],
     as_json: bool,
 ) -> Result<ExitCode, Error> {
@@ -303,7 +309,7 @@ fn check(
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let ok = if messages::is_stream(&text) {
-            check_stream(env, documents, path, &text, as_json)?
+            check_stream(env, documents, strict, path, &text, as_json)?
         } else {
             check_payload(env, path, &text, as_json)
         };
@@ -397,11 +403,12 @@ fn plural(n: usize) -> &'static str {
 fn check_stream(
     env: &Environment,
     documents: &[Value],
+    strict: bool,
     path: &Path,
     text: &str,
     as_json: bool,
 ) -> Result<bool, Error> {
-    let report = messages::check_stream_with(env, documents, text)?;
+    let report = messages::check_stream_with(env, documents, strict, text)?;
     let file = path.display();
     if as_json {
         let errors: Vec<Value> = report

@@ -315,13 +315,15 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
 }
 
 /// Checks a whole stream as [`check_stream`] does, its components also checked against the
-/// component schemas of the catalog `documents` (see [`StreamChecker::add_catalog_document`]).
+/// component schemas of the catalog `documents` (see [`StreamChecker::add_catalog_document`]),
+/// in strict mode when `strict` (see [`StreamChecker::strict`]).
 pub fn check_stream_with(
     env: &Environment,
     documents: &[Value],
+    strict: bool,
     text: &str,
 ) -> Result<Report, Error> {
-    let mut checker = StreamChecker::new(env);
+    let mut checker = StreamChecker::new(env).strict(strict);
     for document in documents {
         checker.add_catalog_document(document)?;
     }
@@ -458,6 +460,21 @@ impl<'e> StreamChecker<'e> {
     /// Sets the options.
     pub fn with_options(mut self, options: StreamOptions) -> StreamChecker<'e> {
         self.options = options;
+        self
+    }
+
+    /// Strict mode (`check --strict`): every message is judged as the suite's `strictMode`
+    /// judges it, so a dangling child, an orphan or a missing `root` left by any message is a
+    /// problem of that message. Call it before the first message and before
+    /// [`add_catalog_document`](StreamChecker::add_catalog_document).
+    pub fn strict(mut self, strict: bool) -> StreamChecker<'e> {
+        self.processor = crate::surfaces::Processor::with_environment(
+            self.env.clone(),
+            crate::surfaces::ProcessorOptions::default()
+                .accept_unregistered_catalogs(true)
+                .check_calls(false)
+                .strict(strict),
+        );
         self
     }
 
