@@ -1172,7 +1172,15 @@ impl Processor {
         while let Some((at, value)) = stack.pop() {
             match value {
                 Value::Object(map) => {
-                    let name = map.get("@call").or(map.get("call")).and_then(Value::as_str);
+                    // `@call` is always a call; the plain `call` only in the call's exact shape
+                    // (an object with `path` and `call` beside each other is data).
+                    let plain_call = map.keys().all(|k| {
+                        matches!(k.as_str(), "call" | "args" | "catalogId" | "returnType")
+                    });
+                    let name = map
+                        .get("@call")
+                        .or(map.get("call").filter(|_| plain_call))
+                        .and_then(Value::as_str);
                     if let Some(name) = name
                         && name != "@index"
                     {
@@ -1427,13 +1435,14 @@ fn deeper_than(value: &Value, limit: usize) -> Option<usize> {
     None
 }
 
-/// Whether a value holds a binding or a call anywhere (explicit stack).
+/// Whether a value holds a binding or a call anywhere, or a key with the reserved `@` (which
+/// the compiler reads: `@@` escapes, a bare or unknown `@` key is an error); explicit stack.
 fn has_dynamic(value: &Value) -> bool {
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(map) => {
-                if schema::is_dynamic(v) {
+                if schema::is_dynamic(v) || map.keys().any(|k| k.starts_with('@')) {
                     return true;
                 }
                 stack.extend(map.values());

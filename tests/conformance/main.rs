@@ -26,6 +26,16 @@ fn validator_v1_0() {
 }
 
 #[test]
+fn data_deletion() {
+    suite::Tally::run_file("core/data_deletion.yaml", |case| processor::run(case, true));
+}
+
+#[test]
+fn reserved_keys() {
+    suite::Tally::run_file("core/reserved_keys.yaml", |case| processor::run(case, true));
+}
+
+#[test]
 fn actions() {
     suite::Tally::run_file("core/actions.yaml", actions::run);
 }

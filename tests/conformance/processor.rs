@@ -2,9 +2,9 @@
 //! `get_renderer_data_model`) run on [`Processor`].
 
 use crate::suite::{Outcome, root};
-use a2ui_catalog_mcp::Environment;
 use a2ui_catalog_mcp::stream::Version;
 use a2ui_catalog_mcp::surfaces::{ProcessError, Processor, ProcessorOptions};
+use a2ui_catalog_mcp::{Environment, JsonPointer};
 use serde_json::{Map, Value};
 
 /// The nesting limit the suite's processors apply (`test_global_recursion_depth_limit_exceeded_error`:
@@ -32,7 +32,10 @@ fn processor(case: &Value, v1: bool) -> Result<Processor, Outcome> {
         documents.push(inline.clone());
     }
     let mut validator_catalog = None;
-    if let Some(catalog) = case.get("catalog") {
+    if let Some(catalog) = case
+        .get("catalog")
+        .filter(|c| c.get("catalogId").is_some() || c.get("catalog_schema").is_some())
+    {
         let doc = catalog.get("catalog_schema").unwrap_or(catalog).clone();
         validator_catalog = doc["catalogId"].as_str().map(str::to_owned);
         documents.push(doc);
@@ -181,7 +184,12 @@ fn matches_surfaces(processor: &Processor, expect: &Value) -> Result<(), String>
                 if key == "catalogId" {
                     continue;
                 }
-                if have.get(key) != Some(value) {
+                // A dynamic property is also compared as it resolves (reserved_keys.yaml: an
+                // escaped `@@path` key reads as the literal key `@path`).
+                let resolved = component
+                    .compiled(key)
+                    .and_then(|p| p.eval_read(surface.data_model(), &JsonPointer::root()).ok());
+                if have.get(key) != Some(value) && resolved.as_ref() != Some(value) {
                     return Err(format!(
                         "surface '{id}', component '{cid}': {key} is {:?}, expected {value}",
                         have.get(key)
@@ -278,8 +286,14 @@ pub fn run(case: &Value, v1: bool) -> Outcome {
         }
         None => steps(case),
     };
+    // data_deletion.yaml states its expectation once, after steps whose stream is `payload`.
+    let last = steps.len().saturating_sub(1);
     for (i, step) in steps.iter().enumerate() {
-        let errors = run_messages(&mut processor, &step["messages"]);
+        let messages = step
+            .get("messages")
+            .or(step.get("payload"))
+            .unwrap_or(&Value::Null);
+        let errors = run_messages(&mut processor, messages);
         if let Some(expected) = step.get("expectError").or(step.get("expect_error")) {
             if let Err(why) = matches_error(expected, &errors) {
                 return Outcome::Failed(format!("step {i}: {why}"));
@@ -291,6 +305,13 @@ pub fn run(case: &Value, v1: bool) -> Outcome {
             && let Err(why) = matches_surfaces(&processor, expect)
         {
             return Outcome::Failed(format!("step {i}: {why}"));
+        }
+        if i == last
+            && case.get("steps").is_some()
+            && let Some(expect) = case.get("expect")
+            && let Err(why) = matches_surfaces(&processor, expect)
+        {
+            return Outcome::Failed(format!("after the steps: {why}"));
         }
     }
     Outcome::Passed
