@@ -335,7 +335,10 @@ impl Surface {
     }
 
     /// The data model, tracked: the paths written since the last
-    /// [`take_changes`](TrackedModel::take_changes).
+    /// [`take_changes`](TrackedModel::take_changes), the processor's `updateDataModel` writes
+    /// included. This is the seam to the reactive layer: a renderer takes the changes after
+    /// each message or write and refreshes its bindings with them (until it does, they
+    /// accumulate, one entry per distinct path written).
     pub fn tracked_data_model(&mut self) -> &mut TrackedModel<Value> {
         &mut self.data
     }
