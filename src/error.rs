@@ -324,6 +324,9 @@ pub enum WarningCode {
     /// does not read (`{"path": "/x"}` when it reads `{"@path": "/x"}`): most likely a dynamic
     /// value written for another renderer, which this one shows as the object itself.
     OtherSpelling,
+    /// A component of a surface that is not reachable from its `root` when the stream ends
+    /// (not an error: an incremental update leaves the placeholders it replaced unreachable).
+    UnreachableComponent,
 }
 
 impl WarningCode {
@@ -336,6 +339,7 @@ impl WarningCode {
     pub fn as_str(self) -> &'static str {
         match self {
             WarningCode::OtherSpelling => "OTHER_SPELLING",
+            WarningCode::UnreachableComponent => "UNREACHABLE_COMPONENT",
         }
     }
 }

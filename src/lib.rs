@@ -35,7 +35,9 @@
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
+//! | [`stream`] | A2UI messages, typed: every message read once, each part located |
 //! | [`messages`] | A2UI message streams checked message by message, each problem located |
+//! | [`surfaces`] | the A2UI message processor: surfaces, components checked against their catalogs and the graph |
 //! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
@@ -57,6 +59,12 @@
 //! - the evaluator is a machine with an explicit stack, not a recursive walk. What it copies
 //!   (`serde_json::Value`'s clone and drop recurse) is either payload literals, bounded by the
 //!   depth limit, or data: the host's own data model, and tool output parsed under the limit;
+//! - the surfaces processor ([`surfaces`]) bounds a surface to
+//!   [`ProcessorOptions::max_components`](surfaces::ProcessorOptions::max_components) (100 000)
+//!   components and a resolved tree to
+//!   [`ResolveLimits::max_template_items`](surfaces::ResolveLimits::max_template_items) (10 000)
+//!   items per template and [`ResolveLimits::max_nodes`](surfaces::ResolveLimits::max_nodes)
+//!   (100 000) nodes, past them `LIMIT_EXCEEDED`; its graph walks use explicit stacks;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine.
@@ -95,9 +103,13 @@ mod env;
 
 pub mod mcp;
 
-pub mod messages;
+pub mod stream;
 
 pub mod reactive;
+
+pub mod surfaces;
+
+pub mod messages;
 
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -140,14 +140,30 @@ fn check_lints_a_mixed_catalog_stream() {
         out.trim(),
         format!("{stream}: 4 messages, 0 problems, 0 warnings")
     );
-    // Without the basic catalog, the surface that names it is reported.
-    let (code, out, _) = run(&["check", stream, "--json"]);
+    // The basic catalog is known without flags.
+    let (code, _, err) = run(&["check", stream]);
+    assert_eq!(code, 0, "{err}");
+    // A catalog that is not registered is reported, with the option that registers it.
+    let other = std::fs::read_to_string(stream)
+        .unwrap()
+        .replace(BASIC, "https://example.com/mine.json");
+    let file = temp_file("unknown-catalog.json", &other);
+    let (code, out, _) = run(&["check", &file, "--json"]);
     assert_eq!(code, 1);
     let out = &json_lines(&out)[0];
     assert_eq!(out["kind"], "stream");
     assert_eq!(out["errors"][0]["code"], "CATALOG_ERROR");
     assert_eq!(out["errors"][0]["index"], 0);
     assert_eq!(out["errors"][0]["location"], "/createSurface/catalogId");
+    let (_, _, err) = run(&["check", &file]);
+    assert!(
+        err.contains("unknown catalog 'https://example.com/mine.json'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("register it with --catalog CATALOG.json"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -170,42 +186,21 @@ fn check_reports_every_mistake_of_a_broken_stream_with_its_message() {
 }
 
 #[test]
-fn a_plain_stream_warns_in_the_at_spelling_and_is_clean_in_the_plain_one() {
+fn a_plain_v1_stream_is_clean_without_flags() {
+    // v1.0 messages are read in both spellings: the plain one (the A2UI specification's, the
+    // gallery's) needs no --spelling flag.
     let stream = "examples/surfaces/plain/mcp-order-summary.json";
-    let (code, out, err) = run(&["check", stream, "--catalog", BASIC_CATALOG]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.ends_with("4 messages, 0 problems, 16 warnings\n"),
-        "{out}"
-    );
-    assert_eq!(err.lines().count(), 16, "{err}");
-    assert!(err.contains("warning OTHER_SPELLING"), "{err}");
-    let (code, out, _) = run(&["check", stream, "--catalog", BASIC_CATALOG, "--json"]);
-    assert_eq!(code, 0);
-    let out = &json_lines(&out)[0];
-    assert_eq!(out["ok"], true);
-    let warnings = out["warnings"].as_array().unwrap();
-    assert_eq!(warnings.len(), 16);
-    assert_eq!(
-        warnings[0],
-        json!({"index": 1, "code": "OTHER_SPELLING", "location": "/updateComponents/components/2/text",
-               "suggestion": "{\"@call\": \"formatString\", …}",
-               "message": warnings[0]["message"].clone()})
-    );
-    let (code, out, err) = run(&[
-        "check",
-        stream,
-        "--catalog",
-        BASIC_CATALOG,
-        "--spelling",
-        "plain",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.ends_with("4 messages, 0 problems, 0 warnings\n"),
-        "{out}"
-    );
-    assert_eq!(err, "");
+    for extra in [&[][..], &["--spelling", "plain"][..]] {
+        let mut args = vec!["check", stream, "--catalog", BASIC_CATALOG];
+        args.extend_from_slice(extra);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.ends_with("4 messages, 0 problems, 0 warnings\n"),
+            "{out}"
+        );
+        assert_eq!(err, "");
+    }
 }
 
 #[test]
@@ -332,4 +327,109 @@ fn a_missing_file_says_cannot_read() {
     let reply: Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(reply["errors"][0]["code"], "IO_ERROR");
     assert_eq!(reply["ok"], false);
+}
+
+#[test]
+fn check_reads_the_gallery_clean_without_flags() {
+    let mut files: Vec<String> = std::fs::read_dir("tests/a2ui-v1/gallery")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 43);
+    let mut args = vec!["check"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(out.matches(", 0 problems,").count(), 43, "{out}");
+    // The incremental example leaves its two placeholders unreachable: warnings only.
+    assert_eq!(
+        err.matches("warning UNREACHABLE_COMPONENT").count(),
+        2,
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 2, "{err}");
+}
+
+#[test]
+fn check_reports_component_mistakes_with_their_location() {
+    let surface = |components: Value| json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": components}});
+    let stream = json!({"name": "mistakes", "description": "each mistake in its own message", "messages": [
+        {"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}},
+        surface(json!([{"id": "root", "component": "Column", "children": ["a", "ghost"]}, {"id": "a", "component": "Text", "text": "ok"}])),
+        surface(json!([{"id": "a", "component": "Txt", "text": "x"}])),
+        surface(json!([{"id": "a", "component": "Text"}])),
+        surface(json!([{"id": "a", "component": "Text", "text": "x", "variant": "huge"}])),
+        surface(json!([{"id": "a", "component": "Text", "text": "x", "colour": "red"}])),
+        surface(json!([{"id": "a", "component": "Text", "text": "x"}, {"id": "a", "component": "Text", "text": "y"}])),
+        surface(json!([{"id": "a", "component": "Card", "child": "root"}])),
+        {"version": "v1.0", "createSurface": {"surfaceId": "t", "catalogId": BASIC,
+            "components": [{"id": "main", "component": "Text", "text": "no root"}]}}
+    ]});
+    let file = temp_file("mistakes.json", &stream.to_string());
+    let (code, out, err) = run(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        out.ends_with("9 messages, 8 problems, 0 warnings\n"),
+        "{out}\n{err}"
+    );
+    for expected in [
+        "message 2 at /updateComponents/components/0/component: VALIDATION_FAILED: unknown component type 'Txt'",
+        "message 3 at /updateComponents/components/0: VALIDATION_FAILED: Text 'a' needs the property 'text'",
+        "message 4 at /updateComponents/components/0/variant: VALIDATION_FAILED: Text.variant is \"huge\"",
+        "message 5 at /updateComponents/components/0/colour: VALIDATION_FAILED: unknown property 'colour' of Text",
+        "message 6 at /updateComponents/components/1/id: VALIDATION_FAILED: duplicate component id 'a'",
+        "message 7 at /updateComponents/components/0: VALIDATION_FAILED: Circular component reference: a → root → a",
+        "message 1 at /updateComponents/components/0/children/1: VALIDATION_FAILED: component 'root' names the child 'ghost' (children[1]), which is never defined",
+        "message 8 at /: VALIDATION_FAILED: surface 't' has no component 'root' at the end of the stream",
+    ] {
+        assert!(err.contains(expected), "{expected}\n{err}");
+    }
+}
+
+#[test]
+fn render_prints_what_every_gallery_stream_draws() {
+    let mut files: Vec<String> = std::fs::read_dir("tests/a2ui-v1/gallery")
+        .unwrap()
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    let mut args = vec!["render"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let rendered = json_lines(&out);
+    assert_eq!(rendered.len(), 43);
+    for (file, out) in files.iter().zip(&rendered) {
+        let surfaces = out["surfaces"].as_object().unwrap();
+        assert!(!surfaces.is_empty(), "{file}");
+        for surface in surfaces.values() {
+            assert_eq!(surface["errors"], json!([]), "{file}");
+            let nodes = surface["nodes"].as_array().unwrap();
+            assert_eq!(nodes[0]["componentId"], "root", "{file}");
+            assert_eq!(nodes[0]["parent"], Value::Null, "{file}");
+            // Nothing pending: every child the stream names is defined.
+            assert!(nodes.iter().all(|n| n["state"] != "pending"), "{file}");
+        }
+    }
+    let list = &rendered[files
+        .iter()
+        .position(|f| f.ends_with("34_child-list-template.json"))
+        .unwrap()];
+    let nodes = list["surfaces"]["gallery-child-list-template"]["nodes"]
+        .as_array()
+        .unwrap();
+    let names: Vec<&Value> = nodes
+        .iter()
+        .filter(|n| n["componentId"] == "item_name")
+        .map(|n| &n["props"]["text"])
+        .collect();
+    assert_eq!(names, [&json!("Apple"), &json!("Banana"), &json!("Cherry")]);
+    assert_eq!(
+        nodes
+            .iter()
+            .find(|n| n["componentId"] == "item_name")
+            .unwrap()["dataPath"],
+        "/items/0"
+    );
 }

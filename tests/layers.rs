@@ -25,7 +25,10 @@ const LAYERS: &[&[&str]] = &[
     &["payload"],
     &["env"],
     &["mcp"],
-    &["reactive", "messages"],
+    &["stream"],
+    &["reactive"],
+    &["surfaces"],
+    &["messages"],
     &["testing"],
     &["fixtures"],
 ];

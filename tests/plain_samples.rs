@@ -87,11 +87,23 @@ fn read_with_the_plain_spelling_they_have_no_false_error_and_no_warning() {
     }
 }
 
+/// The samples as earlier versions' messages: the environment's spelling applies to them.
+fn as_v0_10(text: &str) -> String {
+    text.replace("\"version\": \"v1.0\"", "\"version\": \"v0.10\"")
+        .replace("\"version\":\"v1.0\"", "\"version\":\"v0.10\"")
+}
+
 #[test]
-fn read_with_the_at_spelling_each_dynamic_value_is_one_warning() {
+fn read_with_the_at_spelling_v1_is_read_in_both_and_earlier_versions_warn() {
     let env = env(Spelling::At);
     for name in SAMPLES {
+        // v1.0 messages are read in both spellings: the plain copies are clean, unwarned.
         let report = messages::check_stream(&env, &sample(&format!("plain/{name}")));
+        assert!(report.is_clean(), "{name}:\n{report}");
+        assert!(report.warnings().is_empty(), "{name}:\n{report}");
+        // Earlier versions are read in the environment's spelling: each plain dynamic value
+        // is one warning, with the `@` form to write.
+        let report = messages::check_stream(&env, &as_v0_10(&sample(&format!("plain/{name}"))));
         assert!(report.is_clean(), "{name}:\n{report}");
         assert_eq!(
             report.warnings().len(),
@@ -107,7 +119,7 @@ fn read_with_the_at_spelling_each_dynamic_value_is_one_warning() {
         }
     }
     // Every value of the order summary, the agent-initiated callFunction included.
-    let report = messages::check_stream(&env, &sample("plain/mcp-order-summary.json"));
+    let report = messages::check_stream(&env, &as_v0_10(&sample("plain/mcp-order-summary.json")));
     assert!(
         report
             .warnings()

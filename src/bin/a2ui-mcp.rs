@@ -5,10 +5,11 @@
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Catalog, Environment, Error, JsonPointer, Payload, Phase, SharedModel, Spelling, ToolNames,
-    Warning,
+    Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
+    ToolNames, Warning,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
@@ -71,6 +72,23 @@ enum Command {
     /// from the data model.
     Check {
         /// Payload or message stream files (JSON, JSON lines).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        env: EnvOptions,
+        /// Judge every message of a stream strictly: a dangling child, an orphan or a missing
+        /// root left by any message is a problem (by default the surfaces are judged as the
+        /// stream leaves them).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Process A2UI message streams (a JSON array, JSON lines, {"messages": [...]}, the
+    /// gallery's {name, description, messages}) and print, one line per stream, what they
+    /// draw: {"surfaces": {"<id>": {"catalogId", "dataModel", "errors", "nodes"}}}, the nodes
+    /// breadth first from root with every property resolved. Values that call a tool are
+    /// shown pending.
+    Render {
+        /// Message stream files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
@@ -152,8 +170,11 @@ fn exit_on_write_error(e: &std::io::Error) -> ! {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { files, env } => {
-            environment(&env).and_then(|e| check(&e, &files, cli.json))
+        Command::Check { files, env, strict } => {
+            environment(&env).and_then(|e| check(&e, &documents(&env)?, strict, &files, cli.json))
+        }
+        Command::Render { files, env } => {
+            environment(&env).and_then(|e| render(e, &documents(&env)?, &files))
         }
         Command::Eval {
             payload,
@@ -249,6 +270,9 @@ fn print_error(err: &Error, as_json: bool) {
 /// default catalog and the spelling.
 fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
     let mut env = Environment::new();
+    // The basic catalog's functions, declared (implemented by no one yet: values that call
+    // them resolve as failed) unless a --catalog document gives that catalog.
+    env.add_catalog(Catalog::from_schema_str(BASIC_CATALOG_V1_0)?);
     for path in &options.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let catalog = Catalog::from_schema_str(&text)
@@ -263,6 +287,21 @@ fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
         SpellingArg::Plain => Spelling::Plain,
     });
     Ok(env)
+}
+
+/// The A2UI v1.0 basic catalog document (components and functions), as vendored with the
+/// v1.0 schemas.
+const BASIC_CATALOG_V1_0: &str =
+    include_str!("../../tests/a2ui-v1/schemas/catalogs/basic/catalog.json");
+
+/// The catalog documents whose component schemas `check` applies: the basic catalog's, then
+/// the --catalog documents.
+fn documents(options: &EnvOptions) -> Result<Vec<Value>, Failure> {
+    let mut docs = vec![serde_json::from_str(BASIC_CATALOG_V1_0).expect("vendored JSON")];
+    for path in &options.catalogs {
+        docs.push(read_json(path, FIXTURE_MAX_DEPTH)?);
+    }
+    Ok(docs)
 }
 
 /// One level more than the limit is read, so that the compiler reports the depth problem with
@@ -286,12 +325,18 @@ fn warning_json(warning: &Warning) -> Value {
 }
 
 /// `check`: each file is a message stream when it reads as one, else a payload.
-fn check(env: &Environment, files: &[PathBuf], as_json: bool) -> Result<ExitCode, Failure> {
+fn check(
+    env: &Environment,
+    documents: &[Value],
+    strict: bool,
+    files: &[PathBuf],
+    as_json: bool,
+) -> Result<ExitCode, Failure> {
     let mut failed = false;
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let ok = if messages::is_stream(&text) {
-            check_stream(env, path, &text, as_json)
+            check_stream(env, documents, strict, path, &text, as_json)?
         } else {
             check_payload(env, path, &text, as_json)
         };
@@ -382,8 +427,15 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bool {
-    let report = messages::check_stream(env, text);
+fn check_stream(
+    env: &Environment,
+    documents: &[Value],
+    strict: bool,
+    path: &Path,
+    text: &str,
+    as_json: bool,
+) -> Result<bool, Error> {
+    let report = messages::check_stream_with(env, documents, strict, text)?;
     let file = path.display();
     if as_json {
         let errors: Vec<Value> = report
@@ -408,10 +460,17 @@ fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bo
             "{}",
             json!({"file": path, "kind": "stream", "ok": report.is_clean(), "messages": report.message_count(), "errors": errors, "warnings": warnings})
         );
-        return report.is_clean();
+        return Ok(report.is_clean());
     }
     for problem in report.problems() {
-        eprintln!("{file}: {problem}");
+        let hint = if problem.code() == ErrorCode::CatalogError
+            && problem.message().starts_with("unknown catalog")
+        {
+            " (register it with --catalog CATALOG.json, the catalog's document)"
+        } else {
+            ""
+        };
+        eprintln!("{file}: {problem}{hint}");
     }
     for warning in report.warnings() {
         eprintln!("{file}: {warning}");
@@ -427,7 +486,38 @@ fn check_stream(env: &Environment, path: &Path, text: &str, as_json: bool) -> bo
         plural(e),
         plural(w)
     );
-    report.is_clean()
+    Ok(report.is_clean())
+}
+
+/// `render`: each stream through a permissive processor, its surfaces resolved.
+fn render(env: Environment, documents: &[Value], files: &[PathBuf]) -> Result<ExitCode, Failure> {
+    for path in files {
+        let mut processor = Processor::with_environment(env.clone(), ProcessorOptions::default());
+        for doc in documents {
+            processor.register_catalog(doc)?;
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
+        let depth = env.limits().max_depth + 4;
+        let mut errors = Vec::new();
+        match a2ui_catalog_mcp::json::from_str_limited(&text, depth) {
+            Ok(stream) => errors.extend(processor.process_all(&stream)),
+            // JSON lines: one message a line.
+            Err(_) => {
+                for line in text.lines().filter(|l| !l.trim().is_empty()) {
+                    let message =
+                        a2ui_catalog_mcp::json::from_str_limited(line, depth).map_err(|e| {
+                            Error::new(e.code(), format!("{}: {}", path.display(), e.message()))
+                        })?;
+                    errors.extend(processor.process(&message).err());
+                }
+            }
+        }
+        out!(
+            "{}",
+            processor.render_json(&errors, ResolveLimits::default())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn eval(

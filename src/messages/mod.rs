@@ -66,17 +66,20 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// The message keys this module reads.
-pub const MESSAGE_KINDS: [&str; 6] = [
+pub const MESSAGE_KINDS: [&str; 8] = [
     "createSurface",
     "updateComponents",
     "updateDataModel",
     "deleteSurface",
     "callFunction",
     "actionResponse",
+    "callRendererFunction",
+    "agentFunctionResponse",
 ];
 
-/// The `version` values this module reads (a message without `version` is read as v0.9).
-pub const VERSIONS: [&str; 4] = ["v0.9", "v0.9.1", "v0.10", "v1.0"];
+/// The `version` values this module reads (a message without `version` is read as v0.9;
+/// `"1.0"` is v1.0, as [`crate::stream::Version::parse`] reads it).
+pub const VERSIONS: [&str; 5] = ["v0.9", "v0.9.1", "v0.10", "v1.0", "1.0"];
 
 /// The default catalog of the components of an update whose surface is not known (never
 /// created, deleted, no `surfaceId`): no environment has it, so the calls that rely on it are
@@ -311,6 +314,23 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
     checker.finish()
 }
 
+/// Checks a whole stream as [`check_stream`] does, its components also checked against the
+/// component schemas of the catalog `documents` (see [`StreamChecker::add_catalog_document`]),
+/// in strict mode when `strict` (see [`StreamChecker::strict`]).
+pub fn check_stream_with(
+    env: &Environment,
+    documents: &[Value],
+    strict: bool,
+    text: &str,
+) -> Result<Report, Error> {
+    let mut checker = StreamChecker::new(env).strict(strict);
+    for document in documents {
+        checker.add_catalog_document(document)?;
+    }
+    checker.check_stream(text);
+    Ok(checker.finish())
+}
+
 /// Whether `text` reads as a stream of A2UI messages rather than one payload: cut as
 /// [`check_stream`] cuts it (a JSON array, or JSON values one after another), at least one of
 /// its messages is an object with one of the [`MESSAGE_KINDS`] keys. A payload that is one JSON
@@ -322,6 +342,8 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
 /// assert!(is_stream("{\"createSurface\": {\"surfaceId\": \"s\", \"catalogId\": \"c\"}}\n{\"deleteSurface\": {\"surfaceId\": \"s\"}}\n"));
 /// assert!(!is_stream(r#"{"@call": "split", "args": {"value": {"@path": "/createSurface"}, "separator": ","}}"#));
 /// assert!(!is_stream("[1, 2]"));
+/// // The gallery's form.
+/// assert!(is_stream(r#"{"name": "n", "description": "d", "messages": [{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}]}"#));
 /// ```
 pub fn is_stream(text: &str) -> bool {
     let max_depth = crate::json::DEFAULT_MAX_DEPTH + ENVELOPE_DEPTH;
@@ -330,11 +352,19 @@ pub fn is_stream(text: &str) -> bool {
         MESSAGE_KINDS
             .iter()
             .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
-            && matches!(
-                crate::json::from_str_limited(message, max_depth),
-                Ok(Value::Object(map)) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k))
-            )
+            && match crate::json::from_str_limited(message, max_depth) {
+                Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
+                    .as_array()
+                    .is_some_and(|list| list.iter().any(is_message)),
+                Ok(value) => is_message(&value),
+                Err(_) => false,
+            }
     })
+}
+
+/// Whether a value is an object with one of the [`MESSAGE_KINDS`] keys.
+fn is_message(value: &Value) -> bool {
+    matches!(value, Value::Object(map) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k)))
 }
 
 /// Checks messages already parsed.
@@ -344,7 +374,7 @@ pub fn is_stream(text: &str) -> bool {
 /// use serde_json::json;
 ///
 /// let report = messages::check_messages(&Environment::new(), &[json!({"beginRendering": {"surfaceId": "s"}})]);
-/// assert_eq!(report.problems()[0].message(), "not an A2UI message: it has none of the keys createSurface, updateComponents, updateDataModel, deleteSurface, callFunction, actionResponse (its keys: beginRendering)");
+/// assert_eq!(report.problems()[0].message(), "not an A2UI message: it has none of the keys createSurface, updateComponents, updateDataModel, deleteSurface, callFunction, actionResponse, callRendererFunction, agentFunctionResponse (its keys: beginRendering)");
 /// ```
 pub fn check_messages<'m>(
     env: &Environment,
@@ -388,8 +418,15 @@ pub struct StreamChecker<'e> {
     options: StreamOptions,
     surfaces: HashMap<String, Surface>,
     deleted: HashSet<String>,
-    /// The environment with each other default catalog, made once per catalog id.
-    envs: HashMap<String, Environment>,
+    /// The environment with each other default catalog and spelling, made once per pair.
+    envs: HashMap<(String, bool), Environment>,
+    /// Whether the message being checked is v1.0, whose values are read in both spellings.
+    both_spellings: bool,
+    /// The surfaces as a permissive processor builds them: component schemas and the graph.
+    processor: crate::surfaces::Processor,
+    /// The message index at which each component of each surface was last defined, and its
+    /// pointer there.
+    defined_at: HashMap<(String, String), (usize, String)>,
     messages: usize,
     problems: Vec<Problem>,
     warnings: Vec<StreamWarning>,
@@ -406,6 +443,14 @@ impl<'e> StreamChecker<'e> {
             surfaces: HashMap::new(),
             deleted: HashSet::new(),
             envs: HashMap::new(),
+            both_spellings: false,
+            processor: crate::surfaces::Processor::with_environment(
+                env.clone(),
+                crate::surfaces::ProcessorOptions::default()
+                    .accept_unregistered_catalogs(true)
+                    .check_calls(false),
+            ),
+            defined_at: HashMap::new(),
             messages: 0,
             problems: Vec::new(),
             warnings: Vec::new(),
@@ -415,6 +460,21 @@ impl<'e> StreamChecker<'e> {
     /// Sets the options.
     pub fn with_options(mut self, options: StreamOptions) -> StreamChecker<'e> {
         self.options = options;
+        self
+    }
+
+    /// Strict mode (`check --strict`): every message is judged as the suite's `strictMode`
+    /// judges it, so a dangling child, an orphan or a missing `root` left by any message is a
+    /// problem of that message. Call it before the first message and before
+    /// [`add_catalog_document`](StreamChecker::add_catalog_document).
+    pub fn strict(mut self, strict: bool) -> StreamChecker<'e> {
+        self.processor = crate::surfaces::Processor::with_environment(
+            self.env.clone(),
+            crate::surfaces::ProcessorOptions::default()
+                .accept_unregistered_catalogs(true)
+                .check_calls(false)
+                .strict(strict),
+        );
         self
     }
 
@@ -428,8 +488,76 @@ impl<'e> StreamChecker<'e> {
         &self.warnings
     }
 
-    /// The report.
-    pub fn finish(self) -> Report {
+    /// Registers a catalog document's component schemas (and declares its functions), so that
+    /// components are checked against them: unknown type or property, wrong literal type,
+    /// missing required property.
+    pub fn add_catalog_document(&mut self, document: &Value) -> Result<(), Error> {
+        self.processor.register_catalog(document).map(drop)
+    }
+
+    /// The report. The surfaces are judged as the stream leaves them: a missing `root` and a
+    /// child never defined are problems, a component not reachable from `root` a warning (an
+    /// incremental update leaves the placeholders it replaced unreachable).
+    pub fn finish(mut self) -> Report {
+        let mut end = Vec::new();
+        for surface in self.processor.surfaces() {
+            let graph = surface.graph_problems();
+            let id = surface.id().to_owned();
+            let at = |component: &str| {
+                self.defined_at
+                    .get(&(id.clone(), component.to_owned()))
+                    .cloned()
+            };
+            // A surface given no component has nothing to judge.
+            let first = surface.components().next();
+            if !graph.has_root
+                && let Some(first) = first
+            {
+                let index = at(&first.id).map(|(i, _)| i);
+                end.push((
+                    false,
+                    index,
+                    String::new(),
+                    format!("surface '{id}' has no component 'root' at the end of the stream"),
+                ));
+            }
+            for (component, slot, child) in graph.dangling {
+                let (index, pointer) = at(&component).unzip();
+                let pointer =
+                    pointer.map(|p| format!("{p}/{}", crate::surfaces::slot_pointer(&slot)));
+                end.push((
+                    false,
+                    index,
+                    pointer.unwrap_or_default(),
+                    format!("component '{component}' names the child '{child}' ({slot}), which is never defined in surface '{id}'"),
+                ));
+            }
+            for component in graph.orphans {
+                let (index, pointer) = at(&component).unzip();
+                end.push((
+                    true,
+                    index,
+                    pointer.unwrap_or_default(),
+                    format!("component '{component}' of surface '{id}' is not reachable from 'root' at the end of the stream"),
+                ));
+            }
+        }
+        for (warning, index, pointer, message) in end {
+            if warning {
+                self.warnings.push(StreamWarning {
+                    index: index.unwrap_or(0),
+                    warning: Warning::new(crate::error::WarningCode::UnreachableComponent, message)
+                        .with_location(pointer),
+                });
+            } else {
+                self.problems.push(Problem {
+                    index,
+                    error: Error::new(ErrorCode::ValidationFailed, message)
+                        .with_location(pointer)
+                        .with_phase(Phase::Compile),
+                });
+            }
+        }
         Report {
             messages: self.messages,
             problems: self.problems,
@@ -486,6 +614,72 @@ impl<'e> StreamChecker<'e> {
 
     /// Checks one message.
     pub fn check_value(&mut self, message: &Value) {
+        // `{"messages": [...]}` and the gallery's `{name, description, messages}` are streams.
+        if let Value::Object(map) = message
+            && crate::stream::is_container(map)
+        {
+            for (_, inner) in crate::stream::messages_of(message) {
+                self.check_one(inner);
+            }
+            return;
+        }
+        self.check_one(message);
+    }
+
+    fn check_one(&mut self, message: &Value) {
+        let index = self.messages;
+        let before = self.problems.len();
+        self.check_envelope(message);
+        self.process(index, message, before);
+    }
+
+    /// Runs the message through the permissive processor: what it finds beyond what the
+    /// checks above found (component schemas, duplicate ids, cycles) is a problem too.
+    fn process(&mut self, index: usize, message: &Value, before: usize) {
+        let result = self.processor.process(message);
+        match result {
+            Ok(crate::surfaces::Applied::ComponentsUpdated { surface_id, .. })
+            | Ok(crate::surfaces::Applied::SurfaceCreated(surface_id)) => {
+                let prefix = if message.get("createSurface").is_some() {
+                    "/createSurface/components"
+                } else {
+                    "/updateComponents/components"
+                };
+                let body = message
+                    .get("createSurface")
+                    .or(message.get("updateComponents"));
+                if let Some(Value::Array(list)) = body.and_then(|b| b.get("components")) {
+                    for (i, c) in list.iter().enumerate() {
+                        if let Some(id) = c.get("id").and_then(Value::as_str) {
+                            self.defined_at.insert(
+                                (surface_id.clone(), id.to_owned()),
+                                (index, format!("{prefix}/{i}")),
+                            );
+                        }
+                    }
+                }
+            }
+            Ok(_) => {}
+            // The checks above own the surfaces' lifecycle (a surface they let through may be
+            // one the processor refused): its surfaceId problems are theirs.
+            Err(e) if e.error.pointer.ends_with("/surfaceId") => {}
+            Err(e) => {
+                let pointer = e.error.pointer.as_str();
+                let related = |p: &str| pointer.starts_with(p) || p.starts_with(pointer);
+                let known = self.problems[before..]
+                    .iter()
+                    .any(|p| p.index == Some(index) && related(p.pointer()));
+                if !known {
+                    self.problems.push(Problem {
+                        index: Some(index),
+                        error: e.to_error().with_phase(Phase::Compile),
+                    });
+                }
+            }
+        }
+    }
+
+    fn check_envelope(&mut self, message: &Value) {
         let index = self.messages;
         self.messages += 1;
         let Value::Object(message) = message else {
@@ -503,7 +697,7 @@ impl<'e> StreamChecker<'e> {
         let version = match message.get("version") {
             None => None,
             Some(Value::String(v)) => {
-                if !VERSIONS.contains(&v.as_str()) {
+                if crate::stream::Version::parse(v).is_none() {
                     self.problem(
                         index,
                         ErrorCode::ValidationFailed,
@@ -514,7 +708,7 @@ impl<'e> StreamChecker<'e> {
                         ),
                     );
                 }
-                Some(v.as_str())
+                crate::stream::Version::parse(v).map(crate::stream::Version::as_str)
             }
             Some(other) => {
                 self.problem(
@@ -526,6 +720,9 @@ impl<'e> StreamChecker<'e> {
                 None
             }
         };
+        // v1.0 values are read in both spellings (the gallery is plain, the suite's v1.0 files
+        // use `@`).
+        self.both_spellings = version == Some("v1.0");
         let kinds: Vec<&str> = MESSAGE_KINDS
             .iter()
             .copied()
@@ -627,7 +824,9 @@ impl<'e> StreamChecker<'e> {
                     self.deleted.insert(id.clone());
                 }
             }
-            "callFunction" => self.call_function(index, message, body),
+            "callFunction" | "callRendererFunction" => {
+                self.call_function(index, kind, message, body)
+            }
             _ => {}
         }
     }
@@ -766,11 +965,23 @@ impl<'e> StreamChecker<'e> {
     /// The environment whose default catalog is `catalog` (`None`: the environment's own).
     fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
         let env = self.env;
+        let plain = self.both_spellings && env.spelling() != crate::Spelling::Plain;
         match catalog {
-            Some(id) if id != env.default_catalog() => {
-                self.envs.entry(id.to_owned()).or_insert_with(|| {
+            Some(id) if id != env.default_catalog() || plain => {
+                self.envs.entry((id.to_owned(), plain)).or_insert_with(|| {
                     let mut env = env.clone();
                     env.set_default_catalog(id);
+                    if plain {
+                        env.set_spelling(crate::Spelling::Plain);
+                    }
+                    env
+                })
+            }
+            None if plain => {
+                let id = env.default_catalog().to_owned();
+                self.envs.entry((id, plain)).or_insert_with(|| {
+                    let mut env = env.clone();
+                    env.set_spelling(crate::Spelling::Plain);
                     env
                 })
             }
@@ -845,7 +1056,18 @@ impl<'e> StreamChecker<'e> {
                 format!("'component' must be a string, got {}", kind_name(other)),
             ),
         }
-        self.compile(index, at, component, catalog);
+        // Each property is compiled on its own; the envelope keys (either spelling) are not
+        // values, except `checks` and `accessibility`, which hold some.
+        for (key, value) in map {
+            if matches!(
+                key.as_str(),
+                "id" | "component" | "catalogId" | "@catalogId" | "metadata" | "@metadata"
+            ) {
+                continue;
+            }
+            let at = format!("{at}/{}", crate::path::escape_token(key));
+            self.compile(index, &at, value, catalog);
+        }
     }
 
     /// Compiles `value` (at `at` in the message) and records its problems and warnings. When
@@ -883,10 +1105,11 @@ impl<'e> StreamChecker<'e> {
     fn call_function(
         &mut self,
         index: usize,
+        kind: &str,
         message: &Map<String, Value>,
         body: &Map<String, Value>,
     ) {
-        match message.get("functionCallId") {
+        match message.get("functionCallId").or(body.get("functionCallId")) {
             Some(Value::String(_)) => {}
             None => self.problem(
                 index,
@@ -905,13 +1128,14 @@ impl<'e> StreamChecker<'e> {
             ),
         }
         let mut call = body.clone();
+        call.remove("functionCallId");
         if let Some(from) = call.remove("callableFrom")
             && !matches!(from.as_str(), Some("remoteOnly" | "clientOrRemote"))
         {
             self.problem(
                 index,
                 ErrorCode::ValidationFailed,
-                "/callFunction/callableFrom".into(),
+                format!("/{kind}/callableFrom"),
                 format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
             );
         }
@@ -928,12 +1152,14 @@ impl<'e> StreamChecker<'e> {
             self.problem(
                 index,
                 ErrorCode::ValidationFailed,
-                "/callFunction".into(),
-                format!("'callFunction' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}"),
+                format!("/{kind}"),
+                format!(
+                    "'{kind}' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}"
+                ),
             );
             return;
         }
-        self.compile(index, "/callFunction", &Value::Object(call), None);
+        self.compile(index, &format!("/{kind}"), &Value::Object(call), None);
     }
 }
 

@@ -141,12 +141,14 @@ impl<M: DataModel> TrackedModel<M> {
 
     /// Applies an A2UI `updateDataModel` message from the agent: the whole message
     /// (`{"version", "updateDataModel": {…}}`) or its body (`{"surfaceId", "path", "value"}`).
-    /// `path` defaults to the root; with `value` (`null` included) the value is written there,
-    /// without it what is there is removed ([`DataModel::remove`]; removing the root leaves an
+    /// It is read by [`crate::stream::parse_message`], a body as a message without version.
+    /// `path` defaults to the root; with `value` the value is written there (v1.0: `value` is
+    /// required and `null` removes; before v1.0 and for a body: `null` is written and a missing
+    /// `value` removes), else what is there is removed ([`DataModel::remove`]; removing the root leaves an
     /// empty object). The change is recorded as for any write: a removed array element is a
     /// change of its array.
     ///
-    /// A message of the wrong shape, a malformed path, or a path through a forbidden token is
+    /// `{}`, a message without `surfaceId`, a message of the wrong shape, a malformed path, or a path through a forbidden token is
     /// a `DATA_ERROR` and changes nothing. The surface id is the host's business: it routes the
     /// message to the surface's model before calling this.
     ///
@@ -163,45 +165,39 @@ impl<M: DataModel> TrackedModel<M> {
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
     pub fn apply_message(&mut self, message: &Value) -> Result<(), Error> {
-        let bad = |why: String| Error::new(ErrorCode::DataError, why);
-        let body = match message.get("updateDataModel") {
-            Some(body) => body,
-            None => match message {
-                Value::Object(map)
-                    if map
+        let bad = |why: String, at: String| Error::new(ErrorCode::DataError, why).with_location(at);
+        // A bare body is read as the body of a message without version (v0.9's rules); `{}`
+        // is not a body (it has no surfaceId), so it cannot wipe the model.
+        let wrapped;
+        let message = match message {
+            Value::Object(map)
+                if !map.is_empty()
+                    && map
                         .keys()
                         .all(|k| matches!(k.as_str(), "surfaceId" | "path" | "value")) =>
-                {
-                    message
-                }
-                _ => {
-                    return Err(bad(format!(
-                        "not an updateDataModel message: expected an object with \
-                         'updateDataModel', or with only 'surfaceId', 'path' and 'value', got {}",
-                        crate::json::kind_name(message)
-                    )));
-                }
-            },
-        };
-        let Value::Object(body) = body else {
-            return Err(bad(format!(
-                "updateDataModel must be an object, got {}",
-                crate::json::kind_name(body)
-            )));
-        };
-        let path = match body.get("path") {
-            None => JsonPointer::root(),
-            Some(Value::String(path)) => JsonPointer::parse(path)?,
-            Some(other) => {
-                return Err(bad(format!(
-                    "updateDataModel's 'path' must be a string, got {}",
-                    crate::json::kind_name(other)
-                )));
+            {
+                wrapped = Value::Object(
+                    std::iter::once(("updateDataModel".to_owned(), message.clone())).collect(),
+                );
+                &wrapped
             }
+            _ => message,
         };
-        match body.get("value") {
-            Some(value) => self.set(&path, value.clone()),
-            None => self.remove(&path).map(drop),
+        let parsed =
+            crate::stream::parse_message(message).map_err(|e| bad(e.message, e.pointer))?;
+        let crate::stream::Body::UpdateDataModel(update) = parsed.body else {
+            return Err(bad(
+                format!(
+                    "not an updateDataModel message: expected an object with \
+                     'updateDataModel', or with only 'surfaceId', 'path' and 'value', got a {} message",
+                    parsed.kind()
+                ),
+                String::new(),
+            ));
+        };
+        match update.value {
+            Some(value) => self.set(&update.path, value),
+            None => self.remove(&update.path).map(drop),
         }
     }
 

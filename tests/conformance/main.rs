@@ -5,11 +5,49 @@
 //! `cargo test --all-features --test conformance -- --nocapture`). Every skip carries its
 //! reason; a failed case fails the test.
 
-// The tally is used by the runner modules as they are added.
+mod actions;
+mod processor;
+// Not every runner uses every helper of the tally.
 #[allow(dead_code)]
 mod suite;
 
 mod mcp_catalog;
+
+#[test]
+fn message_processor_v1_0() {
+    suite::Tally::run_file("core/message_processor_v1_0.yaml", |case| {
+        processor::run(case, true)
+    });
+}
+
+#[test]
+fn validator_v1_0() {
+    suite::Tally::run_file("core/validator_v1_0.yaml", |case| {
+        processor::run(case, true)
+    });
+}
+
+#[test]
+fn data_deletion() {
+    suite::Tally::run_file("core/data_deletion.yaml", |case| processor::run(case, true));
+}
+
+#[test]
+fn reserved_keys() {
+    suite::Tally::run_file("core/reserved_keys.yaml", |case| processor::run(case, true));
+}
+
+#[test]
+fn actions() {
+    suite::Tally::run_file("core/actions.yaml", actions::run);
+}
+
+#[test]
+fn message_processor() {
+    suite::Tally::run_file("core/message_processor.yaml", |case| {
+        processor::run(case, false)
+    });
+}
 
 /// Every vendored suite file reads as a list of named cases with an action: a truncated or
 /// mangled copy fails here rather than as a runner's skip.

@@ -71,7 +71,11 @@ fn read_json(path: &Path) -> Value {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn rename(key: &str, table: &[(&'static str, &'static str)], forward: bool) -> Option<&'static str> {
+fn rename(
+    key: &str,
+    table: &[(&'static str, &'static str)],
+    forward: bool,
+) -> Option<&'static str> {
     table
         .iter()
         .find(|(a, b)| if forward { *a == key } else { *b == key })
@@ -95,7 +99,11 @@ fn to_suite_case(case: &Value) -> Value {
             "payload" if is_plain_call(value) => {
                 out.insert("action".into(), json!("evaluate_function"));
                 for (member, v) in value.as_object().unwrap() {
-                    let name = if member == "@call" { "function" } else { member };
+                    let name = if member == "@call" {
+                        "function"
+                    } else {
+                        member
+                    };
                     out.insert(name.into(), v.clone());
                 }
             }
@@ -270,10 +278,16 @@ fn from_suite_file(suite: &Value) -> Value {
     let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
     for case in suite.as_array().expect("a suite file is a list") {
         let mut case = deep_from_text(case.as_object().unwrap().clone());
-        for (key, name) in [("fileDescription", "description"), ("fileCatalogs", "catalogs")] {
+        for (key, name) in [
+            ("fileDescription", "description"),
+            ("fileCatalogs", "catalogs"),
+        ] {
             if let Some(v) = case.shift_remove(key) {
                 let previous = file.insert(name.into(), v.clone());
-                assert!(previous.is_none_or(|p| p == v), "{key} differs between cases");
+                assert!(
+                    previous.is_none_or(|p| p == v),
+                    "{key} differs between cases"
+                );
             }
         }
         let action = case["action"].as_str().unwrap().to_owned();
@@ -357,7 +371,12 @@ fn the_yaml_suite_reads_back_to_the_same_results() {
         assert_eq!(ours.len(), theirs.len(), "{stem}");
         for (a, b) in ours.iter().zip(&theirs) {
             assert_eq!(a.id, b.id);
-            assert!(b.passed(), "{stem}: {} fails from YAML: {:?}", b.id, b.failures);
+            assert!(
+                b.passed(),
+                "{stem}: {} fails from YAML: {:?}",
+                b.id,
+                b.failures
+            );
             assert_eq!(a.passed(), b.passed(), "{stem}: {}", a.id);
         }
         cases += theirs.len();

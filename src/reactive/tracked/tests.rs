@@ -178,9 +178,11 @@ fn messages_and_host_writes_are_recorded_like_payload_writes() {
             json!({"surfaceId": "s", "path": "/user/name", "value": "Ada"}),
         ))
         .unwrap();
-    // No value: a removal. An array element is a change of the array.
+    // v1.0's null, or no value before v1.0: a removal. An array element is a change of the array.
     model
-        .apply_message(&msg(json!({"surfaceId": "s", "path": "/rows/1"})))
+        .apply_message(&msg(
+            json!({"surfaceId": "s", "path": "/rows/1", "value": null}),
+        ))
         .unwrap();
     model
         .apply_message(&json!({"surfaceId": "s", "path": "/user/nick"}))
@@ -231,6 +233,12 @@ fn bad_host_writes_are_data_errors_and_change_nothing() {
         json!({"version": "v1.0", "updateDataModel": "x"}),
         json!({"createSurface": {"surfaceId": "s"}}),
         json!([1]),
+        // Neither `{}` nor a message without surfaceId nor a v1.0 message without value
+        // removes the root.
+        json!({}),
+        json!({"version": "v1.0", "updateDataModel": {}}),
+        json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s"}}),
+        json!({"path": "/name"}),
     ];
     for message in bad {
         let err = model.apply_message(&message).unwrap_err();

@@ -1,0 +1,888 @@
+//! A2UI messages, typed: each message is read once into a [`Message`], every part of it known
+//! with its JSON Pointer inside the message, and every problem a located [`MessageError`].
+//!
+//! This is the one reading of A2UI messages the crate has: the surfaces processor
+//! ([`crate::surfaces`]), the stream check ([`crate::messages`]) and
+//! [`TrackedModel::apply_message`](crate::reactive::TrackedModel::apply_message) all go through
+//! [`parse_message`].
+//!
+//! What is read:
+//!
+//! - versions `"v0.9"`, `"v0.9.1"`, `"v0.10"`, and v1.0 written `"v1.0"` or `"1.0"` (the same
+//!   version); no `version` reads as v0.9 unless the caller requires it;
+//! - agent to renderer: `createSurface` (with v1.0's inline `components` and `dataModel`),
+//!   `updateComponents`, `updateDataModel`, `deleteSurface`, `callRendererFunction` (older name
+//!   `callFunction`) and `agentFunctionResponse` (older name `actionResponse`);
+//! - renderer to agent: `action`, `error`, `callAgentFunction`, `rendererFunctionResponse`;
+//! - a component's envelope keys in both spellings (`catalogId` / `@catalogId`, `accessibility` /
+//!   `@accessibility`, `checks` / `@checks`, `metadata` / `@metadata`);
+//! - containers ([`messages_of`]): a JSON array of messages, `{"messages": [...]}` and the
+//!   gallery's `{name, description, messages}`; a single message is a stream of one.
+//!
+//! ```
+//! use a2ui_catalog_mcp::stream::{Body, Version, parse_message};
+//! use serde_json::json;
+//!
+//! let message = parse_message(&json!({"version": "1.0", "updateComponents": {"surfaceId": "s",
+//!     "components": [{"id": "root", "component": "Text", "@catalogId": "c", "text": "hi"}]}}))?;
+//! assert_eq!(message.version, Some(Version::V1_0));
+//! let Body::UpdateComponents(update) = &message.body else { unreachable!() };
+//! assert_eq!(update.components[0].catalog_id.as_deref(), Some("c"));
+//! assert_eq!(update.components[0].pointer, "/updateComponents/components/0");
+//!
+//! let err = parse_message(&json!({})).unwrap_err();
+//! assert_eq!(err.to_string(), "at /: ValidationError: not an A2UI message: it has none of the message keys (createSurface, updateComponents, updateDataModel, deleteSurface, callRendererFunction, agentFunctionResponse, callFunction, actionResponse, action, error, callAgentFunction, rendererFunctionResponse)");
+//! # Ok::<(), a2ui_catalog_mcp::stream::MessageError>(())
+//! ```
+
+use crate::error::{Error, ErrorCode};
+use crate::json::kind_name;
+use crate::path::{JsonPointer, escape_token};
+use serde_json::{Map, Value};
+use std::fmt;
+
+#[cfg(test)]
+mod tests;
+
+/// A protocol version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Version {
+    /// `"v0.9"` (or no `version`).
+    V0_9,
+    /// `"v0.9.1"`.
+    V0_9_1,
+    /// `"v0.10"`.
+    V0_10,
+    /// `"v1.0"` or `"1.0"`.
+    V1_0,
+}
+
+impl Version {
+    /// Reads a version string: `"v1.0"` and `"1.0"` are both v1.0.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::stream::Version;
+    /// assert_eq!(Version::parse("1.0"), Some(Version::V1_0));
+    /// assert_eq!(Version::parse("v99.0"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<Version> {
+        Some(match text {
+            "v0.9" | "0.9" => Version::V0_9,
+            "v0.9.1" | "0.9.1" => Version::V0_9_1,
+            "v0.10" | "0.10" => Version::V0_10,
+            "v1.0" | "1.0" => Version::V1_0,
+            _ => return None,
+        })
+    }
+
+    /// The version's canonical string (`"v1.0"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Version::V0_9 => "v0.9",
+            Version::V0_9_1 => "v0.9.1",
+            Version::V0_10 => "v0.10",
+            Version::V1_0 => "v1.0",
+        }
+    }
+
+    /// Whether this is the v1.0 line (inline components, `value: null` deletes, optional
+    /// default catalog).
+    pub fn is_v1(self) -> bool {
+        self == Version::V1_0
+    }
+
+    /// Whether two versions belong to the same line for catalog purposes (v0.9 and v0.9.1 are
+    /// one line).
+    pub fn same_line(self, other: Version) -> bool {
+        self.line() == other.line()
+    }
+
+    fn line(self) -> u8 {
+        match self {
+            Version::V0_9 | Version::V0_9_1 => 0,
+            Version::V0_10 => 1,
+            Version::V1_0 => 2,
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The kind of a problem, as the A2UI conformance suite names error categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// The message or a component is malformed or does not match its schema.
+    Validation,
+    /// The surfaces' state forbids it: a deleted surface, duplicate ids, a cycle, a dangling
+    /// child in strict mode.
+    Integrity,
+    /// A catalog is unknown, empty, missing or of another protocol version.
+    Catalog,
+    /// Nesting or size past a limit (depth, component count): `LIMIT_EXCEEDED`.
+    Recursion,
+}
+
+impl Category {
+    /// The suite's name: `ValidationError`, `IntegrityError`, `CatalogError`, `RecursionError`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Validation => "ValidationError",
+            Category::Integrity => "IntegrityError",
+            Category::Catalog => "CatalogError",
+            Category::Recursion => "RecursionError",
+        }
+    }
+
+    /// The crate's [`ErrorCode`] for this category.
+    pub fn code(self) -> ErrorCode {
+        match self {
+            Category::Validation | Category::Integrity => ErrorCode::ValidationFailed,
+            Category::Catalog => ErrorCode::CatalogError,
+            Category::Recursion => ErrorCode::LimitExceeded,
+        }
+    }
+}
+
+/// A problem of one message: its category, a JSON Pointer inside the message, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MessageError {
+    /// What kind of problem.
+    pub category: Category,
+    /// A JSON Pointer inside the message (`""`: the message itself).
+    pub pointer: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl MessageError {
+    /// A problem at `pointer`.
+    pub fn new(
+        category: Category,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> MessageError {
+        MessageError {
+            category,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The crate's [`Error`], located at the pointer.
+    pub fn to_error(&self) -> Error {
+        Error::new(self.category.code(), self.message.clone()).with_location(self.pointer.clone())
+    }
+}
+
+impl fmt::Display for MessageError {
+    /// `at /createSurface/surfaceId: ValidationError: surfaceId must be a string, got number`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        };
+        write!(f, "at {at}: {}: {}", self.category.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for MessageError {}
+
+/// The message keys of the agent-to-renderer direction, newest names first.
+pub const AGENT_TO_RENDERER: [&str; 8] = [
+    "createSurface",
+    "updateComponents",
+    "updateDataModel",
+    "deleteSurface",
+    "callRendererFunction",
+    "agentFunctionResponse",
+    "callFunction",
+    "actionResponse",
+];
+
+/// The message keys of the renderer-to-agent direction.
+pub const RENDERER_TO_AGENT: [&str; 4] = [
+    "action",
+    "error",
+    "callAgentFunction",
+    "rendererFunctionResponse",
+];
+
+/// The v0.8 message keys, named in the error that rejects them.
+const V0_8_KEYS: [&str; 4] = [
+    "beginRendering",
+    "surfaceUpdate",
+    "dataModelUpdate",
+    "userAction",
+];
+
+/// One message, read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    /// Its `version`, when it has one.
+    pub version: Option<Version>,
+    /// What it carries.
+    pub body: Body,
+}
+
+impl Message {
+    /// The message's version, v0.9 when it has none.
+    pub fn version_or_default(&self) -> Version {
+        self.version.unwrap_or(Version::V0_9)
+    }
+
+    /// The surface the message is about, when it names one.
+    pub fn surface_id(&self) -> Option<&str> {
+        match &self.body {
+            Body::CreateSurface(m) => Some(&m.surface_id),
+            Body::UpdateComponents(m) => Some(&m.surface_id),
+            Body::UpdateDataModel(m) => Some(&m.surface_id),
+            Body::DeleteSurface { surface_id } => Some(surface_id),
+            Body::RendererToAgent { body, .. } => body.get("surfaceId").and_then(Value::as_str),
+            Body::CallRendererFunction(_) | Body::AgentFunctionResponse(_) => None,
+        }
+    }
+
+    /// The message key (`"createSurface"`…, the newest name for the renamed ones).
+    pub fn kind(&self) -> &str {
+        match &self.body {
+            Body::CreateSurface(_) => "createSurface",
+            Body::UpdateComponents(_) => "updateComponents",
+            Body::UpdateDataModel(_) => "updateDataModel",
+            Body::DeleteSurface { .. } => "deleteSurface",
+            Body::CallRendererFunction(_) => "callRendererFunction",
+            Body::AgentFunctionResponse(_) => "agentFunctionResponse",
+            Body::RendererToAgent { kind, .. } => kind,
+        }
+    }
+}
+
+/// What a message carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// `createSurface`.
+    CreateSurface(CreateSurface),
+    /// `updateComponents`.
+    UpdateComponents(UpdateComponents),
+    /// `updateDataModel`.
+    UpdateDataModel(UpdateDataModel),
+    /// `deleteSurface`.
+    DeleteSurface {
+        /// The surface.
+        surface_id: String,
+    },
+    /// `callRendererFunction` (older name `callFunction`): the agent calls a renderer function.
+    CallRendererFunction(FunctionCallMessage),
+    /// `agentFunctionResponse` (older name `actionResponse`): the agent answers, kept as sent.
+    AgentFunctionResponse(Value),
+    /// A renderer-to-agent message (`action`, `error`, `callAgentFunction`,
+    /// `rendererFunctionResponse`), its body an object, kept as sent.
+    RendererToAgent {
+        /// The message key.
+        kind: String,
+        /// The body.
+        body: Map<String, Value>,
+    },
+}
+
+/// `createSurface`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateSurface {
+    /// The new surface.
+    pub surface_id: String,
+    /// Its default catalog (required before v1.0; optional in v1.0).
+    pub catalog_id: Option<String>,
+    /// `theme`, as sent.
+    pub theme: Option<Value>,
+    /// Whether the renderer attaches the data model to the actions it sends.
+    pub send_data_model: bool,
+    /// `metadata`, as sent (v1.0: only `extensions`, whose keys are identifiers).
+    pub metadata: Option<Value>,
+    /// v1.0's inline components.
+    pub components: Option<Vec<ComponentDef>>,
+    /// v1.0's inline data model.
+    pub data_model: Option<Value>,
+}
+
+/// `updateComponents`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateComponents {
+    /// The surface.
+    pub surface_id: String,
+    /// The components, in message order.
+    pub components: Vec<ComponentDef>,
+}
+
+/// `updateDataModel`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdateDataModel {
+    /// The surface.
+    pub surface_id: String,
+    /// Where (the root when the message has no `path`).
+    pub path: JsonPointer,
+    /// The value to write; `None` removes what is at `path` (v1.0: `value: null`; before
+    /// v1.0: no `value`).
+    pub value: Option<Value>,
+}
+
+/// `callRendererFunction` (or `callFunction`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FunctionCallMessage {
+    /// The message's key as sent (`callRendererFunction` or `callFunction`).
+    pub key: String,
+    /// `functionCallId`, from the body or (older form) the message.
+    pub function_call_id: Option<String>,
+    /// The body, as sent: the call.
+    pub call: Map<String, Value>,
+}
+
+/// One component of `updateComponents` or of v1.0's inline `createSurface.components`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentDef {
+    /// The JSON Pointer of the component inside its message.
+    pub pointer: String,
+    /// `id`.
+    pub id: String,
+    /// `component`: its type name.
+    pub component: String,
+    /// `catalogId` / `@catalogId`.
+    pub catalog_id: Option<String>,
+    /// `accessibility` / `@accessibility`.
+    pub accessibility: Option<Value>,
+    /// `checks` / `@checks`.
+    pub checks: Option<Value>,
+    /// `metadata` / `@metadata`.
+    pub metadata: Option<Value>,
+    /// The other members: the component's properties, in message order.
+    pub props: Map<String, Value>,
+}
+
+impl ComponentDef {
+    /// The component as a JSON object again (envelope keys in the plain spelling).
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("id".into(), Value::String(self.id.clone()));
+        map.insert("component".into(), Value::String(self.component.clone()));
+        if let Some(c) = &self.catalog_id {
+            map.insert("catalogId".into(), Value::String(c.clone()));
+        }
+        for (k, v) in [
+            ("accessibility", &self.accessibility),
+            ("checks", &self.checks),
+            ("metadata", &self.metadata),
+        ] {
+            if let Some(v) = v {
+                map.insert(k.into(), v.clone());
+            }
+        }
+        for (k, v) in &self.props {
+            map.insert(k.clone(), v.clone());
+        }
+        Value::Object(map)
+    }
+}
+
+/// Options of [`parse_message_with`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// A message without `version` is an error (the v1.0 processor's rule), instead of v0.9.
+    pub require_version: bool,
+}
+
+/// Reads one message with the default [`ParseOptions`].
+pub fn parse_message(message: &Value) -> Result<Message, MessageError> {
+    parse_message_with(message, ParseOptions::default())
+}
+
+/// Reads one message.
+///
+/// ```
+/// use a2ui_catalog_mcp::stream::{ParseOptions, parse_message_with};
+/// use serde_json::json;
+/// let mut options = ParseOptions::default();
+/// options.require_version = true;
+/// let err = parse_message_with(&json!({"deleteSurface": {"surfaceId": "s"}}), options).unwrap_err();
+/// assert_eq!(err.message, "Missing required version field");
+/// ```
+pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Message, MessageError> {
+    use Category::Validation;
+    let Value::Object(map) = message else {
+        return Err(MessageError::new(
+            Validation,
+            "",
+            format!("a message is a JSON object, got {}", kind_name(message)),
+        ));
+    };
+    let version = match map.get("version") {
+        None if options.require_version => {
+            return Err(MessageError::new(
+                Validation,
+                "",
+                "Missing required version field",
+            ));
+        }
+        None => None,
+        Some(Value::String(v)) => match Version::parse(v) {
+            Some(v) => Some(v),
+            None => {
+                return Err(MessageError::new(
+                    Validation,
+                    "/version",
+                    format!(
+                        "Unsupported protocol version '{v}' (read: v0.9, v0.9.1, v0.10, v1.0 or 1.0)"
+                    ),
+                ));
+            }
+        },
+        Some(other) => {
+            return Err(MessageError::new(
+                Validation,
+                "/version",
+                format!("'version' must be a string, got {}", kind_name(other)),
+            ));
+        }
+    };
+    let keys: Vec<&str> = map
+        .keys()
+        .map(String::as_str)
+        .filter(|k| AGENT_TO_RENDERER.contains(k) || RENDERER_TO_AGENT.contains(k))
+        .collect();
+    let kind = match keys.as_slice() {
+        [kind] => *kind,
+        [] => {
+            if let Some(old) = map.keys().find(|k| V0_8_KEYS.contains(&k.as_str())) {
+                return Err(MessageError::new(
+                    Validation,
+                    format!("/{}", escape_token(old)),
+                    format!(
+                        "action '{old}' is not supported in protocol version {} (it is a v0.8 message)",
+                        version.unwrap_or(Version::V0_9)
+                    ),
+                ));
+            }
+            let mut all: Vec<&str> = AGENT_TO_RENDERER.to_vec();
+            all.extend(RENDERER_TO_AGENT);
+            let theirs: Vec<&str> = map.keys().map(String::as_str).collect();
+            let mut why = format!(
+                "not an A2UI message: it has none of the message keys ({})",
+                all.join(", ")
+            );
+            if !theirs.is_empty() {
+                why.push_str(&format!(" (its keys: {})", theirs.join(", ")));
+            }
+            return Err(MessageError::new(Validation, "", why));
+        }
+        several => {
+            return Err(MessageError::new(
+                Validation,
+                "",
+                format!(
+                    "Message contains multiple conflicting update actions: {}",
+                    several.join(" and ")
+                ),
+            ));
+        }
+    };
+    let at = format!("/{kind}");
+    let Value::Object(body) = &map[kind] else {
+        return Err(MessageError::new(
+            Validation,
+            at,
+            format!("'{kind}' must be an object, got {}", kind_name(&map[kind])),
+        ));
+    };
+    let v1 = version.is_some_and(Version::is_v1);
+    let body = match kind {
+        "createSurface" => Body::CreateSurface(create_surface(&at, body, v1)?),
+        "updateComponents" => Body::UpdateComponents(UpdateComponents {
+            surface_id: surface_id(&at, body)?,
+            components: match body.get("components") {
+                Some(list) => components(&format!("{at}/components"), list)?,
+                None => {
+                    return Err(MessageError::new(
+                        Validation,
+                        at,
+                        "updateComponents needs 'components'",
+                    ));
+                }
+            },
+        }),
+        "updateDataModel" => Body::UpdateDataModel(update_data_model(&at, body, v1)?),
+        "deleteSurface" => Body::DeleteSurface {
+            surface_id: surface_id(&at, body)?,
+        },
+        "callRendererFunction" | "callFunction" => {
+            let id = match body.get("functionCallId").or(map.get("functionCallId")) {
+                None => None,
+                Some(Value::String(id)) => Some(id.clone()),
+                Some(other) => {
+                    return Err(MessageError::new(
+                        Validation,
+                        format!("{at}/functionCallId"),
+                        format!(
+                            "'functionCallId' must be a string, got {}",
+                            kind_name(other)
+                        ),
+                    ));
+                }
+            };
+            Body::CallRendererFunction(FunctionCallMessage {
+                key: kind.to_owned(),
+                function_call_id: id,
+                call: body.clone(),
+            })
+        }
+        "agentFunctionResponse" | "actionResponse" => {
+            Body::AgentFunctionResponse(Value::Object(body.clone()))
+        }
+        _ => Body::RendererToAgent {
+            kind: kind.to_owned(),
+            body: body.clone(),
+        },
+    };
+    Ok(Message { version, body })
+}
+
+/// `surfaceId`, required and a string.
+fn surface_id(at: &str, body: &Map<String, Value>) -> Result<String, MessageError> {
+    match body.get("surfaceId") {
+        Some(Value::String(id)) => Ok(id.clone()),
+        None => Err(MessageError::new(
+            Category::Validation,
+            at,
+            format!("{} needs a 'surfaceId'", &at[1..]),
+        )),
+        Some(other) => Err(MessageError::new(
+            Category::Validation,
+            format!("{at}/surfaceId"),
+            format!("surfaceId must be a string, got {}", kind_name(other)),
+        )),
+    }
+}
+
+fn create_surface(
+    at: &str,
+    body: &Map<String, Value>,
+    v1: bool,
+) -> Result<CreateSurface, MessageError> {
+    use Category::Validation;
+    let surface_id = surface_id(at, body)?;
+    let catalog_id = match body.get("catalogId") {
+        None => None,
+        Some(Value::String(c)) => Some(c.clone()),
+        Some(other) => {
+            return Err(MessageError::new(
+                Validation,
+                format!("{at}/catalogId"),
+                format!("catalogId must be a string, got {}", kind_name(other)),
+            ));
+        }
+    };
+    let send_data_model = match body.get("sendDataModel") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(MessageError::new(
+                Validation,
+                format!("{at}/sendDataModel"),
+                format!("sendDataModel must be a boolean, got {}", kind_name(other)),
+            ));
+        }
+    };
+    let metadata = body.get("metadata").cloned();
+    if v1 && let Some(meta) = &metadata {
+        check_metadata(&format!("{at}/metadata"), meta)?;
+    }
+    let components = match body.get("components") {
+        None => None,
+        Some(list) => Some(components(&format!("{at}/components"), list)?),
+    };
+    Ok(CreateSurface {
+        surface_id,
+        catalog_id,
+        theme: body.get("theme").cloned(),
+        send_data_model,
+        metadata,
+        components,
+        data_model: body.get("dataModel").cloned(),
+    })
+}
+
+/// v1.0's `metadata`: an object holding only `extensions`, whose keys are identifiers.
+fn check_metadata(at: &str, meta: &Value) -> Result<(), MessageError> {
+    let bad = |pointer: String, why: String| MessageError::new(Category::Validation, pointer, why);
+    let Value::Object(meta) = meta else {
+        return Err(bad(
+            at.into(),
+            format!("metadata must be an object, got {}", kind_name(meta)),
+        ));
+    };
+    for (key, value) in meta {
+        if key != "extensions" {
+            return Err(bad(
+                format!("{at}/{}", escape_token(key)),
+                format!("metadata holds only 'extensions', not '{key}'"),
+            ));
+        }
+        let Value::Object(extensions) = value else {
+            return Err(bad(
+                format!("{at}/extensions"),
+                format!("extensions must be an object, got {}", kind_name(value)),
+            ));
+        };
+        for name in extensions.keys() {
+            if !is_identifier(name) {
+                return Err(bad(
+                    format!("{at}/extensions/{}", escape_token(name)),
+                    format!(
+                        "extension key '{name}' is not an identifier (letters, digits, '_', not starting with a digit)"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// An identifier in the sense of UAX 31 (default profile, with `_` as a start): a letter or
+/// `_`, then letters, digits, marks, connector punctuation. Rust's `char` classes approximate
+/// XID_Start / XID_Continue for the characters keys use.
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_')
+}
+
+fn update_data_model(
+    at: &str,
+    body: &Map<String, Value>,
+    v1: bool,
+) -> Result<UpdateDataModel, MessageError> {
+    let surface_id = surface_id(at, body)?;
+    let path = match body.get("path") {
+        None => JsonPointer::root(),
+        Some(Value::String(p)) => JsonPointer::parse(p).map_err(|e| {
+            MessageError::new(
+                Category::Validation,
+                format!("{at}/path"),
+                e.message().to_owned(),
+            )
+        })?,
+        Some(other) => {
+            return Err(MessageError::new(
+                Category::Validation,
+                format!("{at}/path"),
+                format!("'path' must be a string, got {}", kind_name(other)),
+            ));
+        }
+    };
+    let value = match body.get("value") {
+        None if v1 => {
+            return Err(MessageError::new(
+                Category::Validation,
+                at,
+                "updateDataModel needs a 'value' in v1.0 (null removes what is at 'path')",
+            ));
+        }
+        None => None,
+        Some(Value::Null) if v1 => None,
+        Some(value) => Some(value.clone()),
+    };
+    Ok(UpdateDataModel {
+        surface_id,
+        path,
+        value,
+    })
+}
+
+/// The envelope keys of a component, in both spellings, and the field each fills.
+const ENVELOPE: [(&str, &str); 4] = [
+    ("catalogId", "@catalogId"),
+    ("accessibility", "@accessibility"),
+    ("checks", "@checks"),
+    ("metadata", "@metadata"),
+];
+
+fn components(at: &str, list: &Value) -> Result<Vec<ComponentDef>, MessageError> {
+    let Value::Array(list) = list else {
+        return Err(MessageError::new(
+            Category::Validation,
+            at,
+            format!("'components' must be an array, got {}", kind_name(list)),
+        ));
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, c)| component(&format!("{at}/{i}"), c))
+        .collect()
+}
+
+/// Reads one component.
+///
+/// ```
+/// use a2ui_catalog_mcp::stream::parse_component;
+/// use serde_json::json;
+/// let c = parse_component("/c", &json!({"id": "t", "component": "Text", "@checks": [], "text": "x"})).unwrap();
+/// assert_eq!((c.id.as_str(), c.checks.is_some(), c.props.len()), ("t", true, 1));
+/// let err = parse_component("/c", &json!({"id": "t", "component": {"Text": {}}})).unwrap_err();
+/// assert_eq!(err.pointer, "/c/component");
+/// ```
+pub fn parse_component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
+    component(at, value)
+}
+
+fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
+    use Category::Validation;
+    let Value::Object(map) = value else {
+        return Err(MessageError::new(
+            Validation,
+            at,
+            format!("a component is an object, got {}", kind_name(value)),
+        ));
+    };
+    let id = match map.get("id") {
+        Some(Value::String(id)) => id.clone(),
+        None => {
+            return Err(MessageError::new(
+                Validation,
+                at,
+                "a component is missing an 'id'",
+            ));
+        }
+        Some(other) => {
+            return Err(MessageError::new(
+                Validation,
+                format!("{at}/id"),
+                format!(
+                    "a component's 'id' must be a string, got {}",
+                    kind_name(other)
+                ),
+            ));
+        }
+    };
+    let component = match map.get("component") {
+        Some(Value::String(c)) => c.clone(),
+        None => {
+            return Err(MessageError::new(
+                Validation,
+                at,
+                format!(
+                    "Cannot create component '{id}' without a 'component' (its type, such as \"Text\")"
+                ),
+            ));
+        }
+        Some(Value::Object(_)) => {
+            return Err(MessageError::new(
+                Validation,
+                format!("{at}/component"),
+                "'component' is the component's type name (v0.9 and later); the v0.8 form {\"Text\": {…}} is not read",
+            ));
+        }
+        Some(other) => {
+            return Err(MessageError::new(
+                Validation,
+                format!("{at}/component"),
+                format!("'component' must be a string, got {}", kind_name(other)),
+            ));
+        }
+    };
+    let mut def = ComponentDef {
+        pointer: at.to_owned(),
+        id,
+        component,
+        catalog_id: None,
+        accessibility: None,
+        checks: None,
+        metadata: None,
+        props: Map::new(),
+    };
+    for (key, value) in map {
+        let envelope = ENVELOPE
+            .iter()
+            .find(|(plain, at_form)| key == plain || key == at_form);
+        match envelope {
+            Some((plain, _)) => {
+                let slot = match *plain {
+                    "catalogId" => {
+                        let Value::String(c) = value else {
+                            return Err(MessageError::new(
+                                Validation,
+                                format!("{at}/{}", escape_token(key)),
+                                format!("catalogId must be a string, got {}", kind_name(value)),
+                            ));
+                        };
+                        if def.catalog_id.replace(c.clone()).is_some() {
+                            return Err(both_spellings(at, key));
+                        }
+                        continue;
+                    }
+                    "accessibility" => &mut def.accessibility,
+                    "checks" => &mut def.checks,
+                    _ => &mut def.metadata,
+                };
+                if slot.replace(value.clone()).is_some() {
+                    return Err(both_spellings(at, key));
+                }
+            }
+            None if key == "id" || key == "component" => {}
+            None => {
+                def.props.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Ok(def)
+}
+
+fn both_spellings(at: &str, key: &str) -> MessageError {
+    let plain = key.trim_start_matches('@');
+    MessageError::new(
+        Category::Validation,
+        format!("{at}/{}", escape_token(key)),
+        format!("a component has '{plain}' or '@{plain}', not both"),
+    )
+}
+
+/// The messages of a stream already parsed as one JSON value: a JSON array of messages,
+/// `{"messages": [...]}`, the gallery's `{name, description, messages}`, or one message. Each
+/// comes with the JSON Pointer of the message in `value` (`""` for a single message).
+///
+/// ```
+/// use a2ui_catalog_mcp::stream::messages_of;
+/// use serde_json::json;
+/// let gallery = json!({"name": "x", "description": "y", "messages": [{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}]});
+/// let found: Vec<String> = messages_of(&gallery).into_iter().map(|(at, _)| at).collect();
+/// assert_eq!(found, ["/messages/0"]);
+/// ```
+pub fn messages_of(value: &Value) -> Vec<(String, &Value)> {
+    match value {
+        Value::Array(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (format!("/{i}"), m))
+            .collect(),
+        Value::Object(map) if is_container(map) => match &map["messages"] {
+            Value::Array(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, m)| (format!("/messages/{i}"), m))
+                .collect(),
+            _ => Vec::new(),
+        },
+        other => vec![(String::new(), other)],
+    }
+}
+
+/// Whether an object is a container of messages rather than a message: it has an array
+/// `messages` and no message key, and nothing but `messages`, `name`, `description` (the
+/// gallery's form) and `$schema`.
+pub fn is_container(map: &Map<String, Value>) -> bool {
+    matches!(map.get("messages"), Some(Value::Array(_)))
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "messages" | "name" | "description" | "$schema"))
+}

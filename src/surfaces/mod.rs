@@ -1,0 +1,1463 @@
+//! The A2UI message processor: what a renderer needs between "messages arrive" and "draw these
+//! nodes" (the web reference's `MessageProcessor`; the behaviour is `docs/surfaces.md`'s).
+//!
+//! A [`Processor`] holds the surfaces a stream builds, by id: each with its default catalog, its
+//! components by id, its data model, `sendDataModel`, theme, and where it came from. Messages
+//! are read by [`crate::stream`] and applied atomically: a message that fails changes nothing
+//! and comes back as a [`ProcessError`] located by message index and JSON Pointer, with the
+//! renderer-to-agent `error` message ready to send ([`ProcessError::to_agent_message`]).
+//!
+//! - `updateComponents` upserts whole components by id (a component sent again replaces the
+//!   old one whole). Duplicate ids in one message, a self reference and a cycle are errors.
+//!   [`ProcessorOptions::strict`] adds a dangling child, an orphan and a missing `root`.
+//! - Each component is checked against its catalog: its own `catalogId` or the surface's
+//!   default (none of them: a `CatalogError`); unknown type, unknown property, wrong literal
+//!   type, missing required property. A surface whose default catalog is not registered keeps
+//!   its components unchecked against a schema (the host did not give one), unless
+//!   [`ProcessorOptions::fallback_catalog`] names one.
+//! - Every dynamic value of a component is compiled once, when the component arrives, with the
+//!   surface's default catalog for calls that name none (a call does not inherit the catalog of
+//!   its component or of the call around it; `@index` belongs to no catalog).
+//!
+//! The catalogs are the ones the host registered ([`Processor::register_catalog`]); the MCP
+//! catalog is always there.
+//!
+//! ```
+//! use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+//! use serde_json::json;
+//!
+//! let mut processor = Processor::new(ProcessorOptions::default());
+//! processor.register_catalog(&json!({"catalogId": "my", "protocolVersion": "v1.0", "components": {
+//!     "Text": {"properties": {"component": {"const": "Text"}, "text": {"$ref": "common_types.json#/$defs/DynamicString"}}, "required": ["component", "text"]}
+//! }}))?;
+//! processor.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "my",
+//!     "components": [{"id": "root", "component": "Text", "text": {"path": "/name"}}]}})).unwrap();
+//! let err = processor.process(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s",
+//!     "components": [{"id": "root", "component": "Txt", "text": "x"}]}})).unwrap_err();
+//! assert_eq!(err.to_string(), "message 1 at /updateComponents/components/0/component: ValidationError: unknown component type 'Txt' in catalog 'my' (its types: Text)");
+//! // The message changed nothing.
+//! assert_eq!(processor.surface("s").unwrap().component("root").unwrap().component, "Text");
+//! # Ok::<(), a2ui_catalog_mcp::Error>(())
+//! ```
+
+mod graph;
+mod resolve;
+
+pub use graph::slot_pointer;
+pub use resolve::{Node, NodeState, ResolveLimits, Tree};
+mod schema;
+#[cfg(test)]
+mod tests;
+
+use crate::env::Environment;
+use crate::error::{Error, ErrorCode};
+use crate::path::JsonPointer;
+use crate::payload::{Payload, Spelling};
+use crate::reactive::TrackedModel;
+use crate::stream::{
+    Body, Category, ComponentDef, CreateSurface, MessageError, ParseOptions, UpdateComponents,
+    Version, messages_of, parse_message_with,
+};
+use schema::{CatalogInfo, ComponentSchema};
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+
+/// The default catalog id given to the compiler for a surface without one: no catalog has it,
+/// so a call that relies on it fails, and its error is reworded.
+const NO_DEFAULT: &str = "urn:a2ui-catalog-mcp:surface-without-default-catalog";
+
+/// How a [`Processor`] judges messages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ProcessorOptions {
+    /// Strict validation (the suite's `strictMode`, `check --strict`): a dangling child, an
+    /// orphan and a missing `root` are errors of the message that leaves them. Default off: a
+    /// renderer draws a child not yet defined as pending, since streams send parents first.
+    pub strict: bool,
+    /// A message without `version` is an error (the v1.0 processor's rule). Default off: it
+    /// reads as v0.9.
+    pub require_version: bool,
+    /// The catalog whose component schemas check the components of a surface whose default
+    /// catalog is not registered (a validator given one catalog). Default none.
+    pub fallback_catalog: Option<String>,
+    /// The most components one surface may hold. Default 100 000; more is `LIMIT_EXCEEDED`.
+    pub max_components: usize,
+    /// A `createSurface` may name a default catalog that is not registered (its components are
+    /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
+    pub accept_unregistered_catalogs: bool,
+    /// Calls are checked (their catalogs resolved, their functions and arguments compiled).
+    /// Default on; a checker that compiles them itself, reporting every problem, turns it off.
+    pub check_calls: bool,
+}
+
+impl Default for ProcessorOptions {
+    fn default() -> ProcessorOptions {
+        ProcessorOptions {
+            strict: false,
+            require_version: false,
+            fallback_catalog: None,
+            max_components: 100_000,
+            accept_unregistered_catalogs: false,
+            check_calls: true,
+        }
+    }
+}
+
+impl ProcessorOptions {
+    /// Sets [`strict`](ProcessorOptions::strict).
+    pub fn strict(mut self, strict: bool) -> ProcessorOptions {
+        self.strict = strict;
+        self
+    }
+
+    /// Sets [`require_version`](ProcessorOptions::require_version).
+    pub fn require_version(mut self, require: bool) -> ProcessorOptions {
+        self.require_version = require;
+        self
+    }
+
+    /// Sets [`fallback_catalog`](ProcessorOptions::fallback_catalog).
+    pub fn fallback_catalog(mut self, id: impl Into<String>) -> ProcessorOptions {
+        self.fallback_catalog = Some(id.into());
+        self
+    }
+
+    /// Sets [`accept_unregistered_catalogs`](ProcessorOptions::accept_unregistered_catalogs).
+    pub fn accept_unregistered_catalogs(mut self, accept: bool) -> ProcessorOptions {
+        self.accept_unregistered_catalogs = accept;
+        self
+    }
+
+    /// Sets [`check_calls`](ProcessorOptions::check_calls).
+    pub fn check_calls(mut self, check: bool) -> ProcessorOptions {
+        self.check_calls = check;
+        self
+    }
+
+    /// Sets [`max_components`](ProcessorOptions::max_components).
+    pub fn max_components(mut self, max: usize) -> ProcessorOptions {
+        self.max_components = max;
+        self
+    }
+}
+
+/// A message the processor refused: its index among the messages processed, and the located
+/// problem. Nothing the message carried was applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessError {
+    /// The message's index (0-based, counting every message given to the processor).
+    pub index: usize,
+    /// The surface the message is about, when it could be read.
+    pub surface_id: Option<String>,
+    /// The problem, its pointer inside the message.
+    pub error: MessageError,
+}
+
+impl ProcessError {
+    /// The error as the crate's [`Error`].
+    pub fn to_error(&self) -> Error {
+        self.error.to_error()
+    }
+
+    /// The renderer-to-agent `error` message to send the agent (v1.0):
+    /// `{"version": "v1.0", "error": {"code", "surfaceId", "path", "message"}}`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default());
+    /// let err = p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "x", "value": 1}})).unwrap_err();
+    /// assert_eq!(err.to_agent_message()["error"]["path"], "/updateDataModel/path");
+    /// assert_eq!(err.to_agent_message()["error"]["code"], "VALIDATION_FAILED");
+    /// ```
+    pub fn to_agent_message(&self) -> Value {
+        let code = match self.error.category {
+            Category::Validation | Category::Integrity => "VALIDATION_FAILED",
+            Category::Catalog => "CATALOG_ERROR",
+            Category::Recursion => "LIMIT_EXCEEDED",
+        };
+        let mut body = Map::new();
+        body.insert("code".into(), code.into());
+        body.insert(
+            "surfaceId".into(),
+            self.surface_id.clone().unwrap_or_default().into(),
+        );
+        if code == "VALIDATION_FAILED" {
+            body.insert("path".into(), self.error.pointer.clone().into());
+        }
+        body.insert("message".into(), self.error.message.clone().into());
+        json!({"version": "v1.0", "error": body})
+    }
+}
+
+impl fmt::Display for ProcessError {
+    /// `message 2 at /updateComponents/components/0: IntegrityError: …`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "message {} {}", self.index, self.error)
+    }
+}
+
+impl std::error::Error for ProcessError {}
+
+/// A component of a surface: its definition as last sent, and its dynamic properties compiled.
+#[derive(Debug)]
+pub struct Component {
+    def: ComponentDef,
+    /// The catalog whose schema checked it, when one did.
+    catalog: Option<String>,
+    /// The compiled value of each property that is dynamic (binding or call somewhere in it).
+    compiled: Vec<(String, Payload)>,
+    /// The children it names: (id, slot, whether a template).
+    children: Vec<(String, String, bool)>,
+}
+
+impl Component {
+    /// The definition, as sent.
+    pub fn def(&self) -> &ComponentDef {
+        &self.def
+    }
+
+    /// The catalog the component resolved to (its own `catalogId` or the surface's default),
+    /// when that catalog is registered.
+    pub fn catalog(&self) -> Option<&str> {
+        self.catalog.as_deref()
+    }
+
+    /// The children it names, each with its slot (`child`, `children[2]`, `tabs[0].child`, or
+    /// `children` for a template) and whether it is a template.
+    pub fn children(&self) -> &[(String, String, bool)] {
+        &self.children
+    }
+
+    /// The compiled payload of a dynamic property (`None` for a literal one).
+    pub fn compiled(&self, prop: &str) -> Option<&Payload> {
+        self.compiled
+            .iter()
+            .find(|(p, _)| p == prop)
+            .map(|(_, payload)| payload)
+    }
+}
+
+impl std::ops::Deref for Component {
+    type Target = ComponentDef;
+    fn deref(&self) -> &ComponentDef {
+        &self.def
+    }
+}
+
+/// What [`Surface::graph_problems`] finds.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GraphProblems {
+    /// Whether the surface has a component `root`.
+    pub has_root: bool,
+    /// Children named but not defined: (component, slot, child id).
+    pub dangling: Vec<(String, String, String)>,
+    /// Components not reachable from `root` (none listed when there is no root), in the
+    /// order they were first defined.
+    pub orphans: Vec<String>,
+}
+
+/// Where a surface came from, when a tool returned it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// The MCP server.
+    pub server: String,
+    /// The tool.
+    pub tool: String,
+}
+
+/// A surface: what its messages built.
+#[derive(Debug)]
+pub struct Surface {
+    id: String,
+    version: Version,
+    catalog_id: Option<String>,
+    send_data_model: bool,
+    theme: Option<Value>,
+    metadata: Option<Value>,
+    components: HashMap<String, Component>,
+    /// Component ids in the order they were first defined.
+    order: Vec<String>,
+    data: TrackedModel<Value>,
+    origin: Option<Origin>,
+}
+
+impl Surface {
+    /// The surface id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The protocol version of the message that created it.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+
+    /// The default catalog (optional in v1.0).
+    pub fn catalog_id(&self) -> Option<&str> {
+        self.catalog_id.as_deref()
+    }
+
+    /// Whether actions carry the data model.
+    pub fn send_data_model(&self) -> bool {
+        self.send_data_model
+    }
+
+    /// `theme`, as sent.
+    pub fn theme(&self) -> Option<&Value> {
+        self.theme.as_ref()
+    }
+
+    /// `metadata`, as sent.
+    pub fn metadata(&self) -> Option<&Value> {
+        self.metadata.as_ref()
+    }
+
+    /// A component by id.
+    pub fn component(&self, id: &str) -> Option<&Component> {
+        self.components.get(id)
+    }
+
+    /// The components, in the order they were first defined.
+    pub fn components(&self) -> impl Iterator<Item = &Component> {
+        self.order.iter().filter_map(|id| self.components.get(id))
+    }
+
+    /// How many components it holds.
+    pub fn component_count(&self) -> usize {
+        self.components.len()
+    }
+
+    /// The data model.
+    pub fn data_model(&self) -> &Value {
+        self.data.get()
+    }
+
+    /// The data model, tracked: the paths written since the last
+    /// [`take_changes`](TrackedModel::take_changes), the processor's `updateDataModel` writes
+    /// included. This is the seam to the reactive layer: a renderer takes the changes after
+    /// each message or write and refreshes its bindings with them (until it does, they
+    /// accumulate, one entry per distinct path written).
+    pub fn tracked_data_model(&mut self) -> &mut TrackedModel<Value> {
+        &mut self.data
+    }
+
+    /// The graph as it stands: whether there is a `root`, the children named but not
+    /// defined, the components not reachable from `root`.
+    pub fn graph_problems(&self) -> GraphProblems {
+        graph::problems(self)
+    }
+
+    /// The tree a renderer draws, breadth first from `root`: one node per instance (a
+    /// template makes one per item, with the item as its data context), every property
+    /// resolved (see [`Node`]).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+    ///     "dataModel": {"rows": [{"name": "a"}, {"name": "b"}]},
+    ///     "components": [
+    ///         {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+    ///         {"id": "row", "component": "Text", "text": {"path": "name"}}
+    ///     ]}})).unwrap();
+    /// let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    /// let rows: Vec<String> = tree.nodes[1..].iter().map(|n| format!("{} {}", n.key(), n.props["text"])).collect();
+    /// assert_eq!(rows, ["row@/rows/0 \"a\"", "row@/rows/1 \"b\""]);
+    /// ```
+    pub fn resolve(&self, limits: ResolveLimits) -> Tree {
+        resolve::resolve(self, limits)
+    }
+
+    /// Where it came from, when a tool returned it.
+    pub fn origin(&self) -> Option<&Origin> {
+        self.origin.as_ref()
+    }
+
+    /// Records where the surface came from.
+    pub fn set_origin(&mut self, origin: Origin) {
+        self.origin = Some(origin);
+    }
+}
+
+/// What one message did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Applied {
+    /// A surface was created.
+    SurfaceCreated(String),
+    /// A surface was deleted (or there was none by that id: nothing to do).
+    SurfaceDeleted(String),
+    /// Components of a surface were upserted (their ids).
+    ComponentsUpdated {
+        /// The surface.
+        surface_id: String,
+        /// The ids sent.
+        ids: Vec<String>,
+    },
+    /// The data model of a surface was written.
+    DataModelUpdated(String),
+    /// A message the processor does not apply to surfaces (function calls and responses,
+    /// renderer-to-agent messages), read and handed back.
+    Other(Box<crate::stream::Message>),
+}
+
+/// The message processor. See the [module docs](self).
+pub struct Processor {
+    options: ProcessorOptions,
+    env: Environment,
+    /// The environment with each other default catalog, made once per catalog id.
+    envs: HashMap<String, Environment>,
+    catalogs: HashMap<String, CatalogInfo>,
+    surfaces: BTreeMap<String, Surface>,
+    deleted: HashSet<String>,
+    messages: usize,
+}
+
+impl Processor {
+    /// A processor knowing the MCP catalog.
+    pub fn new(options: ProcessorOptions) -> Processor {
+        Processor::with_environment(Environment::new(), options)
+    }
+
+    /// A processor on the host's environment (its catalogs, functions and limits). Bindings
+    /// and calls are read in both spellings, as v1.0 messages are.
+    pub fn with_environment(mut env: Environment, options: ProcessorOptions) -> Processor {
+        env.set_spelling(Spelling::Plain);
+        let catalogs = env
+            .catalog_ids()
+            .into_iter()
+            .map(|id| {
+                (
+                    id.to_owned(),
+                    CatalogInfo {
+                        version: None,
+                        components: None,
+                    },
+                )
+            })
+            .collect();
+        Processor {
+            options,
+            env,
+            envs: HashMap::new(),
+            catalogs,
+            surfaces: BTreeMap::new(),
+            deleted: HashSet::new(),
+            messages: 0,
+        }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ProcessorOptions {
+        &self.options
+    }
+
+    /// The environment.
+    pub fn environment(&self) -> &Environment {
+        &self.env
+    }
+
+    /// Registers a catalog document (`catalogId`, optional `protocolVersion`, `components`,
+    /// `functions`): its component schemas check components, its functions (declared; the
+    /// host implements them on the environment) compile calls. Returns its id.
+    pub fn register_catalog(&mut self, document: &Value) -> Result<String, Error> {
+        let bad = |why: String| Error::new(ErrorCode::CatalogError, why);
+        let Value::Object(doc) = document else {
+            return Err(bad("a catalog document is a JSON object".into()));
+        };
+        let Some(Value::String(id)) = doc.get("catalogId") else {
+            return Err(bad("a catalog document needs a string 'catalogId'".into()));
+        };
+        let version = match doc.get("protocolVersion") {
+            None => None,
+            Some(Value::String(v)) => Some(
+                Version::parse(v)
+                    .ok_or_else(|| bad(format!("catalog '{id}': unknown protocolVersion '{v}'")))?,
+            ),
+            Some(_) => {
+                return Err(bad(format!(
+                    "catalog '{id}': protocolVersion must be a string"
+                )));
+            }
+        };
+        let components = match doc.get("components") {
+            None => None,
+            // An empty map declares no component types: nothing to check components against.
+            Some(Value::Object(c)) if c.is_empty() => None,
+            Some(Value::Object(c)) => Some(
+                schema::read_components(c).map_err(|why| bad(format!("catalog '{id}': {why}")))?,
+            ),
+            Some(_) => return Err(bad(format!("catalog '{id}': components must be an object"))),
+        };
+        if self.env.catalog(id).is_none() {
+            let functions = doc
+                .get("functions")
+                .cloned()
+                .unwrap_or_else(|| Value::Object(Map::new()));
+            let catalog = crate::catalog::Catalog::from_schema(
+                &json!({"catalogId": id, "functions": functions}),
+            )?;
+            self.env.add_catalog(catalog);
+            self.envs.clear();
+        }
+        // A document that declares no components (functions only) keeps the component
+        // schemas an earlier document of the same catalog gave.
+        let previous = self.catalogs.remove(id);
+        let components = components.or(previous.as_ref().and_then(|p| p.components.clone()));
+        let version = version.or(previous.and_then(|p| p.version));
+        self.catalogs.insert(
+            id.clone(),
+            CatalogInfo {
+                version,
+                components,
+            },
+        );
+        Ok(id.clone())
+    }
+
+    /// The ids of the registered catalogs built for `version` (or for any version), sorted:
+    /// the renderer capabilities' `supportedCatalogIds`.
+    pub fn supported_catalog_ids(&self, version: Version) -> Vec<&str> {
+        let mut ids: Vec<&str> = self
+            .catalogs
+            .iter()
+            .filter(|(_, c)| c.version.is_none_or(|v| v.same_line(version)))
+            .map(|(id, _)| id.as_str())
+            .collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// The renderer capabilities for `version`:
+    /// `{"<version>": {"supportedCatalogIds": [...]}}`.
+    pub fn capabilities(&self, version: Version) -> Value {
+        json!({version.as_str(): {"supportedCatalogIds": self.supported_catalog_ids(version)}})
+    }
+
+    /// The data models of the surfaces of `version` that `sendDataModel`:
+    /// `{"version", "surfaces": {"<id>": model}}`, or `None` when there is none.
+    pub fn data_models(&self, version: Version) -> Option<Value> {
+        let surfaces: Map<String, Value> = self
+            .surfaces
+            .values()
+            .filter(|s| s.send_data_model && s.version.same_line(version))
+            .map(|s| (s.id.clone(), s.data.get().clone()))
+            .collect();
+        (!surfaces.is_empty()).then(|| json!({"version": version.as_str(), "surfaces": surfaces}))
+    }
+
+    /// A surface by id.
+    pub fn surface(&self, id: &str) -> Option<&Surface> {
+        self.surfaces.get(id)
+    }
+
+    /// A surface by id, mutable (its data model, its origin).
+    pub fn surface_mut(&mut self, id: &str) -> Option<&mut Surface> {
+        self.surfaces.get_mut(id)
+    }
+
+    /// The surfaces, by id.
+    pub fn surfaces(&self) -> impl Iterator<Item = &Surface> {
+        self.surfaces.values()
+    }
+
+    /// What `a2ui-mcp render` prints: `{"surfaces": {"<id>": {"catalogId", "dataModel",
+    /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
+    /// surface under `"errors"` at the top).
+    pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
+        let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
+        let mut surfaces = Map::new();
+        for surface in self.surfaces.values() {
+            let tree = surface.resolve(limits);
+            let mut out = json!({
+                "catalogId": surface.catalog_id,
+                "dataModel": surface.data.get(),
+                "errors": errors.iter().filter(|e| e.surface_id.as_deref() == Some(surface.id.as_str())).map(error_json).collect::<Vec<_>>(),
+                "nodes": tree.nodes.iter().map(Node::to_json).collect::<Vec<_>>(),
+            });
+            if let Some(why) = tree.truncated {
+                out["truncated"] = json!(why);
+            }
+            surfaces.insert(surface.id.clone(), out);
+        }
+        let orphans: Vec<Value> = errors
+            .iter()
+            .filter(|e| {
+                e.surface_id
+                    .as_deref()
+                    .is_none_or(|id| !self.surfaces.contains_key(id))
+            })
+            .map(error_json)
+            .collect();
+        let mut out = json!({"surfaces": surfaces});
+        if !orphans.is_empty() {
+            out["errors"] = json!(orphans);
+        }
+        out
+    }
+
+    /// The environment whose default catalog is `catalog` (a surface's default; none: no
+    /// catalog, so a call relying on it fails), made once per catalog.
+    fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
+        let default = catalog.unwrap_or(NO_DEFAULT);
+        let base = &self.env;
+        if default == base.default_catalog() {
+            return base;
+        }
+        self.envs.entry(default.to_owned()).or_insert_with(|| {
+            let mut env = base.clone();
+            env.set_default_catalog(default);
+            env
+        })
+    }
+
+    /// The user activates the instance of `component_id` whose data context is `data_path`:
+    /// its `action` is carried out now. An `event` action (or v0.9's `{name, context}`)
+    /// becomes the renderer-to-agent `action` message, its context evaluated at this moment in
+    /// the instance's data context (a value that fails is `null`, its error in
+    /// [`Activation::errors`]); a `functionCall` action runs on the renderer with user
+    /// activation and sends nothing. `timestamp` is the host's (ISO 8601): the engine reads no
+    /// clock.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::JsonPointer;
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "sendDataModel": true,
+    ///     "dataModel": {"rows": [{"id": "r0"}, {"id": "r1"}]},
+    ///     "components": [{"id": "root", "component": "Button", "child": "t",
+    ///         "action": {"event": {"name": "open", "context": {"row": {"path": "id"}, "path": "literal"}}}}]}})).unwrap();
+    /// let done = p.activate("s", "root", &JsonPointer::parse("/rows/1")?, "2026-12-04T18:00:00Z")?;
+    /// assert_eq!(done.message.unwrap()["action"], json!({"name": "open", "surfaceId": "s", "sourceComponentId": "root",
+    ///     "timestamp": "2026-12-04T18:00:00Z", "context": {"row": "r1", "path": "literal"}}));
+    /// assert!(done.data_model.is_some());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn activate(
+        &mut self,
+        surface_id: &str,
+        component_id: &str,
+        data_path: &JsonPointer,
+        timestamp: &str,
+    ) -> Result<Activation, Error> {
+        let bad = |why: String| Error::new(ErrorCode::ValidationFailed, why);
+        let surface = self
+            .surfaces
+            .get(surface_id)
+            .ok_or_else(|| bad(format!("Surface not found: '{surface_id}'")))?;
+        let component = surface.components.get(component_id).ok_or_else(|| {
+            bad(format!(
+                "surface '{surface_id}' has no component '{component_id}'"
+            ))
+        })?;
+        let action = component
+            .props
+            .get("action")
+            .cloned()
+            .ok_or_else(|| bad(format!("component '{component_id}' has no action")))?;
+        let version = surface.version;
+        let send = surface.send_data_model;
+        let catalog = surface.catalog_id.clone();
+        let mut done = Activation {
+            message: None,
+            data_model: None,
+            value: None,
+            errors: Vec::new(),
+        };
+        if let Some(call) = action.get("functionCall") {
+            let compiled = self.env_for(catalog.as_deref()).compile(call);
+            let surface = self.surfaces.get_mut(surface_id).expect("found above");
+            match compiled {
+                Ok(payload) => match run_call(&payload, surface, data_path, EvalOrigin::Action) {
+                    Ok(value) => done.value = Some(value),
+                    Err(e) => done.errors.push(e),
+                },
+                Err(e) => done.errors.push(e),
+            }
+            return Ok(done);
+        }
+        // v1.0 `{"event": {…}}`, or v0.9's `{"name", "context"}`.
+        let event = action.get("event").unwrap_or(&action);
+        let name = event
+            .get("name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(format!("the action of '{component_id}' has no event name")))?
+            .to_owned();
+        let mut context = Map::new();
+        let mut user_message = None;
+        let mut dynamic: Vec<(Option<String>, Value)> = Vec::new();
+        if let Some(Value::Object(values)) = event.get("context") {
+            // Each context value on its own: keys named `path` or `call` are keys.
+            dynamic.extend(values.iter().map(|(k, v)| (Some(k.clone()), v.clone())));
+        }
+        if let Some(message) = event.get("userMessage") {
+            dynamic.push((None, message.clone()));
+        }
+        for (key, value) in dynamic {
+            let resolved = if has_dynamic(&value) {
+                let compiled = self.env_for(catalog.as_deref()).compile(&value);
+                let surface = &self.surfaces[surface_id];
+                match compiled.and_then(|p| p.eval_read(surface.data.get(), data_path)) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        done.errors.push(e);
+                        Value::Null
+                    }
+                }
+            } else {
+                value
+            };
+            match key {
+                Some(key) => {
+                    context.insert(key, resolved);
+                }
+                None => user_message = Some(resolved),
+            }
+        }
+        let mut body = Map::new();
+        body.insert("name".into(), name.into());
+        body.insert("surfaceId".into(), surface_id.into());
+        body.insert("sourceComponentId".into(), component_id.into());
+        body.insert("timestamp".into(), timestamp.into());
+        body.insert("context".into(), Value::Object(context));
+        if let Some(m) = user_message {
+            body.insert("userMessage".into(), m);
+        }
+        done.message = Some(json!({"version": "v1.0", "action": body}));
+        if send {
+            done.data_model = self.data_models(version);
+        }
+        Ok(done)
+    }
+
+    /// How many messages were given to the processor.
+    pub fn message_count(&self) -> usize {
+        self.messages
+    }
+
+    /// Processes every message of a stream parsed as one JSON value (an array, `{"messages"}`,
+    /// the gallery's `{name, description, messages}`, or one message); each message is atomic
+    /// and a bad one does not stop the others. Returns the errors.
+    pub fn process_all(&mut self, stream: &Value) -> Vec<ProcessError> {
+        messages_of(stream)
+            .into_iter()
+            .filter_map(|(_, message)| self.process(message).err())
+            .collect()
+    }
+
+    /// Processes one message, atomically.
+    pub fn process(&mut self, message: &Value) -> Result<Applied, ProcessError> {
+        let index = self.messages;
+        self.messages += 1;
+        let fail = |surface_id: Option<String>, error: MessageError| ProcessError {
+            index,
+            surface_id,
+            error,
+        };
+        let mut options = ParseOptions::default();
+        options.require_version = self.options.require_version;
+        let parsed = parse_message_with(message, options).map_err(|e| {
+            let surface = message
+                .as_object()
+                .and_then(|m| m.values().find_map(|b| b.get("surfaceId")))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            fail(surface, e)
+        })?;
+        let version = parsed.version_or_default();
+        let surface_id = parsed.surface_id().map(str::to_owned);
+        let result = match parsed.body {
+            Body::CreateSurface(create) => self.create_surface(version, create),
+            Body::UpdateComponents(update) => self.update_components(update),
+            Body::UpdateDataModel(update) => self.update_data_model(update),
+            Body::DeleteSurface { surface_id } => {
+                if self.surfaces.remove(&surface_id).is_some() {
+                    self.deleted.insert(surface_id.clone());
+                }
+                Ok(Applied::SurfaceDeleted(surface_id))
+            }
+            body => Ok(Applied::Other(Box::new(crate::stream::Message {
+                version: parsed.version,
+                body,
+            }))),
+        };
+        result.map_err(|e| fail(surface_id, e))
+    }
+
+    fn update_data_model(
+        &mut self,
+        update: crate::stream::UpdateDataModel,
+    ) -> Result<Applied, MessageError> {
+        let surface = self.existing(&update.surface_id, "/updateDataModel")?;
+        let data = &mut surface.data;
+        let written = match update.value {
+            Some(value) => data.set(&update.path, value),
+            None => crate::model::DataModel::remove(data, &update.path).map(drop),
+        };
+        written
+            .map(|()| Applied::DataModelUpdated(update.surface_id))
+            .map_err(|e| {
+                let at = if update.path.is_root() { "" } else { "/path" };
+                MessageError::new(
+                    Category::Validation,
+                    format!("/updateDataModel{at}"),
+                    e.message().to_owned(),
+                )
+            })
+    }
+
+    /// The surface a message updates, or an `IntegrityError` (never created, deleted).
+    fn existing(&mut self, id: &str, at: &str) -> Result<&mut Surface, MessageError> {
+        let deleted = self.deleted.contains(id);
+        self.surfaces.get_mut(id).ok_or_else(|| {
+            let why = if deleted {
+                format!("Surface not found: '{id}' was deleted (by an earlier deleteSurface)")
+            } else {
+                format!(
+                    "Surface not found: '{id}' was never created (no createSurface before this message)"
+                )
+            };
+            MessageError::new(Category::Integrity, format!("{at}/surfaceId"), why)
+        })
+    }
+
+    fn create_surface(
+        &mut self,
+        version: Version,
+        create: CreateSurface,
+    ) -> Result<Applied, MessageError> {
+        let at = "/createSurface";
+        let id = create.surface_id.clone();
+        if self.surfaces.contains_key(&id) {
+            return Err(MessageError::new(
+                Category::Integrity,
+                format!("{at}/surfaceId"),
+                format!("surface '{id}' already exists (delete it before creating it again)"),
+            ));
+        }
+        match &create.catalog_id {
+            None if !version.is_v1() => {
+                return Err(MessageError::new(
+                    Category::Validation,
+                    at,
+                    "createSurface needs a 'catalogId' before A2UI v1.0",
+                ));
+            }
+            Some(c) if c.is_empty() => {
+                return Err(MessageError::new(
+                    Category::Catalog,
+                    format!("{at}/catalogId"),
+                    "Catalog not found: the catalogId is empty",
+                ));
+            }
+            Some(c)
+                if !self.catalogs.contains_key(c) && !self.options.accept_unregistered_catalogs =>
+            {
+                return Err(MessageError::new(
+                    Category::Catalog,
+                    format!("{at}/catalogId"),
+                    format!(
+                        "Catalog not found: {c} (registered: {})",
+                        self.catalog_list()
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        let mut surface = Surface {
+            id: id.clone(),
+            version,
+            catalog_id: create.catalog_id,
+            send_data_model: create.send_data_model,
+            theme: create.theme,
+            metadata: create.metadata,
+            components: HashMap::new(),
+            order: Vec::new(),
+            data: TrackedModel::new(Value::Object(Map::new())),
+            origin: None,
+        };
+        if let Some(model) = create.data_model {
+            surface.data.set(&JsonPointer::root(), model).map_err(|e| {
+                MessageError::new(
+                    Category::Validation,
+                    format!("{at}/dataModel"),
+                    e.message().to_owned(),
+                )
+            })?;
+        }
+        if let Some(components) = create.components {
+            let upserts = self.prepare(&surface, components)?;
+            install(&mut surface, upserts);
+        }
+        surface.data.take_changes();
+        self.deleted.remove(&id);
+        self.surfaces.insert(id.clone(), surface);
+        Ok(Applied::SurfaceCreated(id))
+    }
+
+    fn update_components(&mut self, update: UpdateComponents) -> Result<Applied, MessageError> {
+        self.existing(&update.surface_id, "/updateComponents")?;
+        // The surface is taken out while its candidate is judged, and put back either way.
+        let mut surface = self
+            .surfaces
+            .remove(&update.surface_id)
+            .expect("checked above");
+        let ids: Vec<String> = update.components.iter().map(|c| c.id.clone()).collect();
+        let prepared = self.prepare(&surface, update.components);
+        let applied = prepared.map(|upserts| install(&mut surface, upserts));
+        self.surfaces.insert(update.surface_id.clone(), surface);
+        applied.map(|()| Applied::ComponentsUpdated {
+            surface_id: update.surface_id,
+            ids,
+        })
+    }
+
+    /// Checks the components of one message against their catalogs and the surface's graph as
+    /// it would be, and compiles them; nothing is changed.
+    fn prepare(
+        &mut self,
+        surface: &Surface,
+        defs: Vec<ComponentDef>,
+    ) -> Result<Vec<Component>, MessageError> {
+        let mut seen = HashSet::with_capacity(defs.len());
+        for def in &defs {
+            if !seen.insert(def.id.as_str()) {
+                return Err(MessageError::new(
+                    Category::Integrity,
+                    format!("{}/id", def.pointer),
+                    format!("duplicate component id '{}' in one message", def.id),
+                ));
+            }
+        }
+        let new_count = defs
+            .iter()
+            .filter(|d| !surface.components.contains_key(&d.id))
+            .count();
+        if surface.components.len() + new_count > self.options.max_components {
+            return Err(MessageError::new(
+                Category::Recursion,
+                "",
+                format!(
+                    "surface '{}' would hold {} components, more than the limit of {}",
+                    surface.id,
+                    surface.components.len() + new_count,
+                    self.options.max_components
+                ),
+            ));
+        }
+        let mut out = Vec::with_capacity(defs.len());
+        for def in defs {
+            out.push(self.component(surface, def)?);
+        }
+        graph::check(surface, &out, self.options.strict, |id| {
+            self.schema_of(surface, id)
+        })?;
+        Ok(out)
+    }
+
+    /// The schema of a component type in the catalog a component resolves to.
+    fn schema_of<'a>(
+        &'a self,
+        surface: &Surface,
+        def: &ComponentDef,
+    ) -> Option<&'a ComponentSchema> {
+        let catalog = self.component_catalog(surface, def)?;
+        self.catalogs
+            .get(&catalog)?
+            .components
+            .as_ref()?
+            .get(&def.component)
+    }
+
+    /// The registered catalog a component is checked against, when there is one.
+    fn component_catalog(&self, surface: &Surface, def: &ComponentDef) -> Option<String> {
+        let named = def.catalog_id.as_ref().or(surface.catalog_id.as_ref())?;
+        if self.catalogs.contains_key(named) {
+            return Some(named.clone());
+        }
+        self.options
+            .fallback_catalog
+            .clone()
+            .filter(|f| def.catalog_id.is_none() && self.catalogs.contains_key(f))
+    }
+
+    /// Checks one component against its catalog and compiles its dynamic values.
+    fn component(
+        &mut self,
+        surface: &Surface,
+        def: ComponentDef,
+    ) -> Result<Component, MessageError> {
+        let at = def.pointer.clone();
+        let limit = self.env.limits().max_depth;
+        let parts = def
+            .props
+            .values()
+            .chain(def.checks.iter())
+            .chain(def.accessibility.iter());
+        for value in parts {
+            if let Some(depth) = deeper_than(value, limit) {
+                return Err(MessageError::new(
+                    Category::Recursion,
+                    at,
+                    format!(
+                        "Global recursion limit exceeded: component '{}' nests {depth} levels, deeper than the limit of {limit}",
+                        def.id
+                    ),
+                ));
+            }
+        }
+        // Catalog resolution: the component's own catalogId, else the surface's default.
+        match (&def.catalog_id, &surface.catalog_id) {
+            (Some(c), _) => self.known_catalog(surface, c, &at, "catalogId")?,
+            (None, None) => {
+                return Err(MessageError::new(
+                    Category::Catalog,
+                    at,
+                    format!(
+                        "component '{}' names no catalogId and surface '{}' has no default catalogId",
+                        def.id, surface.id
+                    ),
+                ));
+            }
+            (None, Some(_)) => {}
+        }
+        let catalog = self.component_catalog(surface, &def);
+        if let Some(catalog) = &catalog
+            && let Some(types) = &self.catalogs[catalog].components
+        {
+            let Some(schema) = types.get(&def.component) else {
+                let mut names: Vec<&str> = types.keys().map(String::as_str).collect();
+                names.sort_unstable();
+                return Err(MessageError::new(
+                    Category::Validation,
+                    format!("{at}/component"),
+                    format!(
+                        "unknown component type '{}' in catalog '{catalog}' (its types: {})",
+                        def.component,
+                        names.join(", ")
+                    ),
+                ));
+            };
+            for required in &schema.required {
+                if !def.props.contains_key(required) {
+                    return Err(MessageError::new(
+                        Category::Validation,
+                        at.clone(),
+                        format!(
+                            "{} '{}' needs the property '{required}'",
+                            def.component, def.id
+                        ),
+                    ));
+                }
+            }
+            if def.checks.is_some() && !schema.checkable {
+                return Err(MessageError::new(
+                    Category::Validation,
+                    format!("{at}/checks"),
+                    format!("{} takes no checks", def.component),
+                ));
+            }
+            for (prop, value) in &def.props {
+                let pointer = format!("{at}/{}", crate::path::escape_token(prop));
+                let Some(kind) = schema.props.get(prop) else {
+                    let mut known: Vec<&str> = schema.props.keys().map(String::as_str).collect();
+                    known.sort_unstable();
+                    return Err(MessageError::new(
+                        Category::Validation,
+                        pointer,
+                        format!(
+                            "unknown property '{prop}' of {} (its properties: {})",
+                            def.component,
+                            known.join(", ")
+                        ),
+                    ));
+                };
+                schema::check_prop(&pointer, &def.component, prop, kind, value)?;
+            }
+        }
+        let compiled = if self.options.check_calls {
+            self.check_call_catalogs(surface, &def)?;
+            self.compile(surface, &def)?
+        } else {
+            Vec::new()
+        };
+        let schema = catalog.as_ref().and_then(|c| {
+            self.catalogs[c]
+                .components
+                .as_ref()
+                .and_then(|t| t.get(&def.component))
+        });
+        let children = schema::children_of(&def.props, schema);
+        Ok(Component {
+            def,
+            catalog,
+            compiled,
+            children,
+        })
+    }
+
+    /// The registered catalog ids, sorted, comma-separated.
+    fn catalog_list(&self) -> String {
+        let mut ids: Vec<&str> = self.catalogs.keys().map(String::as_str).collect();
+        ids.sort_unstable();
+        ids.join(", ")
+    }
+
+    /// A catalog a component or call names: non-empty, registered, built for the surface's
+    /// protocol version.
+    fn known_catalog(
+        &self,
+        surface: &Surface,
+        id: &str,
+        at: &str,
+        key: &str,
+    ) -> Result<(), MessageError> {
+        let pointer = format!("{at}/{key}");
+        if id.is_empty() {
+            return Err(MessageError::new(
+                Category::Catalog,
+                pointer,
+                "Catalog not found: the catalogId is empty",
+            ));
+        }
+        match self.catalogs.get(id) {
+            None => Err(MessageError::new(
+                Category::Catalog,
+                pointer,
+                format!(
+                    "Catalog not found: {id} (registered: {})",
+                    self.catalog_list()
+                ),
+            )),
+            Some(info) => match info.version {
+                Some(v) if !v.same_line(surface.version) => Err(MessageError::new(
+                    Category::Catalog,
+                    pointer,
+                    format!(
+                        "catalog '{id}' is built for {v}, surface '{}' is {}",
+                        surface.id, surface.version
+                    ),
+                )),
+                _ => Ok(()),
+            },
+        }
+    }
+
+    /// Every call in the component names a usable catalog, or none (then the surface default,
+    /// which must exist); `@index` belongs to no catalog. The walk uses an explicit stack.
+    fn check_call_catalogs(
+        &self,
+        surface: &Surface,
+        def: &ComponentDef,
+    ) -> Result<(), MessageError> {
+        let mut stack: Vec<(String, &Value)> = def
+            .props
+            .iter()
+            .map(|(k, v)| {
+                (
+                    format!("{}/{}", def.pointer, crate::path::escape_token(k)),
+                    v,
+                )
+            })
+            .collect();
+        for (key, value) in [
+            ("checks", &def.checks),
+            ("accessibility", &def.accessibility),
+        ] {
+            if let Some(value) = value {
+                stack.push((format!("{}/{key}", def.pointer), value));
+            }
+        }
+        while let Some((at, value)) = stack.pop() {
+            match value {
+                Value::Object(map) => {
+                    // `@call` is always a call; the plain `call` only in the call's exact shape
+                    // (an object with `path` and `call` beside each other is data).
+                    let plain_call = map.keys().all(|k| {
+                        matches!(k.as_str(), "call" | "args" | "catalogId" | "returnType")
+                    });
+                    let name = map
+                        .get("@call")
+                        .or(map.get("call").filter(|_| plain_call))
+                        .and_then(Value::as_str);
+                    if let Some(name) = name
+                        && name != "@index"
+                    {
+                        match map.get("catalogId") {
+                            None if surface.catalog_id.is_none() => {
+                                return Err(MessageError::new(
+                                    Category::Catalog,
+                                    at,
+                                    format!(
+                                        "the call of '{name}' names no catalogId and surface '{}' has no default catalogId",
+                                        surface.id
+                                    ),
+                                ));
+                            }
+                            None => {}
+                            Some(Value::String(c)) => {
+                                self.known_catalog(surface, c, &at, "catalogId")?
+                            }
+                            Some(other) => {
+                                return Err(MessageError::new(
+                                    Category::Validation,
+                                    format!("{at}/catalogId"),
+                                    format!(
+                                        "a call's catalogId must be a string, got {}",
+                                        crate::json::kind_name(other)
+                                    ),
+                                ));
+                            }
+                        }
+                        let catalog = match map.get("catalogId") {
+                            Some(Value::String(c)) => Some(c.as_str()),
+                            _ => surface.catalog_id.as_deref(),
+                        };
+                        if let Some(catalog) = catalog.and_then(|c| self.env.catalog(c))
+                            && !catalog.function_names().contains(&name)
+                        {
+                            return Err(MessageError::new(
+                                Category::Validation,
+                                at,
+                                format!(
+                                    "Unrecognized function '{name}' in catalog '{}' (its functions: {})",
+                                    catalog.id(),
+                                    catalog.function_names().join(", ")
+                                ),
+                            ));
+                        }
+                    }
+                    for (k, v) in map {
+                        stack.push((format!("{at}/{}", crate::path::escape_token(k)), v));
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, v) in items.iter().enumerate() {
+                        stack.push((format!("{at}/{i}"), v));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Compiles each property that holds a binding or a call, with the surface's default
+    /// catalog for calls that name none.
+    fn compile(
+        &mut self,
+        surface: &Surface,
+        def: &ComponentDef,
+    ) -> Result<Vec<(String, Payload)>, MessageError> {
+        let default = surface.catalog_id.as_deref().unwrap_or(NO_DEFAULT);
+        let known_default = self.catalogs.contains_key(default);
+        let env = self.env_for(surface.catalog_id.as_deref());
+        let mut out = Vec::new();
+        let mut parts: Vec<(&str, &Value)> =
+            def.props.iter().map(|(k, v)| (k.as_str(), v)).collect();
+        if let Some(checks) = &def.checks {
+            parts.push(("checks", checks));
+        }
+        for (prop, value) in parts {
+            if !has_dynamic(value) {
+                continue;
+            }
+            match env.compile(value) {
+                Ok(payload) => out.push((prop.to_owned(), payload)),
+                Err(err) => {
+                    let e = err
+                        .into_problems()
+                        .into_iter()
+                        .next()
+                        .expect("an error has a problem");
+                    // Calls relying on a default catalog the host did not register are not
+                    // checked (the surface's catalog is the host's business).
+                    if e.code() == ErrorCode::CatalogError && !known_default {
+                        if e.message().contains(NO_DEFAULT) {
+                            return Err(MessageError::new(
+                                Category::Catalog,
+                                format!("{}/{prop}{}", def.pointer, e.location()),
+                                format!(
+                                    "surface '{}' has no default catalogId for this call",
+                                    surface.id
+                                ),
+                            ));
+                        }
+                        if e.message().contains(&format!("'{default}'")) {
+                            continue;
+                        }
+                    }
+                    let category = match e.code() {
+                        ErrorCode::CatalogError => Category::Catalog,
+                        ErrorCode::LimitExceeded => Category::Recursion,
+                        _ => Category::Validation,
+                    };
+                    return Err(MessageError::new(
+                        category,
+                        format!(
+                            "{}/{}{}",
+                            def.pointer,
+                            crate::path::escape_token(prop),
+                            e.location()
+                        ),
+                        e.message().to_owned(),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A processor shared with an [`McpHost`](crate::McpHost) as its
+/// [`MessageSink`](crate::MessageSink): the A2UI messages a tool returns are processed as they
+/// arrive, each atomic, the refused ones kept for the host to read
+/// ([`take_errors`](SharedProcessor::take_errors)).
+///
+/// ```
+/// use a2ui_catalog_mcp::MessageSink;
+/// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, SharedProcessor};
+/// use serde_json::json;
+/// let shared = SharedProcessor::new(Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true)));
+/// shared.process(vec![json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c"}}), json!({})]);
+/// assert!(shared.has_surface("s"));
+/// assert_eq!(shared.take_errors().len(), 1);
+/// ```
+#[derive(Clone)]
+pub struct SharedProcessor {
+    inner: std::sync::Arc<std::sync::Mutex<(Processor, Vec<ProcessError>)>>,
+}
+
+impl SharedProcessor {
+    /// Shares `processor`.
+    pub fn new(processor: Processor) -> SharedProcessor {
+        SharedProcessor {
+            inner: std::sync::Arc::new(std::sync::Mutex::new((processor, Vec::new()))),
+        }
+    }
+
+    /// Runs `f` on the processor (a poisoned lock is taken over: the processor's state is
+    /// consistent between messages, since each applies atomically).
+    pub fn with<R>(&self, f: impl FnOnce(&mut Processor) -> R) -> R {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut guard.0)
+    }
+
+    /// The errors of the messages refused since the last call.
+    pub fn take_errors(&self) -> Vec<ProcessError> {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        std::mem::take(&mut guard.1)
+    }
+}
+
+impl crate::mcp::MessageSink for SharedProcessor {
+    fn process(&self, messages: Vec<Value>) {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (processor, errors) = &mut *guard;
+        for message in &messages {
+            if let Err(e) = processor.process(message) {
+                errors.push(e);
+            }
+        }
+    }
+
+    fn has_surface(&self, surface_id: &str) -> bool {
+        self.with(|p| p.surface(surface_id).is_some())
+    }
+}
+
+/// What activating a component did ([`Processor::activate`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Activation {
+    /// The renderer-to-agent `action` message to send (an `event` action): `name`,
+    /// `surfaceId`, `sourceComponentId`, `timestamp`, `context` evaluated now, `userMessage`.
+    pub message: Option<Value>,
+    /// The data models to attach, when the surface says `sendDataModel` (the form of
+    /// [`Processor::data_models`]).
+    pub data_model: Option<Value>,
+    /// What a `functionCall` action returned (it runs on the renderer; no event is sent).
+    pub value: Option<Value>,
+    /// What failed while evaluating (a context value that failed is `null` in the message).
+    pub errors: Vec<Error>,
+}
+
+/// Who asks for an evaluation: the origin a `functionCall` runs with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EvalOrigin {
+    /// The user activated a component (an action's `functionCall`): user activation.
+    Action,
+    /// The agent asked (`callRendererFunction`).
+    Agent,
+}
+
+/// Installs prepared components: each replaces the one of its id whole.
+fn install(surface: &mut Surface, upserts: Vec<Component>) {
+    for component in upserts {
+        let id = component.def.id.clone();
+        if surface.components.insert(id.clone(), component).is_none() {
+            surface.order.push(id);
+        }
+    }
+}
+
+/// Runs a call on a surface's data model: the one place where actions' `functionCall`s (and,
+/// when they are wired, the agent's `callRendererFunction`s) are evaluated, so that the origin
+/// of the evaluation can govern what it may do. Writes are allowed (an action may update the
+/// data model); tool calls need the host's executor (`Payload::eval_async`).
+fn run_call(
+    payload: &Payload,
+    surface: &mut Surface,
+    context: &JsonPointer,
+    origin: EvalOrigin,
+) -> Result<Value, Error> {
+    // Both origins run with the same rights today; the trust work plugs in here.
+    let _ = origin;
+    payload.eval_in(&mut surface.data, context)
+}
+
+/// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first
+/// level past the limit).
+fn deeper_than(value: &Value, limit: usize) -> Option<usize> {
+    let mut stack = vec![(value, 1usize)];
+    while let Some((v, depth)) = stack.pop() {
+        if depth > limit {
+            return Some(depth);
+        }
+        match v {
+            Value::Object(map) => stack.extend(map.values().map(|c| (c, depth + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|c| (c, depth + 1))),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a value holds a binding or a call anywhere, or a key with the reserved `@` (which
+/// the compiler reads: `@@` escapes, a bare or unknown `@` key is an error); explicit stack.
+fn has_dynamic(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if schema::is_dynamic(v) || map.keys().any(|k| k.starts_with('@')) {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+// The guide's examples are tested like the README's.
+#[doc = include_str!("../../docs/surfaces.md")]
+#[cfg(doctest)]
+pub struct SurfacesGuideDoctests;
