@@ -358,16 +358,41 @@ impl<'a, V: JsonView + ?Sized + 'a> Iterator for Entries<'a, V> {
     }
 }
 
-/// Counts work against the evaluation budget.
+/// Counts work against the evaluation budget: steps, and the values of the output.
 pub(crate) struct Budget {
     left: std::cell::Cell<u64>,
+    values: std::cell::Cell<u64>,
 }
 
 impl Budget {
+    #[cfg(test)]
     pub(crate) fn new(steps: u64) -> Self {
+        Budget::with_values(steps, u64::MAX)
+    }
+
+    pub(crate) fn with_values(steps: u64, values: u64) -> Self {
         Budget {
             left: std::cell::Cell::new(steps),
+            values: std::cell::Cell::new(values),
         }
+    }
+
+    /// The steps and output values left.
+    pub(crate) fn left(&self) -> (u64, u64) {
+        (self.left.get(), self.values.get())
+    }
+
+    /// `n` values of the output (or slots reserved for them), about to be built: each costs a
+    /// step and one of the output's values.
+    #[inline]
+    pub(crate) fn spend_output(&self, n: u64) -> Result<(), JmespathError> {
+        let values = self.values.get();
+        if n > values {
+            return Err(JmespathError::limit(super::error::OUTPUT_LIMIT));
+        }
+        self.spend(n)?;
+        self.values.set(values - n);
+        Ok(())
     }
 
     #[inline]
@@ -582,7 +607,7 @@ pub(crate) fn to_value<'a, V: JsonView + ?Sized>(
     budget: &Budget,
 ) -> Result<Value, JmespathError> {
     // Scalars, most results, are converted in line; containers need the stack.
-    budget.spend(1)?;
+    budget.spend_output(1)?;
     Ok(match val {
         Val::Null | Val::ExpRef(_) => Value::Null,
         Val::Bool(b) => Value::Bool(b),
@@ -604,7 +629,7 @@ fn container_to_value<'a, V: JsonView + ?Sized>(
     loop {
         // The caller paid for the first value.
         if !first {
-            budget.spend(1)?;
+            budget.spend_output(1)?;
         }
         first = false;
         // Turn `next` into a finished value, or open a frame for it.
