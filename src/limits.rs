@@ -40,7 +40,7 @@ pub struct Limits {
     pub max_eval_steps: u64,
     /// Most values one evaluation of a payload may create, all its calls together: the nodes of
     /// `transformData`'s results, the `null`s its writes pad arrays with, and the items of
-    /// `split` and `regexCapture`. Default 1 048 576. Each is charged before it is built; past
+    /// `split` and `regexCapture`. Default 524 288. Each is charged before it is built; past
     /// it is `LIMIT_EXCEEDED` and nothing more is written.
     pub max_eval_items: u64,
     /// Entries of each compiled-pattern cache (JMESPath and regex patterns that come from data).
@@ -57,7 +57,7 @@ impl Default for Limits {
             max_output_bytes: 64 << 20,
             jmespath: crate::jmespath::Limits::default(),
             max_eval_steps: 4 << 20,
-            max_eval_items: 1 << 20,
+            max_eval_items: 1 << 19,
             cache_capacity: DEFAULT_CACHE_CAPACITY,
         }
     }

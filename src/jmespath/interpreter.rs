@@ -195,7 +195,8 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 if cur.is_null() {
                     return Ok(false);
                 }
-                self.budget.spend_output(pairs.len() as u64)?;
+                // Each member's key and value.
+                self.budget.spend_output(2 * pairs.len() as u64)?;
                 let mut record = new_record(template);
                 for ((_, value), member) in pairs.iter().zip(record.values_mut()) {
                     self.emit(*value, cur, member)?;
@@ -266,7 +267,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             while passing != 0 {
                 let element = batch[passing.trailing_zeros() as usize];
                 passing &= passing - 1;
-                self.budget.spend_output(records.members.len() as u64)?;
+                self.budget.spend_output(2 * records.members.len() as u64)?;
                 let mut record = new_record(&records.template);
                 for (member, value) in records.members.iter().zip(record.values_mut()) {
                     self.write_record_value(member, element, value)?;
@@ -321,7 +322,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 *slot = Value::String(number_text(n));
             }
             Val::Str(s) => {
-                self.budget.spend_text(s.len())?;
+                self.budget.spend_output_text(s.len())?;
                 *slot = Value::String(s.to_owned());
             }
             other if to_string => *slot = to_value(self.to_string_of(other)?, &self.budget)?,
