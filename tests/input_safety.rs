@@ -474,7 +474,7 @@ fn run_attack(name: &str) -> u64 {
         "string-copies" => {
             let payload = env
                 .compile(&json!({"@call": "transformData", "args": {
-                    "jmespath": vec!["[@,@]"; 10].join(" | "), "data": {"@path": "/s"}}}))
+                    "jmespath": (["[@,@]"; 10].join(" | ")), "data": {"@path": "/s"}}}))
                 .unwrap();
             let mut model = json!({"s": "x".repeat(1 << 20)});
             let (result, peak) = peak_of(|| payload.eval(&mut model));
