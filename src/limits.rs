@@ -23,11 +23,14 @@ pub const DEFAULT_CACHE_CAPACITY: usize = 256;
 #[non_exhaustive]
 pub struct Limits {
     /// Deepest nesting of a payload, and of JSON text the engine parses (tool results,
-    /// resources, MCP App components and requests). Default 128. Deeper is `LIMIT_EXCEEDED`.
+    /// resources, MCP App components and requests); most tokens of a path a payload, a tool call
+    /// or an agent's message names; deepest nesting a write may make (its path's tokens and its
+    /// value's depth together). Default 128. Deeper is `LIMIT_EXCEEDED`.
     pub max_depth: usize,
     /// Highest array index a write may use. Default 10 000 (inclusive); above is `DATA_ERROR`.
     pub max_index: usize,
-    /// Most items one function may return (`split`'s pieces, say). Default 4 194 304.
+    /// Most items one function may return (`split`'s pieces, the values of a `transformData`
+    /// result). Default 4 194 304.
     pub max_output_items: usize,
     /// Most bytes of text one function may return. Default 64 MiB.
     pub max_output_bytes: usize,
