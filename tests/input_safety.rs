@@ -481,6 +481,17 @@ fn run_attack(name: &str) -> u64 {
             limit(result);
             peak
         }
+        // `[@,@] | []` 22 times over [0]: each turn doubles a flat array that the evaluation
+        // holds in full (not shared), 4 M elements at the end.
+        "flatten-doubling" => {
+            let payload = env
+                .compile(&json!({"@call": "transformData", "args": {
+                    "jmespath": (["[@,@] | []"; 22].join(" | ")), "data": [0]}}))
+                .unwrap();
+            let (result, peak) = peak_of(|| payload.eval(&mut json!({})));
+            limit(result);
+            peak
+        }
         other => panic!("no attack {other}"),
     }
 }
@@ -501,6 +512,7 @@ fn the_memory_attacks_stay_under_64_mib() {
         "split",
         "huge-result",
         "string-copies",
+        "flatten-doubling",
     ] {
         let out = std::process::Command::new(std::env::current_exe().unwrap())
             .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
