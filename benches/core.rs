@@ -132,11 +132,43 @@ fn depth_scan_4mb(c: &mut Criterion) {
     g.finish();
 }
 
+/// Reads of a large part of the model: a binding copied out whole, and a transform over a
+/// bound argument. Each read is measured for depth first (a host's model may nest deeper than
+/// the limit), which is the cost this group shows.
+fn read_10k_rows(c: &mut Criterion) {
+    let env = Environment::new();
+    let rows: Vec<Value> = (0..10_000)
+        .map(|k| {
+            json!({
+                "number": k, "title": format!("Issue {k}"),
+                "state": if k % 3 == 0 { "closed" } else { "open" },
+                "user": {"login": format!("user{k}"), "id": k},
+                "labels": [{"name": "p1"}, {"name": "renderer"}],
+            })
+        })
+        .collect();
+    let mut model = json!({"rows": rows});
+    let mut g = c.benchmark_group("read-10k-rows");
+    let cases = [
+        ("binding", json!({"@path": "/rows"})),
+        (
+            "transform",
+            json!({"@call": "transformData", "args": {"jmespath": "[?state == 'open'].number", "data": {"@path": "/rows"}}}),
+        ),
+    ];
+    for (name, payload) in cases {
+        let payload = env.compile(&payload).unwrap();
+        g.bench_function(name, |b| b.iter(|| payload.eval(&mut model).unwrap()));
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     compile_vs_eval,
     update_1000_paths,
     split_1mb,
-    depth_scan_4mb
+    depth_scan_4mb,
+    read_10k_rows
 );
 criterion_main!(benches);
