@@ -83,7 +83,12 @@ fn update_1000_paths(c: &mut Criterion) {
 }
 
 fn split_1mb(c: &mut Criterion) {
-    let env = Environment::new();
+    // A million code points are past the evaluation's default budget of values (524 288,
+    // which keeps a small payload under about 64 MB): this measures speed, so it is raised.
+    let mut env = Environment::new();
+    let mut limits = env.limits().clone();
+    limits.max_eval_items = 4 << 20;
+    env.set_limits(limits);
     let line = "Title: A2UI and MCP\nURL: https://example.com/a2ui/mcp\n\n";
     let text: String = line.repeat((1 << 20) / line.len());
     // split only reads: the same model serves every iteration.
@@ -127,11 +132,43 @@ fn depth_scan_4mb(c: &mut Criterion) {
     g.finish();
 }
 
+/// Reads of a large part of the model: a binding copied out whole, and a transform over a
+/// bound argument. Each read is measured for depth first (a host's model may nest deeper than
+/// the limit), which is the cost this group shows.
+fn read_10k_rows(c: &mut Criterion) {
+    let env = Environment::new();
+    let rows: Vec<Value> = (0..10_000)
+        .map(|k| {
+            json!({
+                "number": k, "title": format!("Issue {k}"),
+                "state": if k % 3 == 0 { "closed" } else { "open" },
+                "user": {"login": format!("user{k}"), "id": k},
+                "labels": [{"name": "p1"}, {"name": "renderer"}],
+            })
+        })
+        .collect();
+    let mut model = json!({"rows": rows});
+    let mut g = c.benchmark_group("read-10k-rows");
+    let cases = [
+        ("binding", json!({"@path": "/rows"})),
+        (
+            "transform",
+            json!({"@call": "transformData", "args": {"jmespath": "[?state == 'open'].number", "data": {"@path": "/rows"}}}),
+        ),
+    ];
+    for (name, payload) in cases {
+        let payload = env.compile(&payload).unwrap();
+        g.bench_function(name, |b| b.iter(|| payload.eval(&mut model).unwrap()));
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     compile_vs_eval,
     update_1000_paths,
     split_1mb,
-    depth_scan_4mb
+    depth_scan_4mb,
+    read_10k_rows
 );
 criterion_main!(benches);

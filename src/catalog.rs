@@ -29,7 +29,7 @@
 //! ```
 
 use crate::error::{Error, ErrorCode};
-use crate::limits::Limits;
+use crate::limits::{EvalBudget, Limits};
 use crate::model::DataModel;
 use crate::path::{DataPath, JsonPointer};
 use crate::value::{ArgValue, ArgView, SharedText};
@@ -356,6 +356,8 @@ pub struct CallContext<'a> {
     pub(crate) tools: bool,
     /// The tool call the function asked for, which then stands for its value.
     pub(crate) tool_call: Option<ToolCall>,
+    /// What the evaluation may still spend, shared by all its calls (none outside one).
+    pub(crate) budget: Option<&'a EvalBudget>,
 }
 
 impl<'a> CallContext<'a> {
@@ -374,6 +376,7 @@ impl<'a> CallContext<'a> {
             text: None,
             tools,
             tool_call: None,
+            budget: None,
         }
     }
 
@@ -381,6 +384,21 @@ impl<'a> CallContext<'a> {
     pub(crate) fn reading(mut self, model: &'a dyn ReadModel) -> CallContext<'a> {
         self.model = Some(model);
         self
+    }
+
+    /// Charges what the function spends to its evaluation's `budget`.
+    pub(crate) fn within(mut self, budget: &'a EvalBudget) -> CallContext<'a> {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Charges `n` values the function is about to create to the evaluation's budget
+    /// ([`Limits::max_eval_items`]), or refuses them (`LIMIT_EXCEEDED`); `what` names them.
+    pub(crate) fn spend_items(&self, n: usize, what: &str) -> Result<(), Error> {
+        match self.budget {
+            Some(budget) => budget.spend_items(n as u64, what),
+            None => Ok(()),
+        }
     }
 
     /// The environment's limits (output size, index, JMESPath, caches).

@@ -54,11 +54,31 @@
 //!   use explicit stacks, and JSON text is measured for depth before it is parsed
 //!   ([`json::from_str_limited`]; tool texts, which `sonic-rs` parses recursively, go through
 //!   [`json::nests_deeper_than`]); past [`Limits::max_depth`] (128) it is `LIMIT_EXCEEDED`;
+//! - a path has at most [`Limits::max_depth`] (128) tokens: a binding, a write path of
+//!   `updateDataModel` (joined to the data context), a `targetDataPath`, the path of an A2UI
+//!   `updateDataModel` message ([`reactive::TrackedModel::apply_message`], and
+//!   [`messages::check_stream`] reports it), a [`reactive::Bindings`] context. A longer one is
+//!   `LIMIT_EXCEEDED`, counted before the path is split ([`JsonPointer::parse_limited`]);
+//! - no write nests deeper than [`Limits::max_depth`]: a write whose path's tokens and value
+//!   together would pass it is `LIMIT_EXCEEDED` and changes nothing, so what payloads, tools
+//!   and agents write never nests past the limit;
+//! - a host may keep a model deeper than the limit (its own writes through [`apply_writes`] or
+//!   [`DataModel::apply`] are not bounded): reading a value deeper than the limit for a payload
+//!   (a binding, or an argument a function may copy) is `LIMIT_EXCEEDED` instead of a copy, and
+//!   the rollback of a failed write group drops what it made without recursion;
 //! - writes cannot grow an array past [`Limits::max_index`] (10 000), and a function's output is
-//!   bounded by [`Limits::max_output_items`] and [`Limits::max_output_bytes`];
+//!   bounded by [`Limits::max_output_items`] (4 194 304, `transformData`'s result included) and
+//!   [`Limits::max_output_bytes`] (64 MiB);
+//! - one evaluation of a payload has one budget, all its calls together, charged before memory
+//!   is taken: [`Limits::max_eval_steps`] (4 194 304 JMESPath steps) and
+//!   [`Limits::max_eval_items`] (524 288 values: the elements, object keys and 64-byte pieces
+//!   of copied text of `transformData`'s results, the `null`s writes pad arrays with, the items
+//!   of `split` and `regexCapture`). With the defaults, the attacks of the input-safety review
+//!   (eight `[@,@]`-doubling transforms, 3 000 padding writes, a split of millions of pieces, a
+//!   result of millions of values) stop under 64 MiB;
 //! - the evaluator is a machine with an explicit stack, not a recursive walk. What it copies
-//!   (`serde_json::Value`'s clone and drop recurse) is either payload literals, bounded by the
-//!   depth limit, or data: the host's own data model, and tool output parsed under the limit;
+//!   (`serde_json::Value`'s clone and drop recurse) is payload literals and tool output, parsed
+//!   under the depth limit, and data read from the model, measured first;
 //! - the surfaces processor ([`surfaces`]) bounds a surface to
 //!   [`ProcessorOptions::max_components`](surfaces::ProcessorOptions::max_components) (100 000)
 //!   components and a resolved tree to

@@ -23,17 +23,29 @@ pub const DEFAULT_CACHE_CAPACITY: usize = 256;
 #[non_exhaustive]
 pub struct Limits {
     /// Deepest nesting of a payload, and of JSON text the engine parses (tool results,
-    /// resources, MCP App components and requests). Default 128. Deeper is `LIMIT_EXCEEDED`.
+    /// resources, MCP App components and requests); most tokens of a path a payload, a tool call
+    /// or an agent's message names; deepest nesting a write may make (its path's tokens and its
+    /// value's depth together). Default 128. Deeper is `LIMIT_EXCEEDED`.
     pub max_depth: usize,
     /// Highest array index a write may use. Default 10 000 (inclusive); above is `DATA_ERROR`.
     pub max_index: usize,
-    /// Most items one function may return (`split`'s pieces, say). Default 4 194 304.
+    /// Most items one function may return (`split`'s pieces, the values of a `transformData`
+    /// result). Default 4 194 304.
     pub max_output_items: usize,
     /// Most bytes of text one function may return. Default 64 MiB.
     pub max_output_bytes: usize,
     /// `transformData`'s expressions: longest (default 4 096 bytes), deepest (64) and most
-    /// evaluation steps.
+    /// evaluation steps of one call.
     pub jmespath: crate::jmespath::Limits,
+    /// Most JMESPath evaluation steps one evaluation of a payload may take, its
+    /// `transformData` calls together (each one is also bounded by `jmespath.max_steps`).
+    /// Default 4 194 304. Past it is `LIMIT_EXCEEDED`.
+    pub max_eval_steps: u64,
+    /// Most values one evaluation of a payload may create, all its calls together: the nodes of
+    /// `transformData`'s results, the `null`s its writes pad arrays with, and the items of
+    /// `split` and `regexCapture`. Default 524 288. Each is charged before it is built; past
+    /// it is `LIMIT_EXCEEDED` and nothing more is written.
+    pub max_eval_items: u64,
     /// Entries of each compiled-pattern cache (JMESPath and regex patterns that come from data).
     /// Default [`DEFAULT_CACHE_CAPACITY`]; the least recently used entry is evicted.
     pub cache_capacity: usize,
@@ -47,7 +59,83 @@ impl Default for Limits {
             max_output_items: 4 << 20,
             max_output_bytes: 64 << 20,
             jmespath: crate::jmespath::Limits::default(),
+            max_eval_steps: 4 << 20,
+            max_eval_items: 1 << 19,
             cache_capacity: DEFAULT_CACHE_CAPACITY,
         }
+    }
+}
+
+/// What one evaluation of a payload may still spend ([`Limits::max_eval_steps`] and
+/// [`Limits::max_eval_items`]): one per evaluation, shared by all its calls, so that a payload
+/// of many small calls is bounded as one large call is.
+#[derive(Debug)]
+pub(crate) struct EvalBudget {
+    steps: std::cell::Cell<u64>,
+    items: std::cell::Cell<u64>,
+    max_steps: u64,
+    max_items: u64,
+}
+
+impl EvalBudget {
+    pub(crate) fn new(limits: &Limits) -> EvalBudget {
+        EvalBudget {
+            steps: std::cell::Cell::new(limits.max_eval_steps),
+            items: std::cell::Cell::new(limits.max_eval_items),
+            max_steps: limits.max_eval_steps,
+            max_items: limits.max_eval_items,
+        }
+    }
+
+    /// The JMESPath steps left.
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps.get()
+    }
+
+    /// The values left to create.
+    pub(crate) fn items(&self) -> u64 {
+        self.items.get()
+    }
+
+    /// Records what a JMESPath search used (it was given at most what was left).
+    pub(crate) fn used(&self, steps: u64, items: u64) {
+        self.steps.set(self.steps.get().saturating_sub(steps));
+        self.items.set(self.items.get().saturating_sub(items));
+    }
+
+    /// Charges `n` values about to be created (`what` says which, for the message), or refuses
+    /// them (`LIMIT_EXCEEDED`) and charges nothing.
+    pub(crate) fn spend_items(&self, n: u64, what: &str) -> Result<(), crate::error::Error> {
+        let left = self.items.get();
+        if n > left {
+            return Err(self.items_exceeded(what));
+        }
+        self.items.set(left - n);
+        Ok(())
+    }
+
+    /// The error of an evaluation that would create more values than
+    /// [`Limits::max_eval_items`].
+    pub(crate) fn items_exceeded(&self, what: &str) -> crate::error::Error {
+        crate::error::Error::new(
+            crate::error::ErrorCode::LimitExceeded,
+            format!(
+                "{what} would take the evaluation past its budget of {} values (Limits::max_eval_items)",
+                self.max_items
+            ),
+        )
+    }
+
+    /// The error of an evaluation that would take more JMESPath steps than
+    /// [`Limits::max_eval_steps`].
+    pub(crate) fn steps_exceeded(&self) -> crate::error::Error {
+        crate::error::Error::new(
+            crate::error::ErrorCode::LimitExceeded,
+            format!(
+                "the evaluation's JMESPath expressions together would take more than its budget \
+                 of {} steps (Limits::max_eval_steps)",
+                self.max_steps
+            ),
+        )
     }
 }

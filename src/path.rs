@@ -50,6 +50,26 @@ impl JsonPointer {
         Ok(p)
     }
 
+    /// Parses an RFC 6901 pointer as [`parse`](JsonPointer::parse) does, refusing one of more
+    /// than `max_tokens` tokens (`LIMIT_EXCEEDED`) before splitting it: what the engine does
+    /// with every path that comes from a payload, a tool call or an agent's message, with
+    /// [`Limits::max_depth`](crate::Limits::max_depth) as the limit.
+    ///
+    /// A path with more tokens than the depth limit could only lead somewhere deeper than any
+    /// write may nest, and each token costs memory: it is refused whole.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{ErrorCode, JsonPointer};
+    /// assert_eq!(JsonPointer::parse_limited("/a/b", 2).unwrap().tokens(), ["a", "b"]);
+    /// let err = JsonPointer::parse_limited("/a/b/c", 2).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::LimitExceeded);
+    /// assert_eq!(err.message(), "path '/a/b/c' has 3 tokens, more than the limit of 2");
+    /// ```
+    pub fn parse_limited(text: &str, max_tokens: usize) -> Result<JsonPointer, Error> {
+        check_token_count(text, token_count(text), max_tokens)?;
+        JsonPointer::parse(text)
+    }
+
     /// Builds a pointer from unescaped tokens.
     ///
     /// ```
@@ -157,6 +177,71 @@ pub fn array_index(token: &str) -> Option<usize> {
     Some(token.parse().unwrap_or(usize::MAX))
 }
 
+/// How many tokens the payload path `text` has (absolute or relative), counted without
+/// splitting it.
+fn token_count(text: &str) -> usize {
+    if text.is_empty() || text == "/" || text == "." {
+        return 0;
+    }
+    let slashes = text.bytes().filter(|&b| b == b'/').count();
+    if text.starts_with('/') {
+        slashes
+    } else {
+        slashes + 1
+    }
+}
+
+/// The longest part of a path an error message quotes: a refused path may be megabytes long.
+const QUOTED_PATH: usize = 64;
+
+/// `path`, cut to [`QUOTED_PATH`] bytes (at a character boundary) for a message.
+pub(crate) fn quoted(path: &str) -> std::borrow::Cow<'_, str> {
+    if path.len() <= QUOTED_PATH {
+        return std::borrow::Cow::Borrowed(path);
+    }
+    let mut end = QUOTED_PATH;
+    while !path.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!("{}…", &path[..end]))
+}
+
+/// Refuses (`LIMIT_EXCEEDED`) a payload path of more than `max_tokens` tokens, without
+/// parsing it: a literal write target is checked at compile time, its syntax when it runs.
+pub(crate) fn check_tokens(text: &str, max_tokens: usize) -> Result<(), Error> {
+    check_token_count(text, token_count(text), max_tokens)
+}
+
+fn check_token_count(text: &str, count: usize, max_tokens: usize) -> Result<(), Error> {
+    if count > max_tokens {
+        return Err(too_many_tokens(text, count, max_tokens));
+    }
+    Ok(())
+}
+
+/// The `LIMIT_EXCEEDED` error of a path with `count` tokens, more than `max_tokens`.
+pub(crate) fn too_many_tokens(path: &str, count: usize, max_tokens: usize) -> Error {
+    Error::new(
+        ErrorCode::LimitExceeded,
+        format!(
+            "path '{}' has {count} tokens, more than the limit of {max_tokens}",
+            quoted(path)
+        ),
+    )
+}
+
+/// Refuses a pointer of more than `max_tokens` tokens (`LIMIT_EXCEEDED`): for pointers the
+/// host built, checked where the engine takes them (a data context, a host's write).
+pub(crate) fn check_pointer(pointer: &JsonPointer, max_tokens: usize) -> Result<(), Error> {
+    let count = pointer.tokens.len();
+    if count > max_tokens {
+        // Printing a pointer of a million tokens only to cut it would cost as much again.
+        let head = JsonPointer::from_tokens(pointer.tokens.iter().take(QUOTED_PATH).cloned());
+        return Err(too_many_tokens(&head.to_string(), count, max_tokens));
+    }
+    Ok(())
+}
+
 fn path_error(path: &str, why: &str) -> Error {
     Error::new(
         ErrorCode::DataError,
@@ -174,6 +259,13 @@ pub enum DataPath {
 }
 
 impl DataPath {
+    /// Parses a payload path, refusing one of more than `max_tokens` tokens
+    /// (`LIMIT_EXCEEDED`) before splitting it.
+    pub fn parse_limited(text: &str, max_tokens: usize) -> Result<DataPath, Error> {
+        check_token_count(text, token_count(text), max_tokens)?;
+        DataPath::parse(text)
+    }
+
     /// Parses a payload path.
     pub fn parse(text: &str) -> Result<DataPath, Error> {
         if text.starts_with('/') {
@@ -213,9 +305,22 @@ impl DataPath {
 }
 
 /// Where a payload may write: `path` (absolute, or relative to `context`) resolved, unless it
-/// is malformed or goes through one of the [`FORBIDDEN_TOKENS`] (`DATA_ERROR`).
-pub(crate) fn write_target(path: &str, context: &JsonPointer) -> Result<JsonPointer, Error> {
-    let pointer = DataPath::parse(path)?.resolve(context);
+/// is malformed or goes through one of the [`FORBIDDEN_TOKENS`] (`DATA_ERROR`), or has, once
+/// resolved, more than `max_tokens` tokens (`LIMIT_EXCEEDED`, checked before it is split).
+pub(crate) fn write_target(
+    path: &str,
+    context: &JsonPointer,
+    max_tokens: usize,
+) -> Result<JsonPointer, Error> {
+    let data_path = DataPath::parse_limited(path, max_tokens)?;
+    if let DataPath::Relative(tokens) = &data_path {
+        let count = context.tokens.len().saturating_add(tokens.len());
+        if count > max_tokens {
+            let resolved = data_path.resolve(context);
+            return Err(too_many_tokens(&resolved.to_string(), count, max_tokens));
+        }
+    }
+    let pointer = data_path.resolve(context);
     if pointer.has_forbidden_token() {
         return Err(Error::new(
             ErrorCode::DataError,
@@ -306,7 +411,41 @@ mod tests {
                 .has_forbidden_token()
         );
         let root = JsonPointer::root();
-        assert!(write_target("/a/prototype", &root).is_err());
-        assert_eq!(write_target("a", &root).unwrap().tokens(), ["a"]);
+        assert!(write_target("/a/prototype", &root, 128).is_err());
+        assert_eq!(write_target("a", &root, 128).unwrap().tokens(), ["a"]);
+    }
+
+    #[test]
+    fn token_limits_are_checked_before_splitting() {
+        assert_eq!(token_count(""), 0);
+        assert_eq!(token_count("/"), 0);
+        assert_eq!(token_count("."), 0);
+        assert_eq!(token_count("//"), 2);
+        assert_eq!(token_count("a/b"), 2);
+        assert_eq!(token_count("/a/b"), 2);
+        for (text, max) in [("/a/b", 2), ("a/b", 2), ("/", 0), ("", 0), (".", 0)] {
+            assert!(DataPath::parse_limited(text, max).is_ok(), "{text}");
+        }
+        let long = "/a".repeat(1_000_000);
+        let err = JsonPointer::parse_limited(&long, 128).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::LimitExceeded);
+        assert!(err.message().len() < 200, "{}", err.message());
+        assert!(
+            err.message().contains("1000000 tokens"),
+            "{}",
+            err.message()
+        );
+        let err = DataPath::parse_limited(&long[1..], 128).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::LimitExceeded);
+        // A relative path within the limit that the context takes past it.
+        let ctx = JsonPointer::from_tokens(["r"; 100]);
+        let err = write_target(&"/x".repeat(30)[1..], &ctx, 128).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::LimitExceeded);
+        assert!(err.message().contains("130 tokens"), "{}", err.message());
+        assert!(write_target(&"/x".repeat(28)[1..], &ctx, 128).is_ok());
+        assert!(check_pointer(&ctx, 99).is_err());
+        assert!(check_pointer(&ctx, 100).is_ok());
+        assert_eq!(quoted("ééé"), "ééé");
+        assert!(quoted(&"é".repeat(100)).ends_with('…'));
     }
 }

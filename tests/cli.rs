@@ -85,6 +85,31 @@ fn a_deep_payload_file_is_limit_exceeded() {
 }
 
 #[test]
+fn check_reports_a_path_past_the_depth_limit() {
+    // The 44 KB payload of issue 27, which `check` passed and `eval` aborted on.
+    let path = "/a".repeat(22_000);
+    let payload = json!([
+        {"@call": "updateDataModel", "args": {"updates": {path.clone(): 1}}},
+        {"@path": "/"}
+    ]);
+    let file = temp_file("long-path.json", &payload.to_string());
+    let (code, out, _) = run(&["check", &file, "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["errors"][0]["code"], "LIMIT_EXCEEDED", "{out}");
+    assert_eq!(out["errors"][0]["location"], "/0", "{out}");
+    // The same path in an A2UI message stream.
+    let stream = json!([{"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": path, "value": 1}}]);
+    let file = temp_file("long-path-stream.json", &stream.to_string());
+    let (code, out, err) = run(&["check", &file]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("LIMIT_EXCEEDED"),
+        "{out}{err}"
+    );
+}
+
+#[test]
 fn fixtures_reports_counts_and_failures() {
     let file = temp_file(
         "fixture.json",

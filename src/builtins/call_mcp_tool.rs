@@ -83,7 +83,9 @@ impl Function for CallMcpTool {
         };
         let tool = literal("name").map(|v| name(Some(v))).transpose()?;
         arguments(literal("arguments"), tool)?;
-        target(literal("targetDataPath"))?;
+        if let Some(path) = target(literal("targetDataPath"))? {
+            crate::path::check_tokens(path, args.limits().max_depth)?;
+        }
         // A literal name is reported for the payload's list of the tools it calls.
         Ok(tool.map(|t| Box::new(LiteralToolName(t.to_owned())) as Prepared))
     }

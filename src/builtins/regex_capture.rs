@@ -85,6 +85,7 @@ impl Function for RegexCapture {
             match shared.shape() {
                 TextShape::Str(range) => {
                     let mut groups = Vec::with_capacity(pattern.group_count());
+                    cx.spend_items(pattern.group_count(), "regexCapture's groups")?;
                     if !pattern.capture_ranges(&text[range.clone()], &mut groups) {
                         return Ok(Value::Null);
                     }
@@ -95,6 +96,8 @@ impl Function for RegexCapture {
                 TextShape::List(items) => {
                     cx.check_output(items.len(), 0)?;
                     let width = pattern.group_count();
+                    let values = items.len().saturating_mul(width + 1);
+                    cx.spend_items(values, &format!("regexCapture's {values} items and groups"))?;
                     let mut matched = Vec::with_capacity(items.len());
                     let mut groups = Vec::with_capacity(items.len() * width);
                     for item in items {
@@ -118,11 +121,16 @@ impl Function for RegexCapture {
         match args.value_or_null("value") {
             Value::Array(items) => {
                 cx.check_output(items.len(), 0)?;
+                let values = items.len().saturating_mul(pattern.group_count() + 1);
+                cx.spend_items(values, &format!("regexCapture's {values} items and groups"))?;
                 Ok(Value::Array(
                     items.iter().map(|item| capture(pattern, item)).collect(),
                 ))
             }
-            single => Ok(capture(pattern, single)),
+            single => {
+                cx.spend_items(pattern.group_count(), "regexCapture's groups")?;
+                Ok(capture(pattern, single))
+            }
         }
     }
 }

@@ -40,17 +40,23 @@ fn split_ranges(
     tally: &mut OutputTally<'_, '_>,
 ) -> Result<Vec<Range<usize>>, Error> {
     // One SIMD search for the separators (str::split's two-way search is several times
-    // slower on long texts); the limits are checked before the pieces are built.
-    let ends: Vec<usize> = memchr::memmem::find_iter(text.as_bytes(), separator).collect();
-    tally.take(ends.len() + 1, text.len())?;
-    let mut pieces = Vec::with_capacity(ends.len() + 1);
+    // slower on long texts). The limits are checked as the pieces are found: a long text of
+    // separators must not cost memory for each before the item limit stops it.
+    tally.take(0, text.len())?;
+    let room = tally.room();
+    let mut pieces = Vec::new();
     let mut start = 0;
-    for end in ends {
+    for end in memchr::memmem::find_iter(text.as_bytes(), separator) {
+        // This piece and the last one.
+        if pieces.len() + 2 > room {
+            tally.take(pieces.len() + 2, 0)?;
+        }
         // The separator is valid UTF-8 and matched whole, so both cuts are on char boundaries.
         pieces.push(start..end);
         start = end + separator.len();
     }
     pieces.push(start..text.len());
+    tally.take(pieces.len(), 0)?;
     Ok(pieces)
 }
 
@@ -79,10 +85,25 @@ struct OutputTally<'c, 'a> {
 }
 
 impl OutputTally<'_, '_> {
+    /// Takes `items` more items of `bytes` more bytes, checked against the call's output
+    /// limits and charged to the evaluation's budget; refused whole when they do not fit.
     fn take(&mut self, items: usize, bytes: usize) -> Result<(), Error> {
-        self.items = self.items.saturating_add(items);
-        self.bytes = self.bytes.saturating_add(bytes);
-        self.cx.check_output(self.items, self.bytes)
+        let total_items = self.items.saturating_add(items);
+        let total_bytes = self.bytes.saturating_add(bytes);
+        self.cx.check_output(total_items, total_bytes)?;
+        self.cx
+            .spend_items(items, &format!("split's {total_items} pieces"))?;
+        (self.items, self.bytes) = (total_items, total_bytes);
+        Ok(())
+    }
+
+    /// How many more items would fit: in the call's output limit and the evaluation's budget.
+    fn room(&self) -> usize {
+        let output = self.cx.limits().max_output_items.saturating_sub(self.items);
+        match self.cx.budget {
+            Some(budget) => output.min(usize::try_from(budget.items()).unwrap_or(usize::MAX)),
+            None => output,
+        }
     }
 }
 

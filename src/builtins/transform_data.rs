@@ -6,7 +6,7 @@
 use crate::cache::LruCache;
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
-use crate::jmespath::{self, Expression, JmespathError, JmespathErrorKind};
+use crate::jmespath::{self, Allowance, Expression, JmespathError, JmespathErrorKind};
 use crate::value::{ArgView, SharedText, TextShape, TextSource};
 use serde_json::Value;
 use std::sync::Arc;
@@ -84,6 +84,24 @@ impl Function for TransformData {
                 &compiled
             }
         };
+        // One call's result is bounded by max_output_items, and with the evaluation's other
+        // calls by its budget; both are counted before each value is built.
+        let limits = cx.limits();
+        let mut allowance = Allowance {
+            steps: limits.max_eval_steps,
+            values: u64::MAX,
+        };
+        if let Some(budget) = cx.budget {
+            allowance = Allowance {
+                steps: budget.steps(),
+                values: budget.items(),
+            };
+        }
+        let output_items = u64::try_from(limits.max_output_items).unwrap_or(u64::MAX);
+        let by_output_limit = output_items < allowance.values;
+        allowance.values = allowance.values.min(output_items);
+        let by_eval_steps = allowance.steps < limits.jmespath.max_steps;
+        let before = allowance;
         // A tool's response object is read in its fast form, without converting it.
         let result = match args.view("data") {
             // The guide's `transformData("text")`: the tool's text goes on as a shared slice,
@@ -93,12 +111,43 @@ impl Function for TransformData {
                 let source = TextSource::Response(Arc::clone(response));
                 return Ok(cx.return_text(SharedText::new(source, TextShape::Str(whole))));
             }
-            Some(ArgView::Response(response)) => expression.search_members(&response.members()),
-            Some(ArgView::Text(text)) => text.with_view(|root| expression.search_view(root)),
-            Some(ArgView::Json(data)) => expression.search(data),
-            None => expression.search(&Value::Null),
+            Some(ArgView::Response(response)) => {
+                expression.search_members_within(&response.members(), &mut allowance)
+            }
+            Some(ArgView::Text(text)) => {
+                text.with_view(|root| expression.search_view_within(root, &mut allowance))
+            }
+            Some(ArgView::Json(data)) => expression.search_view_within(data, &mut allowance),
+            None => expression.search_view_within(&Value::Null, &mut allowance),
         };
-        result.map_err(|e| jmespath_error(e, expression.as_str()))
+        if let Some(budget) = cx.budget {
+            budget.used(
+                before.steps - allowance.steps,
+                before.values - allowance.values,
+            );
+        }
+        result.map_err(|e| {
+            if e.kind() != JmespathErrorKind::LimitExceeded {
+                return jmespath_error(e, expression.as_str());
+            }
+            // Say which limit: the call's output, or the evaluation's budget.
+            let why = match (e.is_output_limit(), cx.budget) {
+                (true, _) if by_output_limit => format!(
+                    "the result would have more than {} values (Limits::max_output_items)",
+                    limits.max_output_items
+                ),
+                (true, Some(budget)) => budget.items_exceeded("the result").message().to_owned(),
+                (false, Some(budget)) if by_eval_steps => {
+                    budget.steps_exceeded().message().to_owned()
+                }
+                _ => return jmespath_error(e, expression.as_str()),
+            };
+            Error::new(
+                ErrorCode::LimitExceeded,
+                format!("{why} in JMESPath expression: {}", expression.as_str()),
+            )
+            .with_source(e)
+        })
     }
 }
 

@@ -21,7 +21,14 @@ fn not_an_object(value: &Value) -> Error {
 impl Function for UpdateDataModel {
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         match args.get("updates") {
-            StaticArg::Literal(v) if !v.is_object() && !v.is_null() => Err(not_an_object(v)),
+            StaticArg::Literal(Value::Object(updates)) => {
+                // Paths too long for any write are found now; the rest when the writes run.
+                for path in updates.keys() {
+                    crate::path::check_tokens(path, args.limits().max_depth)?;
+                }
+                Ok(None)
+            }
+            StaticArg::Literal(v) if !v.is_null() => Err(not_an_object(v)),
             _ => Ok(None),
         }
     }

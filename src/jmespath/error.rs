@@ -64,7 +64,16 @@ pub struct JmespathError {
     offset: Option<usize>,
 }
 
+/// The message of an evaluation stopped by its allowance of output values.
+pub(crate) const OUTPUT_LIMIT: &str =
+    "evaluation exceeded its budget of output values (the result is too large)";
+
 impl JmespathError {
+    /// Whether the evaluation was stopped by its allowance of output values (rather than steps).
+    pub(crate) fn is_output_limit(&self) -> bool {
+        self.kind == JmespathErrorKind::LimitExceeded && self.message == OUTPUT_LIMIT
+    }
+
     pub(crate) fn new(kind: JmespathErrorKind, message: impl Into<String>) -> Self {
         JmespathError {
             kind,

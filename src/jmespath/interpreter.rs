@@ -39,10 +39,10 @@ pub(crate) struct Interp<'a, V: ?Sized> {
 }
 
 impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
-    pub(crate) fn new(ast: &'a Ast, max_steps: u64) -> Self {
+    pub(crate) fn new(ast: &'a Ast, max_steps: u64, max_values: u64) -> Self {
         Interp {
             ast,
-            budget: Budget::new(max_steps),
+            budget: Budget::with_values(max_steps, max_values),
             _input: PhantomData,
         }
     }
@@ -180,7 +180,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 if cur.is_null() {
                     return Ok(false);
                 }
-                self.budget.spend(items.len() as u64)?;
+                self.budget.spend_output(items.len() as u64)?;
                 let mut out = Vec::with_capacity(items.len());
                 for &item in items {
                     out.push(Value::Null);
@@ -195,7 +195,8 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 if cur.is_null() {
                     return Ok(false);
                 }
-                self.budget.spend(pairs.len() as u64)?;
+                // Each member's key and value.
+                self.budget.spend_output(2 * pairs.len() as u64)?;
                 let mut record = new_record(template);
                 for ((_, value), member) in pairs.iter().zip(record.values_mut()) {
                     self.emit(*value, cur, member)?;
@@ -244,7 +245,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 None => Ok(false),
             };
         };
-        self.budget.spend(base.len() as u64)?;
+        self.budget.spend_output(base.len() as u64)?;
         let mut out = Vec::with_capacity(base.len());
         // The elements are tested a batch at a time, then the batch's passing elements become
         // records. The test reads a member of each element, and in a large input those are
@@ -266,7 +267,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             while passing != 0 {
                 let element = batch[passing.trailing_zeros() as usize];
                 passing &= passing - 1;
-                self.budget.spend(records.members.len() as u64)?;
+                self.budget.spend_output(2 * records.members.len() as u64)?;
                 let mut record = new_record(&records.template);
                 for (member, value) in records.members.iter().zip(record.values_mut()) {
                     self.write_record_value(member, element, value)?;
@@ -321,7 +322,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 *slot = Value::String(number_text(n));
             }
             Val::Str(s) => {
-                self.budget.spend_text(s.len())?;
+                self.budget.spend_output_text(s.len())?;
                 *slot = Value::String(s.to_owned());
             }
             other if to_string => *slot = to_value(self.to_string_of(other)?, &self.budget)?,
@@ -340,7 +341,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         rhs: NodeId,
         slot: &mut Value,
     ) -> Result<bool, JmespathError> {
-        self.budget.spend(len as u64)?;
+        self.budget.spend_output(len as u64)?;
         // Sized for every element to pass: one allocation instead of a series of
         // reallocations, each of which copies the results gathered so far.
         let mut out = Vec::with_capacity(len);

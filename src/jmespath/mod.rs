@@ -142,10 +142,36 @@ impl Expression {
         &self,
         data: &V,
     ) -> Result<serde_json::Value, JmespathError> {
+        let mut unlimited = Allowance::UNLIMITED;
+        self.search_view_within(data, &mut unlimited)
+    }
+
+    /// [`search_view`](Expression::search_view) within `allowance`, which it reduces by what
+    /// the search spent (also when it fails): what a caller running several searches under one
+    /// budget uses. The expression's own step limit still applies.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::jmespath::{Allowance, Expression, JmespathErrorKind};
+    /// use serde_json::json;
+    /// let expr = Expression::compile("[@, @]").unwrap();
+    /// let mut allowance = Allowance { steps: 1_000, values: 10 };
+    /// assert_eq!(expr.search_view_within(&json!([1, 2]), &mut allowance).unwrap(), json!([[1, 2], [1, 2]]));
+    /// // The outer array's 2 slots, then 3 values (the array and its 2 items) per copy.
+    /// assert_eq!(allowance.values, 2);
+    /// let err = expr.search_view_within(&json!([1, 2]), &mut allowance).unwrap_err();
+    /// assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
+    /// ```
+    pub fn search_view_within<V: JsonView + ?Sized>(
+        &self,
+        data: &V,
+        allowance: &mut Allowance,
+    ) -> Result<serde_json::Value, JmespathError> {
         let ast = &self.inner.ast;
-        let interp: Interp<'_, V> = Interp::new(ast, self.inner.max_steps);
-        let result = interp.eval_out(ast.root, &Val::from_view(data))?;
-        Ok(result.unwrap_or(serde_json::Value::Null))
+        let steps = allowance.steps.min(self.inner.max_steps);
+        let interp: Interp<'_, V> = Interp::new(ast, steps, allowance.values);
+        let result = interp.eval_out(ast.root, &Val::from_view(data));
+        allowance.spent(steps, &interp.budget);
+        Ok(result?.unwrap_or(serde_json::Value::Null))
     }
 
     /// Evaluates the expression against an object given member by member, each member a
@@ -165,8 +191,20 @@ impl Expression {
         &'d self,
         members: &[(&'d str, Member<'d, V>)],
     ) -> Result<serde_json::Value, JmespathError> {
+        let mut unlimited = Allowance::UNLIMITED;
+        self.search_members_within(members, &mut unlimited)
+    }
+
+    /// [`search_members`](Expression::search_members) within `allowance`, which it reduces by
+    /// what the search spent (see [`search_view_within`](Expression::search_view_within)).
+    pub fn search_members_within<'d, V: JsonView + ?Sized>(
+        &'d self,
+        members: &[(&'d str, Member<'d, V>)],
+        allowance: &mut Allowance,
+    ) -> Result<serde_json::Value, JmespathError> {
         let ast = &self.inner.ast;
-        let interp: Interp<'_, V> = Interp::new(ast, self.inner.max_steps);
+        let steps = allowance.steps.min(self.inner.max_steps);
+        let interp: Interp<'_, V> = Interp::new(ast, steps, allowance.values);
         let root: Vec<(&str, Val<'_, V>)> = members
             .iter()
             .map(|&(key, ref member)| {
@@ -178,8 +216,36 @@ impl Expression {
                 (key, value)
             })
             .collect();
-        let result = interp.eval_out(ast.root, &Val::Object(std::rc::Rc::new(root)))?;
-        Ok(result.unwrap_or(serde_json::Value::Null))
+        let result = interp.eval_out(ast.root, &Val::Object(std::rc::Rc::new(root)));
+        allowance.spent(steps, &interp.budget);
+        Ok(result?.unwrap_or(serde_json::Value::Null))
+    }
+}
+
+/// What searches may still spend when several share one budget
+/// ([`Expression::search_view_within`]): evaluation steps (as [`Limits::max_steps`] counts
+/// them) and values of the output (each array element, object member and scalar of a result
+/// costs one, counted before it is built).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Allowance {
+    /// Evaluation steps left.
+    pub steps: u64,
+    /// Output values left.
+    pub values: u64,
+}
+
+impl Allowance {
+    /// No bound but the expression's own step limit.
+    pub const UNLIMITED: Allowance = Allowance {
+        steps: u64::MAX,
+        values: u64::MAX,
+    };
+
+    /// Takes off what a search given `steps` of it left unspent in `budget`.
+    fn spent(&mut self, steps: u64, budget: &value::Budget) {
+        let (steps_left, values_left) = budget.left();
+        self.steps -= steps - steps_left;
+        self.values = values_left;
     }
 }
 

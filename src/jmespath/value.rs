@@ -358,16 +358,41 @@ impl<'a, V: JsonView + ?Sized + 'a> Iterator for Entries<'a, V> {
     }
 }
 
-/// Counts work against the evaluation budget.
+/// Counts work against the evaluation budget: steps, and the values of the output.
 pub(crate) struct Budget {
     left: std::cell::Cell<u64>,
+    values: std::cell::Cell<u64>,
 }
 
 impl Budget {
+    #[cfg(test)]
     pub(crate) fn new(steps: u64) -> Self {
+        Budget::with_values(steps, u64::MAX)
+    }
+
+    pub(crate) fn with_values(steps: u64, values: u64) -> Self {
         Budget {
             left: std::cell::Cell::new(steps),
+            values: std::cell::Cell::new(values),
         }
+    }
+
+    /// The steps and output values left.
+    pub(crate) fn left(&self) -> (u64, u64) {
+        (self.left.get(), self.values.get())
+    }
+
+    /// `n` values of the output (or slots reserved for them), about to be built: each costs a
+    /// step and one of the output's values.
+    #[inline]
+    pub(crate) fn spend_output(&self, n: u64) -> Result<(), JmespathError> {
+        let values = self.values.get();
+        if n > values {
+            return Err(JmespathError::limit(super::error::OUTPUT_LIMIT));
+        }
+        self.spend(n)?;
+        self.values.set(values - n);
+        Ok(())
     }
 
     #[inline]
@@ -380,6 +405,15 @@ impl Budget {
         }
         self.left.set(left - steps);
         Ok(())
+    }
+
+    /// Text of `len` bytes copied into the output: one of the output's values per 64 bytes
+    /// (a value's own size), and one step per 16 bytes.
+    #[inline]
+    pub(crate) fn spend_output_text(&self, len: usize) -> Result<(), JmespathError> {
+        let values = (len / 64) as u64;
+        self.spend_output(values)?;
+        self.spend((len / 16) as u64 - values)
     }
 
     /// Text of `len` bytes costs one step per 16 bytes.
@@ -582,13 +616,19 @@ pub(crate) fn to_value<'a, V: JsonView + ?Sized>(
     budget: &Budget,
 ) -> Result<Value, JmespathError> {
     // Scalars, most results, are converted in line; containers need the stack.
-    budget.spend(1)?;
+    budget.spend_output(1)?;
     Ok(match val {
         Val::Null | Val::ExpRef(_) => Value::Null,
         Val::Bool(b) => Value::Bool(b),
         Val::Num(n) => n.to_json(),
-        Val::Str(s) => Value::String(s.to_owned()),
-        Val::String(s) => Value::String(s),
+        Val::Str(s) => {
+            budget.spend_output_text(s.len())?;
+            Value::String(s.to_owned())
+        }
+        Val::String(s) => {
+            budget.spend_output_text(s.len())?;
+            Value::String(s)
+        }
         other => return container_to_value(other, budget),
     })
 }
@@ -600,24 +640,28 @@ fn container_to_value<'a, V: JsonView + ?Sized>(
 ) -> Result<Value, JmespathError> {
     let mut stack: Vec<Frame<'a, V>> = Vec::new();
     let mut next = val;
-    let mut first = true;
     loop {
-        // The caller paid for the first value.
-        if !first {
-            budget.spend(1)?;
-        }
-        first = false;
-        // Turn `next` into a finished value, or open a frame for it.
+        // Turn `next` into a finished value, or open a frame for it. The caller paid for the
+        // value itself; a container pays for its elements (an object member for its key too)
+        // before their room is reserved, a string for its text.
         let mut done = match next {
             Val::Null | Val::ExpRef(_) => Some(Value::Null),
             Val::Bool(b) => Some(Value::Bool(b)),
             Val::Num(n) => Some(n.to_json()),
-            Val::Str(s) => Some(Value::String(s.to_owned())),
-            Val::String(s) => Some(Value::String(s)),
+            Val::Str(s) => {
+                budget.spend_output_text(s.len())?;
+                Some(Value::String(s.to_owned()))
+            }
+            Val::String(s) => {
+                budget.spend_output_text(s.len())?;
+                Some(Value::String(s))
+            }
             other => {
                 if let Some(items) = other.items() {
+                    budget.spend_output(other.len() as u64)?;
                     stack.push(Frame::Array(Vec::with_capacity(other.len()), items));
                 } else if let Some(entries) = other.entries() {
+                    budget.spend_output(2 * other.len() as u64)?;
                     stack.push(Frame::Object(Map::with_capacity(other.len()), entries, ""));
                 }
                 None

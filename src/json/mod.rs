@@ -162,28 +162,59 @@ pub fn from_str_limited(text: &str, max_depth: usize) -> Result<Value, Error> {
 }
 
 /// Whether `value` nests deeper than `limit` (a scalar has depth 0, `[]` depth 1).
-/// Walks with an explicit stack and stops as soon as the limit is passed.
+/// Walks depth first with a stack of one iterator per open container, so the stack never holds
+/// more than `limit` entries, and stops as soon as the limit is passed.
 pub(crate) fn depth_exceeds(value: &Value, limit: usize) -> bool {
-    let mut stack: Vec<(&Value, usize)> = vec![(value, 0)];
-    while let Some((v, depth)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match v {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
-        if depth + 1 > limit {
-            return true;
+    /// The children of one open container still to visit.
+    enum Children<'v> {
+        Items(std::slice::Iter<'v, Value>),
+        Members(serde_json::map::Values<'v>),
+    }
+    fn open(value: &Value) -> Option<Children<'_>> {
+        match value {
+            Value::Array(items) => Some(Children::Items(items.iter())),
+            Value::Object(map) => Some(Children::Members(map.values())),
+            _ => None,
         }
-        stack.extend(children.map(|c| (c, depth + 1)));
+    }
+    let Some(first) = open(value) else {
+        return false;
+    };
+    if limit == 0 {
+        return true;
+    }
+    let mut stack = vec![first];
+    while let Some(top) = stack.last_mut() {
+        let next = match top {
+            Children::Items(items) => items.next(),
+            Children::Members(members) => members.next(),
+        };
+        match next {
+            None => {
+                stack.pop();
+            }
+            Some(child) => {
+                if let Some(children) = open(child) {
+                    if stack.len() >= limit {
+                        return true;
+                    }
+                    stack.push(children);
+                }
+            }
+        }
     }
     false
 }
 
-/// Drops a value of any depth without recursion (the derived drop of `Value` recurses): fixture
-/// files and the tests that build values deeper than the limits.
-#[cfg(any(test, feature = "testing"))]
+/// Drops a value of any depth without recursion (the derived drop of `Value` recurses): what
+/// the engine drops that it did not build under its limits (a rolled-back write into the
+/// host's model), fixture files, and the tests that build values deeper than the limits.
 pub(crate) fn drop_deep(value: Value) {
-    let mut stack = vec![value];
+    let mut stack = match value {
+        Value::Array(items) => items,
+        Value::Object(map) => map.into_iter().map(|(_, v)| v).collect(),
+        _ => return,
+    };
     while let Some(v) = stack.pop() {
         match v {
             Value::Array(items) => stack.extend(items),

@@ -10,8 +10,8 @@ use super::tool_policy::{AuditRecord, CallOrigin, CallOutcome, Decision, ToolCal
 use crate::catalog::ToolCall;
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
-use crate::limits::Limits;
-use crate::model::{DataModel, SharedModel, Write};
+use crate::limits::{EvalBudget, Limits};
+use crate::model::{DataModel, SharedModel, Write, check_write_depth, padding_bound};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
 use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
@@ -68,6 +68,7 @@ impl Payload {
                 context,
                 self.limits(),
                 &mut state,
+                machine.budget(),
                 request.call,
             )
             .await
@@ -95,6 +96,7 @@ async fn call_tool<M: DataModel + Send>(
     context: &JsonPointer,
     limits: &Limits,
     state: &mut EvalState,
+    budget: &mut EvalBudget,
     call: ToolCall,
 ) -> Result<Arc<ToolResponse>, Error> {
     let ToolCall {
@@ -103,7 +105,7 @@ async fn call_tool<M: DataModel + Send>(
         target,
     } = call;
     let target = target
-        .map(|path| write_target(&path, context))
+        .map(|path| write_target(&path, context, limits.max_depth))
         .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
@@ -143,7 +145,16 @@ async fn call_tool<M: DataModel + Send>(
             path,
             value: value.value().clone(),
         };
-        if let Err(e) = model.lock().apply(vec![write], limits.max_index) {
+        let written = {
+            let mut model = model.lock();
+            check_write_depth(&write, limits.max_depth)
+                .and_then(|()| {
+                    let padding = padding_bound(&*model, std::slice::from_ref(&write));
+                    budget.spend_items(padding, &format!("padding arrays with {padding} nulls"))
+                })
+                .and_then(|()| model.apply(vec![write], limits.max_index))
+        };
+        if let Err(e) = written {
             audit.finish(CallOutcome::HostFailure(e.message().to_owned()));
             return Err(e);
         }

@@ -799,13 +799,31 @@ impl<'e> StreamChecker<'e> {
                 match body.get("path") {
                     None => {}
                     Some(Value::String(path)) => {
-                        if let Err(e) = JsonPointer::parse(path) {
-                            self.problem(
+                        let max_depth = self.env.limits().max_depth;
+                        match JsonPointer::parse_limited(path, max_depth) {
+                            Err(e) => self.problem(
                                 index,
                                 e.code(),
                                 format!("{at}/path"),
                                 e.message().to_owned(),
-                            );
+                            ),
+                            // What the write would make may not nest deeper than the limit.
+                            Ok(pointer) => {
+                                let room = max_depth - pointer.tokens().len();
+                                if let Some(value) = body.get("value")
+                                    && crate::json::depth_exceeds(value, room)
+                                {
+                                    self.problem(
+                                        index,
+                                        ErrorCode::LimitExceeded,
+                                        format!("{at}/value"),
+                                        format!(
+                                            "writing this value at '{pointer}' would nest deeper \
+                                             than the limit of {max_depth} levels"
+                                        ),
+                                    );
+                                }
+                            }
                         }
                     }
                     Some(other) => self.problem(

@@ -227,6 +227,57 @@ pub fn apply_writes(target: &mut Value, writes: Vec<Write>, max_index: usize) ->
     Ok(())
 }
 
+/// Refuses (`LIMIT_EXCEEDED`) a write whose path has more than `max_depth` tokens, or whose
+/// value would then sit deeper than `max_depth` levels (the path's tokens plus the value's own
+/// nesting): what the engine checks before any write it makes for untrusted input, so that no
+/// write makes the model deeper than the limit.
+pub(crate) fn check_write_depth(write: &Write, max_depth: usize) -> Result<(), Error> {
+    crate::path::check_pointer(&write.path, max_depth)?;
+    let room = max_depth - write.path.tokens().len();
+    if crate::json::depth_exceeds(&write.value, room) {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "cannot write '{}': the value would nest deeper than the limit of {max_depth} levels",
+                write.path
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// At most how many `null`s `writes` pad arrays with in `model` as it is now: for each index
+/// token, the index minus the length of the array it indexes (the whole index where no array
+/// is there yet). Writes of the same group that grow an array first make it an over-count,
+/// never an under-count: the engine charges it to the evaluation's budget before applying.
+pub(crate) fn padding_bound<M: DataModel + ?Sized>(model: &M, writes: &[Write]) -> u64 {
+    let mut total: u64 = 0;
+    for write in writes {
+        let tokens = write.path.tokens();
+        // Once a prefix is missing, everything below it is created (read nothing more).
+        let mut existing = true;
+        for (depth, token) in tokens.iter().enumerate() {
+            let Some(index) = array_index(token) else {
+                continue;
+            };
+            let len = if existing {
+                let parent = JsonPointer::from_tokens(tokens[..depth].iter().map(String::as_str));
+                match model.read(&parent) {
+                    Some(value) => value.as_array().map_or(0, Vec::len),
+                    None => {
+                        existing = false;
+                        0
+                    }
+                }
+            } else {
+                0
+            };
+            total = total.saturating_add(index.saturating_sub(len) as u64);
+        }
+    }
+    total
+}
+
 /// Reads `path` in `root` without copying: what [`DataModel::read`] does for a
 /// `serde_json::Value`.
 ///
@@ -280,20 +331,23 @@ enum Undo {
     },
 }
 
+/// Undoes the writes of a failed group, last first. What the writes made is dropped without
+/// recursion: a write through a long path builds a chain as deep as the path, which the
+/// derived drop of `Value` would walk on the stack.
 fn rollback(root: &mut Value, undo: Vec<Undo>, paths: &[JsonPointer]) {
+    use crate::json::drop_deep;
     for (record, path) in undo.into_iter().zip(paths).rev() {
         let tokens = path.tokens();
         match record {
-            Undo::Root(old) => *root = old,
+            Undo::Root(old) => drop_deep(std::mem::replace(root, old)),
             Undo::Key { depth, old } => {
                 if let Some(Value::Object(map)) = read_mut(root, &tokens[..depth]) {
-                    match old {
-                        Some(v) => {
-                            map.insert(tokens[depth].clone(), v);
-                        }
-                        None => {
-                            map.shift_remove(&tokens[depth]);
-                        }
+                    let made = match old {
+                        Some(v) => map.insert(tokens[depth].clone(), v),
+                        None => map.shift_remove(&tokens[depth]),
+                    };
+                    if let Some(made) = made {
+                        drop_deep(made);
                     }
                 }
             }
@@ -305,9 +359,11 @@ fn rollback(root: &mut Value, undo: Vec<Undo>, paths: &[JsonPointer]) {
             } => {
                 if let Some(Value::Array(items)) = read_mut(root, &tokens[..depth]) {
                     if let Some(v) = old {
-                        items[index] = v;
+                        drop_deep(std::mem::replace(&mut items[index], v));
                     }
-                    items.truncate(old_len);
+                    if items.len() > old_len {
+                        items.drain(old_len..).for_each(drop_deep);
+                    }
                 }
             }
         }

@@ -332,7 +332,7 @@ impl<'e> Compiler<'e> {
         }
         // Without misfits, the path is there and a string.
         let path = map.get(key).and_then(Value::as_str).unwrap_or_default();
-        match DataPath::parse(path) {
+        match DataPath::parse_limited(path, self.scope.limits.max_depth) {
             Ok(p) => Compiled::Node(self.push(Node::Bind(p))),
             Err(e) => {
                 self.errors

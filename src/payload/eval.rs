@@ -13,8 +13,9 @@
 use super::program::{CallNode, Node, NodeId, Program};
 use crate::catalog::{Args, CallContext, ModelReader, ToolCall};
 use crate::error::Error;
-use crate::limits::Limits;
-use crate::model::{DataModel, Write};
+use crate::error::ErrorCode;
+use crate::limits::{EvalBudget, Limits};
+use crate::model::{DataModel, Write, check_write_depth, padding_bound};
 use crate::path::{DataPath, JsonPointer, write_target};
 use crate::value::{ArgValue, ToolResponse};
 use serde_json::{Map, Value};
@@ -68,10 +69,47 @@ pub(crate) struct Machine<'p> {
     context: &'p JsonPointer,
     stack: Vec<Frame<'p>>,
     next: Option<Next<'p>>,
+    /// What the rest of the evaluation may spend, all its calls together.
+    budget: EvalBudget,
 }
 
-fn read<M: DataModel + ?Sized>(model: &M, path: &JsonPointer) -> Value {
-    model.read(path).map_or(Value::Null, Cow::into_owned)
+/// Refuses (`LIMIT_EXCEEDED`) a value read from the model at `path` that nests deeper than
+/// `max_depth`. Writes made for untrusted input never nest deeper than the limit; a host may
+/// still keep a deeper model, and copying, comparing or dropping such a value would recurse.
+fn check_read(value: &Value, path: &JsonPointer, max_depth: usize) -> Result<(), Error> {
+    if crate::json::depth_exceeds(value, max_depth) {
+        return Err(Error::new(
+            ErrorCode::LimitExceeded,
+            format!(
+                "the value at '{path}' nests deeper than the limit of {max_depth} levels \
+                 (Limits::max_depth)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A copy of the value at `path`, `null` when nothing is there; deeper than `max_depth` is
+/// `LIMIT_EXCEEDED` (see [`check_read`]).
+fn read<M: DataModel + ?Sized>(
+    model: &M,
+    path: &JsonPointer,
+    max_depth: usize,
+) -> Result<Value, Error> {
+    match model.read(path) {
+        None => Ok(Value::Null),
+        Some(Cow::Owned(value)) => {
+            if let Err(e) = check_read(&value, path, max_depth) {
+                crate::json::drop_deep(value);
+                return Err(e);
+            }
+            Ok(value)
+        }
+        Some(Cow::Borrowed(value)) => {
+            check_read(value, path, max_depth)?;
+            Ok(value.clone())
+        }
+    }
 }
 
 impl<'p> Machine<'p> {
@@ -86,7 +124,13 @@ impl<'p> Machine<'p> {
             context,
             stack: Vec::new(),
             next: None,
+            budget: EvalBudget::new(limits),
         }
+    }
+
+    /// What the rest of the evaluation may spend (a tool call's write charges its padding).
+    pub(crate) fn budget(&mut self) -> &mut EvalBudget {
+        &mut self.budget
     }
 
     /// Runs the program until it has its value, or, when `tools` is set, until a function asks
@@ -129,7 +173,7 @@ impl<'p> Machine<'p> {
                 },
                 Next::Deliver(val) => {
                     let Some(top) = self.stack.last_mut() else {
-                        return Ok(Step::Done(self.materialize(val, model)));
+                        return Ok(Step::Done(self.materialize(val, model)?));
                     };
                     top.vals.push(val);
                     let done = top.vals.len();
@@ -154,14 +198,19 @@ impl<'p> Machine<'p> {
 
     /// Reads every binding still waiting on the stack, so that it keeps the value it has now
     /// (before a write, or before the model is released while a tool call runs).
-    pub(crate) fn snapshot_bindings<M: DataModel + ?Sized>(&mut self, model: &M) {
+    pub(crate) fn snapshot_bindings<M: DataModel + ?Sized>(
+        &mut self,
+        model: &M,
+    ) -> Result<(), Error> {
+        let max_depth = self.limits.max_depth;
         for frame in &mut self.stack {
             for val in &mut frame.vals {
                 if let Operand::Bound(p) = val {
-                    *val = Operand::Ready(ArgValue::Json(Cow::Owned(read(model, p))));
+                    *val = Operand::Ready(ArgValue::Json(Cow::Owned(read(model, p, max_depth)?)));
                 }
             }
         }
+        Ok(())
     }
 
     fn bind(&self, path: &'p DataPath) -> Operand<'p> {
@@ -173,10 +222,14 @@ impl<'p> Machine<'p> {
         Operand::Bound(pointer)
     }
 
-    fn materialize<M: DataModel + ?Sized>(&self, val: Operand<'p>, model: &M) -> Value {
+    fn materialize<M: DataModel + ?Sized>(
+        &self,
+        val: Operand<'p>,
+        model: &M,
+    ) -> Result<Value, Error> {
         match val {
-            Operand::Ready(v) => v.into_json().into_owned(),
-            Operand::Bound(p) => read(model, &p),
+            Operand::Ready(v) => Ok(v.into_json().into_owned()),
+            Operand::Bound(p) => read(model, &p, self.limits.max_depth),
         }
     }
 
@@ -193,7 +246,7 @@ impl<'p> Machine<'p> {
                     .vals
                     .into_iter()
                     .map(|v| self.materialize(v, model))
-                    .collect();
+                    .collect::<Result<_, _>>()?;
                 Ok(Finished::Operand(Operand::Ready(ArgValue::Json(
                     Cow::Owned(Value::Array(items)),
                 ))))
@@ -201,7 +254,7 @@ impl<'p> Machine<'p> {
             Node::Object(members) => {
                 let mut map = Map::with_capacity(members.len());
                 for ((key, _), v) in members.iter().zip(frame.vals) {
-                    map.insert(key.clone(), self.materialize(v, model));
+                    map.insert(key.clone(), self.materialize(v, model)?);
                 }
                 Ok(Finished::Operand(Operand::Ready(ArgValue::Json(
                     Cow::Owned(Value::Object(map)),
@@ -226,7 +279,8 @@ impl<'p> Machine<'p> {
             let reader = ModelReader(shared);
             let mut cx =
                 CallContext::new(self.limits, self.context, call.prepared.as_deref(), tools)
-                    .reading(&reader);
+                    .reading(&reader)
+                    .within(&self.budget);
             let mut values: Vec<Option<ArgValue<'_>>> =
                 (0..call.schema.len()).map(|_| None).collect();
             for ((slot, _), val) in call.args.iter().zip(vals) {
@@ -234,7 +288,11 @@ impl<'p> Machine<'p> {
                     values[*slot] = Some(match val {
                         Operand::Ready(v) => v,
                         Operand::Bound(p) => {
-                            ArgValue::Json(shared.read(&p).unwrap_or(Cow::Borrowed(&NULL)))
+                            let value = shared.read(&p).unwrap_or(Cow::Borrowed(&NULL));
+                            // A function may copy its argument (updateDataModel's values).
+                            check_read(&value, &p, self.limits.max_depth)
+                                .map_err(|e| e.at_call(&call.name, &call.location))?;
+                            ArgValue::Json(value)
                         }
                     });
                 }
@@ -252,7 +310,7 @@ impl<'p> Machine<'p> {
         }
         if let Some(tool_call) = tool_call {
             // The model is released while the tool runs: bindings keep today's values.
-            self.snapshot_bindings(model);
+            self.snapshot_bindings(model)?;
             return Ok(Finished::Tool(ToolRequest {
                 function: &call.name,
                 location: &call.location,
@@ -273,19 +331,27 @@ impl<'p> Machine<'p> {
         writes: Vec<(String, Value)>,
         model: &mut M,
     ) -> Result<(), Error> {
+        let located = |e: Error| e.at_call(&call.name, &call.location);
+        let max_depth = self.limits.max_depth;
         let mut resolved = Vec::with_capacity(writes.len());
         for (path, value) in writes {
-            let pointer = write_target(&path, self.context)
-                .map_err(|e| e.at_call(&call.name, &call.location))?;
-            resolved.push(Write {
+            let pointer = write_target(&path, self.context, max_depth).map_err(located)?;
+            let write = Write {
                 path: pointer,
                 value,
-            });
+            };
+            check_write_depth(&write, max_depth).map_err(located)?;
+            resolved.push(write);
         }
+        // The nulls the writes may pad arrays with are charged before any is made.
+        let padding = padding_bound(&*model, &resolved);
+        self.budget
+            .spend_items(padding, &format!("padding arrays with {padding} nulls"))
+            .map_err(located)?;
         // Bindings already evaluated keep the value they had before this write.
-        self.snapshot_bindings(model);
+        self.snapshot_bindings(model)?;
         model
             .apply(resolved, self.limits.max_index)
-            .map_err(|e| e.at_call(&call.name, &call.location))
+            .map_err(located)
     }
 }

@@ -211,7 +211,8 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
     /// One compiled payload serves every row of a template: share it through the [`Arc`].
     ///
     /// A payload that may write ([`Payload::may_write`]) is refused (`DATA_ERROR`): bound
-    /// values only read.
+    /// values only read. A context of more tokens than the payload's
+    /// [`Limits::max_depth`](crate::Limits::max_depth) is refused (`LIMIT_EXCEEDED`).
     pub fn register(
         &mut self,
         key: K,
@@ -226,6 +227,8 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
                  declares writes); run it as an action instead",
             ));
         }
+        // A context longer than any path a write may make is an agent's attack, not a row.
+        crate::path::check_pointer(&context, payload.limits().max_depth)?;
         let deps = payload.dependencies(&context);
         self.index.register(key.clone(), &deps);
         self.runs.cancel_with(&key, false);

@@ -3,8 +3,8 @@
 use super::ChangeSet;
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
-use crate::model::{DataModel, Write};
-use crate::path::JsonPointer;
+use crate::model::{DataModel, Write, check_write_depth};
+use crate::path::{JsonPointer, check_pointer};
 use crate::payload::Payload;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -56,6 +56,7 @@ pub struct TrackedModel<M = Value> {
     model: M,
     changes: ChangeSet,
     max_index: usize,
+    max_depth: usize,
 }
 
 impl<M: Default> Default for TrackedModel<M> {
@@ -73,6 +74,7 @@ impl<M> TrackedModel<M> {
             model,
             changes: ChangeSet::new(),
             max_index: Limits::default().max_index,
+            max_depth: Limits::default().max_depth,
         }
     }
 
@@ -80,6 +82,26 @@ impl<M> TrackedModel<M> {
     /// environment's limits): the same as the environment's, usually.
     pub fn with_max_index(mut self, max_index: usize) -> TrackedModel<M> {
         self.max_index = max_index;
+        self
+    }
+
+    /// The deepest nesting the host's own writes ([`set`](TrackedModel::set),
+    /// [`apply_message`](TrackedModel::apply_message)) may make, path tokens and value
+    /// together (payload writes use their environment's limits): default
+    /// [`Limits::max_depth`], the same as the environment's, usually.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{ErrorCode, JsonPointer, reactive::TrackedModel};
+    /// use serde_json::json;
+    /// let mut model = TrackedModel::new(json!({})).with_max_depth(2);
+    /// model.set(&JsonPointer::parse("/a")?, json!([1]))?;
+    /// let err = model.set(&JsonPointer::parse("/a")?, json!([[1]])).unwrap_err();
+    /// assert_eq!(err.code(), ErrorCode::LimitExceeded);
+    /// assert_eq!(model.get(), &json!({"a": [1]}));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn with_max_depth(mut self, max_depth: usize) -> TrackedModel<M> {
+        self.max_depth = max_depth;
         self
     }
 
@@ -119,7 +141,9 @@ impl<M> TrackedModel<M> {
 impl<M: DataModel> TrackedModel<M> {
     /// The host writes `value` at `path` (a keystroke in a text field two-way bound to it),
     /// recorded as a change of `path`. A path through `__proto__`, `constructor` or
-    /// `prototype`, or a write the model cannot take, is a `DATA_ERROR` and changes nothing.
+    /// `prototype`, or a write the model cannot take, is a `DATA_ERROR` and changes nothing; a
+    /// path of more tokens than the depth limit ([`with_max_depth`](TrackedModel::with_max_depth)),
+    /// or a value that would nest deeper than it there, is `LIMIT_EXCEEDED` and changes nothing.
     ///
     /// ```
     /// use a2ui_catalog_mcp::{JsonPointer, reactive::TrackedModel};
@@ -131,11 +155,13 @@ impl<M: DataModel> TrackedModel<M> {
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
     pub fn set(&mut self, path: &JsonPointer, value: Value) -> Result<(), Error> {
+        check_pointer(path, self.max_depth)?;
         allowed(path)?;
         let write = Write {
             path: path.clone(),
             value,
         };
+        check_write_depth(&write, self.max_depth)?;
         self.apply(vec![write], self.max_index)
     }
 
@@ -148,8 +174,10 @@ impl<M: DataModel> TrackedModel<M> {
     /// empty object). The change is recorded as for any write: a removed array element is a
     /// change of its array.
     ///
-    /// `{}`, a message without `surfaceId`, a message of the wrong shape, a malformed path, or a path through a forbidden token is
-    /// a `DATA_ERROR` and changes nothing. The surface id is the host's business: it routes the
+    /// `{}`, a message without `surfaceId`, a message of the wrong shape, a malformed path, or a
+    /// path through a forbidden token is a `DATA_ERROR` and changes nothing; a path or value past
+    /// the depth limit, as for [`set`](TrackedModel::set), is `LIMIT_EXCEEDED` and changes
+    /// nothing. The surface id is the host's business: it routes the
     /// message to the surface's model before calling this.
     ///
     /// ```
@@ -183,8 +211,17 @@ impl<M: DataModel> TrackedModel<M> {
             }
             _ => message,
         };
-        let parsed =
-            crate::stream::parse_message(message).map_err(|e| bad(e.message, e.pointer))?;
+        let options = crate::stream::ParseOptions {
+            max_depth: self.max_depth,
+            ..Default::default()
+        };
+        let parsed = crate::stream::parse_message_with(message, options).map_err(|e| {
+            if e.category == crate::stream::Category::Recursion {
+                e.to_error()
+            } else {
+                bad(e.message, e.pointer)
+            }
+        })?;
         let crate::stream::Body::UpdateDataModel(update) = parsed.body else {
             return Err(bad(
                 format!(
@@ -197,7 +234,10 @@ impl<M: DataModel> TrackedModel<M> {
         };
         match update.value {
             Some(value) => self.set(&update.path, value),
-            None => self.remove(&update.path).map(drop),
+            None => {
+                check_pointer(&update.path, self.max_depth)?;
+                self.remove(&update.path).map(drop)
+            }
         }
     }
 

@@ -387,12 +387,29 @@ impl ComponentDef {
 }
 
 /// Options of [`parse_message_with`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ParseOptions {
     /// A message without `version` is an error (the v1.0 processor's rule), instead of v0.9.
     pub require_version: bool,
+    /// The depth limit of what a message writes (`Limits::max_depth`, 128 by default): an
+    /// `updateDataModel` path of more tokens, or a value that would nest deeper at its path, is
+    /// `LIMIT_EXCEEDED` (category `RecursionError`), found before anything is copied.
+    pub max_depth: usize,
 }
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            require_version: false,
+            max_depth: crate::json::DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// The levels a message's envelope adds above the values it carries: the message, its body, a
+/// list of components, a component, a property.
+const ENVELOPE_DEPTH: usize = 5;
 
 /// Reads one message with the default [`ParseOptions`].
 pub fn parse_message(message: &Value) -> Result<Message, MessageError> {
@@ -411,6 +428,20 @@ pub fn parse_message(message: &Value) -> Result<Message, MessageError> {
 /// ```
 pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Message, MessageError> {
     use Category::Validation;
+    // Measured before any part is copied (a copy recurses as deep as its value): a message may
+    // nest its envelope (message, body, list, component, property) above values of up to the
+    // depth limit, and no more.
+    if crate::json::depth_exceeds(message, options.max_depth + ENVELOPE_DEPTH) {
+        return Err(MessageError::new(
+            Category::Recursion,
+            "",
+            format!(
+                "Global recursion limit exceeded: the message nests deeper than the limit of {} \
+                 levels (plus {ENVELOPE_DEPTH} for its envelope)",
+                options.max_depth
+            ),
+        ));
+    }
     let Value::Object(map) = message else {
         return Err(MessageError::new(
             Validation,
@@ -512,7 +543,9 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
                 }
             },
         }),
-        "updateDataModel" => Body::UpdateDataModel(update_data_model(&at, body, v1)?),
+        "updateDataModel" => {
+            Body::UpdateDataModel(update_data_model(&at, body, v1, options.max_depth)?)
+        }
         "deleteSurface" => Body::DeleteSurface {
             surface_id: surface_id(&at, body)?,
         },
@@ -662,16 +695,18 @@ fn update_data_model(
     at: &str,
     body: &Map<String, Value>,
     v1: bool,
+    max_depth: usize,
 ) -> Result<UpdateDataModel, MessageError> {
     let surface_id = surface_id(at, body)?;
     let path = match body.get("path") {
         None => JsonPointer::root(),
-        Some(Value::String(p)) => JsonPointer::parse(p).map_err(|e| {
-            MessageError::new(
-                Category::Validation,
-                format!("{at}/path"),
-                e.message().to_owned(),
-            )
+        Some(Value::String(p)) => JsonPointer::parse_limited(p, max_depth).map_err(|e| {
+            let category = if e.code() == crate::ErrorCode::LimitExceeded {
+                Category::Recursion
+            } else {
+                Category::Validation
+            };
+            MessageError::new(category, format!("{at}/path"), e.message().to_owned())
         })?,
         Some(other) => {
             return Err(MessageError::new(
@@ -691,6 +726,17 @@ fn update_data_model(
         }
         None => None,
         Some(Value::Null) if v1 => None,
+        // Measured before it is copied: the copy of a value nested past the limit would
+        // recurse that deep.
+        Some(value) if crate::json::depth_exceeds(value, max_depth - path.tokens().len()) => {
+            return Err(MessageError::new(
+                Category::Recursion,
+                format!("{at}/value"),
+                format!(
+                    "the value would nest deeper than the limit of {max_depth} levels at '{path}'"
+                ),
+            ));
+        }
         Some(value) => Some(value.clone()),
     };
     Ok(UpdateDataModel {

@@ -760,6 +760,7 @@ impl Processor {
         };
         let mut options = ParseOptions::default();
         options.require_version = self.options.require_version;
+        options.max_depth = self.env.limits().max_depth;
         let parsed = parse_message_with(message, options).map_err(|e| {
             let surface = message
                 .as_object()

@@ -299,7 +299,7 @@ fn parse_permissions(value: &Value, problems: &mut Problems) -> Option<Permissio
     (problems.0.len() == before).then_some(permissions)
 }
 
-fn parse_data(value: &Value, problems: &mut Problems) -> Vec<PathBinding> {
+fn parse_data(value: &Value, max_depth: usize, problems: &mut Problems) -> Vec<PathBinding> {
     let Some(map) = value.as_object() else {
         problems.wrong_type("/data", "data", "an object", value);
         return Vec::new();
@@ -325,7 +325,7 @@ fn parse_data(value: &Value, problems: &mut Problems) -> Vec<PathBinding> {
             problems.wrong_type(&at, &format!("data.paths.{key}"), "a string", path);
             continue;
         };
-        if let Err(e) = DataPath::parse(path) {
+        if let Err(e) = DataPath::parse_limited(path, max_depth) {
             problems.add(at, e.message());
             continue;
         }
@@ -490,7 +490,7 @@ impl McpAppProps {
                     }
                     other => problems.wrong_type(&at, "allowedFunctions", "an object", other),
                 },
-                "data" => props.data_paths = parse_data(value, &mut problems),
+                "data" => props.data_paths = parse_data(value, limits.max_depth, &mut problems),
                 "csp" => props.csp = parse_csp(value, &mut problems),
                 "permissions" => props.permissions = parse_permissions(value, &mut problems),
                 _ => problems.add(at, format!("unknown property `{key}`")),
