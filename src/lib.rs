@@ -68,6 +68,8 @@
 // (tests/layers.rs checks this); the root re-exports what an embedder uses.
 mod error;
 
+mod origin;
+
 mod cache;
 
 pub mod json;
@@ -117,6 +119,7 @@ pub use mcp::{
     ToolClient, ToolRouter,
 };
 pub use model::{DataModel, SharedModel, Write, apply_writes, read_value};
+pub use origin::{Access, AllowedCallers, Invocation, Origin, Provenance};
 pub use path::JsonPointer;
 pub use payload::{Payload, Spelling, ToolNames};
 
