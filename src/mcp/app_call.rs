@@ -5,10 +5,11 @@
 use super::app::{McpAppProps, ToolCallDecision};
 use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
-use super::tool_policy::{AuditRecord, CallOrigin, CallOutcome, Decision};
+use super::tool_policy::{AuditRecord, CallOutcome, Decision};
 use crate::error::{Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
+use crate::origin::Origin;
 use serde_json::Value;
 
 impl McpHost {
@@ -23,7 +24,7 @@ impl McpHost {
     /// A result with `isError: true` is returned as it is (the app reads the error); a host
     /// failure is `Failed to execute MCP tool '<name>': …`; a result nested deeper than
     /// `limits.max_depth` is `LIMIT_EXCEEDED`. Every request that names a tool is audited, with
-    /// the origin [`CallOrigin::App`].
+    /// the origin [`Origin::App`](crate::Origin::App).
     ///
     /// Nothing is read, forwarded or written: the A2UI messages or MCP Apps the result may
     /// carry are the app's business.
@@ -64,20 +65,15 @@ impl McpHost {
                 let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                 let tool = params.get("name").and_then(Value::as_str).unwrap_or("");
                 let message = denial.message();
-                let mut audit = AuditRecord::start(
-                    self.audit.as_deref(),
-                    tool,
-                    &arguments,
-                    None,
-                    CallOrigin::App,
-                );
+                let mut audit =
+                    AuditRecord::start(self.audit.as_deref(), tool, &arguments, None, Origin::App);
                 audit.decided(&Decision::Deny(message.clone()));
                 audit.finish(CallOutcome::Denied);
                 return Err(Error::new(ErrorCode::ExpressionError, message));
             }
         };
-        let client = resolve(self, &name, &arguments, CallOrigin::App).await?;
-        let audit = authorize(self, &client, &name, &arguments, CallOrigin::App).await?;
+        let client = resolve(self, &name, &arguments, Origin::App).await?;
+        let audit = authorize(self, &client, &name, &arguments, Origin::App).await?;
         let failed = |reason: String| {
             Error::new(
                 ErrorCode::ExpressionError,

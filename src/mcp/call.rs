@@ -6,12 +6,13 @@
 
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
-use super::tool_policy::{AuditRecord, CallOrigin, CallOutcome, Decision, ToolCallRequest};
+use super::tool_policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
 use crate::catalog::ToolCall;
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
+use crate::origin::{Invocation, Origin};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
 use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
@@ -54,7 +55,47 @@ impl Payload {
         context: &JsonPointer,
         host: &McpHost,
     ) -> Result<Value, Error> {
-        let mut machine = self.machine(context);
+        self.eval_async_from(model, context, host, Origin::Binding)
+            .await
+    }
+
+    /// [`eval_async`](Payload::eval_async) for an evaluation of this origin, and, for a surface
+    /// a tool's result created, with the surface's provenance: an [`Origin`] or an
+    /// [`Invocation`]. The origin is checked against what catalogs declare, as with
+    /// [`eval_from`](Payload::eval_from); the host's [`ToolPolicy`](crate::mcp::ToolPolicy) and
+    /// [`AuditSink`](crate::mcp::AuditSink) see it, and the provenance, in each tool call.
+    ///
+    /// ```
+    /// # #[cfg(feature = "testing")] {
+    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, Origin, SharedModel, testing::{ScriptedServer, block_on}};
+    /// # use a2ui_catalog_mcp::mcp::{BoxFuture, Decision, ToolCallRequest, ToolPolicy};
+    /// # use serde_json::json;
+    /// struct OnlyOnTap;
+    /// impl ToolPolicy for OnlyOnTap {
+    ///     fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+    ///         let tap = call.origin == Origin::Action;
+    ///         Box::pin(async move { if tap { Decision::Allow } else { Decision::deny("no tap") } })
+    ///     }
+    /// }
+    /// let server = ScriptedServer::from_json(&json!({"results": {"send": [{"content": []}]}}))?;
+    /// let host = server.host().with_policy(OnlyOnTap);
+    /// let send = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {"name": "send"}}))?;
+    /// let model = SharedModel::new(json!({}));
+    /// let root = JsonPointer::root();
+    /// assert!(block_on(send.eval_async(&model, &root, &host)).is_err());
+    /// assert!(block_on(send.eval_async_from(&model, &root, &host, Origin::Action)).is_ok());
+    /// # }
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub async fn eval_async_from<M: DataModel + Send>(
+        &self,
+        model: &SharedModel<M>,
+        context: &JsonPointer,
+        host: &McpHost,
+        invocation: impl Into<Invocation>,
+    ) -> Result<Value, Error> {
+        let invocation = invocation.into();
+        let mut machine = self.machine(context, invocation.origin);
         let mut state = EvalState::default();
         loop {
             let step = machine.run(&mut *model.lock(), true)?;
@@ -68,6 +109,7 @@ impl Payload {
                 context,
                 self.limits(),
                 &mut state,
+                &invocation,
                 request.call,
             )
             .await
@@ -95,6 +137,7 @@ async fn call_tool<M: DataModel + Send>(
     context: &JsonPointer,
     limits: &Limits,
     state: &mut EvalState,
+    invocation: &Invocation,
     call: ToolCall,
 ) -> Result<Arc<ToolResponse>, Error> {
     let ToolCall {
@@ -107,8 +150,8 @@ async fn call_tool<M: DataModel + Send>(
         .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
-    let client = resolve(host, &name, &arguments, CallOrigin::Payload).await?;
-    let audit = authorize(host, &client, &name, &arguments, CallOrigin::Payload).await?;
+    let client = resolve(host, &name, &arguments, invocation.origin).await?;
+    let audit = authorize(host, &client, &name, &arguments, invocation.origin).await?;
     // The call starts when its request is sent: from now on it is the latest for its path.
     let ticket = target.clone().map(|path| model.start_call(path));
     let result = client
@@ -178,7 +221,7 @@ pub(super) async fn resolve(
     host: &McpHost,
     name: &str,
     arguments: &Value,
-    origin: CallOrigin,
+    origin: Origin,
 ) -> Result<Arc<dyn ToolClient>, Error> {
     if let Some(client) = host.router.client_for(name).await {
         return Ok(client);
@@ -199,7 +242,7 @@ pub(super) async fn authorize<'h>(
     client: &Arc<dyn ToolClient>,
     name: &str,
     arguments: &Value,
-    origin: CallOrigin,
+    origin: Origin,
 ) -> Result<AuditRecord<'h>, Error> {
     let server = if host.policy.is_some() || host.audit.is_some() {
         client.server_name()

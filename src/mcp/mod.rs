@@ -63,7 +63,8 @@
 //! that would serve the tool is known, the host's [`ToolPolicy`] sees a [`ToolCallRequest`]:
 //! the tool's name, the arguments exactly as they would be sent, the server's name
 //! ([`ToolClient::server_name`]), the tool's definition from `tools/list` (with its
-//! `annotations`) and where the call comes from ([`CallOrigin`]). It answers, asynchronously,
+//! `annotations`) and why the call is made ([`Origin`](crate::Origin): a binding, a user's action, an MCP
+//! App, the agent). It answers, asynchronously,
 //! [`Decision::Allow`] or [`Decision::Deny`] with a reason. A denied call is an
 //! `EXPRESSION_ERROR` `MCP tool '<name>' is not allowed: <reason>`: nothing is sent to the
 //! server, nothing is written, no message is forwarded, and the rest of the payload does not
@@ -139,6 +140,6 @@ pub use host::{
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
 pub use tool_policy::{
-    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOrigin, CallOutcome, ConsentFn,
+    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOutcome, ConsentFn,
     ConsentForDestructive, Decision, DenyList, ToolCallRequest, ToolPolicy, ToolPolicyExt,
 };

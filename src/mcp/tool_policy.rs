@@ -3,21 +3,12 @@
 //! [`AuditSink`]). The rules are in the `mcp` module's documentation ("Security").
 
 use super::host::BoxFuture;
+use crate::origin::Origin;
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Where a tool call comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CallOrigin {
-    /// A payload's `callMcpTool`.
-    Payload,
-    /// An `McpApp` widget's `tools/call` request (already checked against its `allowedTools`).
-    App,
-}
 
 /// What a policy sees of a call before it is sent.
 #[derive(Debug, Clone, Copy)]
@@ -34,8 +25,11 @@ pub struct ToolCallRequest<'a> {
     /// The tool's entry from `tools/list` as the host holds it; `None` when the tool is not in
     /// the list.
     pub definition: Option<&'a Value>,
-    /// Who asks.
-    pub origin: CallOrigin,
+    /// Why the call is made: the origin of the evaluation that runs a payload's `callMcpTool`
+    /// (a binding unless the host says otherwise, see
+    /// [`Payload::eval_async_from`](crate::Payload::eval_async_from)), or [`Origin::App`] for an
+    /// `McpApp` widget's request (already checked against its `allowedTools`).
+    pub origin: Origin,
 }
 
 impl ToolCallRequest<'_> {
@@ -55,13 +49,13 @@ impl ToolCallRequest<'_> {
     /// tool missing from `tools/list` says nothing, so it is destructive.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::{CallOrigin, ToolCallRequest};
+    /// use a2ui_catalog_mcp::{Origin, mcp::ToolCallRequest};
     /// use serde_json::json;
     /// let def = json!({"name": "label", "annotations": {"destructiveHint": false}});
     /// let args = json!({});
-    /// let call = ToolCallRequest::new("label", &args, CallOrigin::Payload).with_definition(Some(&def));
+    /// let call = ToolCallRequest::new("label", &args, Origin::Binding).with_definition(Some(&def));
     /// assert!(!call.is_destructive());
-    /// assert!(ToolCallRequest::new("unknown", &args, CallOrigin::Payload).is_destructive());
+    /// assert!(ToolCallRequest::new("unknown", &args, Origin::Binding).is_destructive());
     /// ```
     pub fn is_destructive(&self) -> bool {
         self.hint("readOnlyHint") != Some(true) && self.hint("destructiveHint") != Some(false)
@@ -70,7 +64,7 @@ impl ToolCallRequest<'_> {
 
 impl<'a> ToolCallRequest<'a> {
     /// A call with neither server name nor definition (for tests of a policy).
-    pub fn new(name: &'a str, arguments: &'a Value, origin: CallOrigin) -> ToolCallRequest<'a> {
+    pub fn new(name: &'a str, arguments: &'a Value, origin: Origin) -> ToolCallRequest<'a> {
         ToolCallRequest {
             name,
             arguments,
@@ -337,8 +331,8 @@ pub struct AuditEvent {
     pub arguments: Value,
     /// The server, as its client names it.
     pub server: Option<String>,
-    /// Who asked.
-    pub origin: CallOrigin,
+    /// Why the call was made.
+    pub origin: Origin,
     /// The decision; `None` when there was none: the evaluation was dropped while the policy
     /// was deciding, or no connected server has the tool (the policy is not asked then).
     /// Without a policy every call is [`Decision::Allow`].
@@ -357,8 +351,8 @@ impl fmt::Display for AuditEvent {
         if let Some(server) = &self.server {
             write!(f, " on {server}")?;
         }
-        if self.origin == CallOrigin::App {
-            f.write_str(" (from an McpApp)")?;
+        if self.origin != Origin::Binding {
+            write!(f, " (from {})", self.origin)?;
         }
         match (&self.decision, &self.outcome) {
             (Some(Decision::Deny(why)), _) => write!(f, ": denied ({why})")?,
@@ -401,7 +395,7 @@ struct Pending<'h> {
     tool: String,
     arguments: Value,
     server: Option<String>,
-    origin: CallOrigin,
+    origin: Origin,
     decision: Option<Decision>,
     clock: Stopwatch,
 }
@@ -412,7 +406,7 @@ impl<'h> AuditRecord<'h> {
         tool: &str,
         arguments: &Value,
         server: Option<&str>,
-        origin: CallOrigin,
+        origin: Origin,
     ) -> AuditRecord<'h> {
         AuditRecord {
             pending: sink.map(|sink| Pending {
@@ -518,7 +512,7 @@ mod tests {
         let defs = defs();
         let verdict = |name: &str| {
             let def = defs.iter().find(|d| d["name"] == name);
-            ToolCallRequest::new(name, &args, CallOrigin::Payload)
+            ToolCallRequest::new(name, &args, Origin::Binding)
                 .with_definition(def)
                 .is_destructive()
         };
@@ -536,7 +530,7 @@ mod tests {
     #[test]
     fn lists_and_composition() {
         let args = json!({"id": 1});
-        let call = |name| ToolCallRequest::new(name, &args, CallOrigin::Payload);
+        let call = |name| ToolCallRequest::new(name, &args, Origin::Binding);
         let allow = AllowList::new(["a", "b"]);
         assert_eq!(now(allow.decide(&call("a"))), Decision::Allow);
         assert!(!now(allow.decide(&call("c"))).is_allowed());
@@ -571,7 +565,7 @@ mod tests {
         let yes = json!({"confirm": true});
         let no = json!({"confirm": false});
         let call = |name: &'static str, args| {
-            ToolCallRequest::new(name, args, CallOrigin::App)
+            ToolCallRequest::new(name, args, Origin::App)
                 .with_definition(defs.iter().find(|d| d["name"] == name))
         };
         // Bind the calls first: the futures borrow them.
@@ -602,11 +596,11 @@ mod tests {
         let sink = |e: &AuditEvent| events.lock().unwrap().push(e.clone());
         let args = json!({"id": 1});
         let started = |origin| AuditRecord::start(Some(&sink), "t", &args, Some("s"), origin);
-        drop(started(CallOrigin::Payload));
-        let mut allowed = started(CallOrigin::App);
+        drop(started(Origin::Binding));
+        let mut allowed = started(Origin::App);
         allowed.decided(&Decision::Allow);
         drop(allowed);
-        let mut finished = started(CallOrigin::Payload);
+        let mut finished = started(Origin::Binding);
         finished.decided(&Decision::Allow);
         finished.finish(CallOutcome::Ok);
         let seen: Vec<_> = events
@@ -618,19 +612,15 @@ mod tests {
         assert_eq!(
             seen,
             [
-                (None, CallOutcome::Cancelled, CallOrigin::Payload),
-                (
-                    Some(Decision::Allow),
-                    CallOutcome::Cancelled,
-                    CallOrigin::App
-                ),
-                (Some(Decision::Allow), CallOutcome::Ok, CallOrigin::Payload),
+                (None, CallOutcome::Cancelled, Origin::Binding),
+                (Some(Decision::Allow), CallOutcome::Cancelled, Origin::App),
+                (Some(Decision::Allow), CallOutcome::Ok, Origin::Binding),
             ]
         );
         assert!(events.lock().unwrap()[2].duration.is_some());
         // Without a sink nothing is kept, and nothing happens on drop.
         assert!(
-            AuditRecord::start(None, "t", &args, None, CallOrigin::Payload)
+            AuditRecord::start(None, "t", &args, None, Origin::Binding)
                 .pending
                 .is_none()
         );
@@ -642,7 +632,7 @@ mod tests {
             tool: "close_issue".into(),
             arguments: json!({"id": 3}),
             server: Some("github".into()),
-            origin: CallOrigin::Payload,
+            origin: Origin::Binding,
             decision: Some(Decision::deny("it is destructive")),
             outcome: CallOutcome::Denied,
             duration: None,
@@ -654,14 +644,14 @@ mod tests {
         let cancelled = AuditEvent {
             decision: None,
             outcome: CallOutcome::Cancelled,
-            origin: CallOrigin::App,
+            origin: Origin::App,
             server: None,
             duration: Some(Duration::from_millis(2)),
             ..event.clone()
         };
         assert_eq!(
             cancelled.to_string(),
-            r#"close_issue {"id":3} (from an McpApp): cancelled before the decision in 2.0 ms"#
+            r#"close_issue {"id":3} (from an MCP App): cancelled before the decision in 2.0 ms"#
         );
         let superseded = AuditEvent {
             decision: Some(Decision::Allow),

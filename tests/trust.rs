@@ -1,0 +1,260 @@
+//! Trust at the surface (issue 24): the origin of every call and what catalogs declare about it,
+//! typed denials, the ready-made policies, provenance, MCP Apps visibility and `outputSchema`.
+#![cfg(feature = "testing")]
+
+use a2ui_catalog_mcp::mcp::{AuditEvent, BoxFuture, Decision, ToolCallRequest, ToolPolicy};
+use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
+use a2ui_catalog_mcp::{
+    Access, AllowedCallers, Args, CallContext, Catalog, Environment, Error, ErrorCode, Function,
+    JsonPointer, Origin, SharedModel,
+};
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+const SHELL: &str = "https://example.com/shell.json";
+
+/// A catalog document declaring `openUrl` (user activation), `ask` (agent only), `both`
+/// (renderer or agent) and `plain` (nothing declared).
+fn shell_document() -> Value {
+    let entry = |name: &str, extra: Value| {
+        let mut entry = json!({"returnType": "any",
+            "properties": {"call": {"const": name}, "args": {"properties": {"value": {}}}}});
+        entry
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        entry
+    };
+    json!({"catalogId": SHELL, "functions": {
+        "openUrl": entry("openUrl", json!({"requiresUserActivation": true})),
+        "ask": entry("ask", json!({"allowedCallers": "agentOnly"})),
+        "both": entry("both", json!({"allowedCallers": "rendererOrAgent"})),
+        "plain": entry("plain", json!({})),
+    }})
+}
+
+/// Counts its runs and returns the origin it saw.
+struct Seen(Arc<AtomicUsize>);
+
+impl Function for Seen {
+    fn call(&self, _args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Ok(Value::from(cx.origin().as_str()))
+    }
+}
+
+fn shell_env() -> (Environment, Arc<AtomicUsize>) {
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut catalog = Catalog::from_schema(&shell_document()).unwrap();
+    for name in ["openUrl", "ask", "both", "plain"] {
+        catalog
+            .implement_function(name, Seen(runs.clone()))
+            .unwrap();
+    }
+    let mut env = Environment::new();
+    env.add_catalog(catalog);
+    (env, runs)
+}
+
+fn call(name: &str) -> Value {
+    json!({"@call": name, "catalogId": SHELL, "args": {"value": 1}})
+}
+
+#[test]
+fn declarations_are_read_from_the_catalog_document() {
+    let catalog = Catalog::from_schema(&shell_document()).unwrap();
+    let access = |name| catalog.declaration(name).unwrap().access();
+    assert_eq!(
+        access("openUrl"),
+        Access::new(AllowedCallers::RendererOnly, true)
+    );
+    assert_eq!(access("ask"), Access::new(AllowedCallers::AgentOnly, false));
+    assert_eq!(access("plain"), Access::default());
+
+    let bad = |extra: Value| {
+        let mut doc = json!({"catalogId": "x", "functions": {"f": {
+            "properties": {"call": {"const": "f"}, "args": {}}}}});
+        doc["functions"]["f"]
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        Catalog::from_schema(&doc).unwrap_err()
+    };
+    let err = bad(json!({"requiresUserActivation": "yes"}));
+    assert_eq!(err.code(), ErrorCode::ValidationFailed);
+    assert!(
+        err.message()
+            .contains("requiresUserActivation must be a boolean"),
+        "{err}"
+    );
+    let err = bad(json!({"allowedCallers": "anyone"}));
+    assert!(err.message().contains("allowedCallers must be"), "{err}");
+    let err = bad(json!({"requiresUserActivation": true, "allowedCallers": "agentOnly"}));
+    assert!(err.message().contains("needs allowedCallers"), "{err}");
+}
+
+#[test]
+fn the_engine_enforces_user_activation_and_allowed_callers_for_every_origin() {
+    let (env, runs) = shell_env();
+    let root = JsonPointer::root();
+    let mut model = json!({});
+    // (function, origins that may call it)
+    let table = [
+        ("openUrl", vec![Origin::Action]),
+        ("ask", vec![Origin::Agent]),
+        ("both", Origin::ALL.to_vec()),
+        ("plain", vec![Origin::Binding, Origin::Action, Origin::App]),
+    ];
+    for (name, allowed) in table {
+        let payload = env.compile(&call(name)).unwrap();
+        for origin in Origin::ALL {
+            let before = runs.load(Ordering::SeqCst);
+            let result = payload.eval_from(&mut model, &root, origin);
+            if allowed.contains(&origin) {
+                assert_eq!(
+                    result.unwrap(),
+                    json!(origin.as_str()),
+                    "{name} from {origin}"
+                );
+                assert_eq!(runs.load(Ordering::SeqCst), before + 1);
+            } else {
+                let err = result.unwrap_err();
+                assert_eq!(
+                    err.code(),
+                    ErrorCode::ExpressionError,
+                    "{name} from {origin}"
+                );
+                assert_eq!(err.function(), Some(name));
+                assert!(err.message().contains(&origin.to_string()), "{err}");
+                assert_eq!(runs.load(Ordering::SeqCst), before, "{name} must not run");
+            }
+        }
+    }
+    // Without an origin it is a binding, read-only evaluation included.
+    let open = env.compile(&call("openUrl")).unwrap();
+    assert!(open.eval(&mut model).is_err());
+    assert!(open.eval_read(&model, &root).is_err());
+    assert!(open.eval_read_from(&model, &root, Origin::Action).is_ok());
+}
+
+#[test]
+fn a_refused_call_inside_an_action_stops_the_chain_and_writes_nothing() {
+    let (env, runs) = shell_env();
+    // The action's function call and what it calls share the origin: `openUrl` in an argument
+    // of updateDataModel is refused for a binding, and the update does not happen.
+    let payload = env
+        .compile(
+            &json!({"@call": "updateDataModel", "args": {"updates": {"/opened": call("openUrl")}}}),
+        )
+        .unwrap();
+    let mut model = json!({});
+    let err = payload.eval(&mut model).unwrap_err();
+    assert_eq!(err.location(), "/args/updates/~1opened");
+    assert_eq!(model, json!({}));
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    payload
+        .eval_from(&mut model, &JsonPointer::root(), Origin::Action)
+        .unwrap();
+    assert_eq!(model, json!({"opened": "action"}));
+}
+
+#[test]
+fn set_access_changes_a_function_added_in_code() {
+    let mut catalog =
+        Catalog::new(SHELL).with_function("plain", Default::default(), |_: &Args<'_>| Ok(json!(1)));
+    assert!(catalog.set_access("missing", Access::default()).is_err());
+    catalog
+        .set_access("plain", Access::new(AllowedCallers::RendererOrAgent, false))
+        .unwrap();
+    let mut env = Environment::new();
+    env.add_catalog(catalog);
+    let payload = env
+        .compile(&json!({"@call": "plain", "catalogId": SHELL}))
+        .unwrap();
+    assert_eq!(
+        payload
+            .eval_from(&mut json!({}), &JsonPointer::root(), Origin::Agent)
+            .unwrap(),
+        json!(1)
+    );
+}
+
+/// Records the origin of every request it sees, and allows everything.
+#[derive(Clone, Default)]
+struct Recorder(Arc<Mutex<Vec<Origin>>>);
+
+impl ToolPolicy for Recorder {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        self.0.lock().unwrap().push(call.origin);
+        Box::pin(std::future::ready(Decision::Allow))
+    }
+}
+
+#[test]
+fn the_policy_and_the_audit_see_the_evaluations_origin() {
+    let server = ScriptedServer::from_json(
+        &json!({"results": {"ping": [{"content": [{"type": "text", "text": "pong"}]}]}}),
+    )
+    .unwrap();
+    let recorder = Recorder::default();
+    let audited = Arc::new(Mutex::new(Vec::new()));
+    let log = audited.clone();
+    let host = server
+        .host()
+        .with_policy(recorder.clone())
+        .with_audit(move |e: &AuditEvent| log.lock().unwrap().push((e.origin, e.to_string())));
+    let payload = Environment::new()
+        .compile(&json!({"@call": "callMcpTool", "args": {"name": "ping"}}))
+        .unwrap();
+    let model = SharedModel::new(json!({}));
+    let root = JsonPointer::root();
+    block_on(payload.eval_async(&model, &root, &host)).unwrap();
+    for origin in [Origin::Binding, Origin::Action, Origin::App] {
+        block_on(payload.eval_async_from(&model, &root, &host, origin)).unwrap();
+    }
+    // The MCP catalog declares no allowedCallers for callMcpTool: the A2UI default,
+    // rendererOnly, keeps the agent from making the renderer call tools. The policy is not
+    // asked and nothing is audited: no tool call was made.
+    let err = block_on(payload.eval_async_from(&model, &root, &host, Origin::Agent)).unwrap_err();
+    assert!(
+        err.message().contains("allowedCallers 'rendererOnly'"),
+        "{err}"
+    );
+    assert_eq!(server.tool_calls().len(), 4);
+    let expected = [
+        Origin::Binding,
+        Origin::Binding,
+        Origin::Action,
+        Origin::App,
+    ];
+    assert_eq!(*recorder.0.lock().unwrap(), expected);
+    let audited = audited.lock().unwrap();
+    assert_eq!(
+        audited.iter().map(|(o, _)| *o).collect::<Vec<_>>(),
+        expected
+    );
+    assert!(!audited[0].1.contains("(from"), "{}", audited[0].1);
+    assert!(
+        audited[2].1.contains("(from a user action)"),
+        "{}",
+        audited[2].1
+    );
+}
+
+#[test]
+fn catalog_rules_hold_whatever_the_hosts_policy() {
+    // A host without a policy allows every tool call; the catalog's rule still refuses the
+    // binding's call of a function that needs a tap, and nothing is sent.
+    let (env, _) = shell_env();
+    let server = ScriptedServer::from_json(&json!({"results": {"t": [{"content": []}]}})).unwrap();
+    let payload = env
+        .compile(&json!({"@call": "callMcpTool", "args": {"name": "t", "arguments": {"url": call("openUrl")}}}))
+        .unwrap();
+    let model = SharedModel::new(json!({}));
+    let root = JsonPointer::root();
+    assert!(block_on(payload.eval_async(&model, &root, &server.host())).is_err());
+    assert!(server.tool_calls().is_empty());
+    block_on(payload.eval_async_from(&model, &root, &server.host(), Origin::Action)).unwrap();
+    assert_eq!(server.tool_calls().len(), 1);
+}
