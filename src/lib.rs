@@ -111,7 +111,7 @@ pub use catalog::{
     StaticArg, StaticArgs,
 };
 pub use env::{Diagnostics, Environment};
-pub use error::{Error, ErrorCode, Phase, Result, Warning, WarningCode};
+pub use error::{Denial, Error, ErrorCode, Phase, Result, Warning, WarningCode};
 pub use json::{js_number_string, to_js_string};
 pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
 pub use mcp::{

@@ -6,6 +6,7 @@
 //! [`AuditEvent`](crate::mcp::AuditEvent); the engine itself enforces what catalogs declare
 //! (`requiresUserActivation`, `allowedCallers`) against the origin.
 
+use crate::error::Denial;
 use std::fmt;
 
 /// Why an evaluation runs: who, in the end, asks for every call it makes.
@@ -221,18 +222,24 @@ impl Access {
         }
     }
 
-    /// Why a call of this origin may not go, or `None` when it may.
-    pub fn refusal(self, origin: Origin) -> Option<String> {
+    /// Why a call of this origin may not go (the kind and the reason), or `None` when it may.
+    pub fn refusal(self, origin: Origin) -> Option<(Denial, String)> {
         if !self.allowed_callers.admits(origin) {
-            return Some(format!(
-                "its catalog declares allowedCallers '{}', and the call comes from {origin}",
-                self.allowed_callers.as_str()
+            return Some((
+                Denial::AllowedCallers,
+                format!(
+                    "its catalog declares allowedCallers '{}', and the call comes from {origin}",
+                    self.allowed_callers.as_str()
+                ),
             ));
         }
         if self.requires_user_activation && !origin.has_user_activation() {
-            return Some(format!(
-                "its catalog declares requiresUserActivation, and the call comes from {origin}, \
+            return Some((
+                Denial::UserActivation,
+                format!(
+                    "its catalog declares requiresUserActivation, and the call comes from {origin}, \
                  not a user action"
+                ),
             ));
         }
         None
@@ -258,16 +265,21 @@ mod tests {
         let default = Access::default();
         assert!(default.refusal(Origin::Binding).is_none());
         assert!(default.refusal(Origin::App).is_none());
-        let agent = default.refusal(Origin::Agent).unwrap();
+        let (kind, agent) = default.refusal(Origin::Agent).unwrap();
+        assert_eq!(kind, Denial::AllowedCallers);
         assert!(
             agent.contains("'rendererOnly'") && agent.contains("the agent"),
             "{agent}"
         );
         let tap_only = Access::new(AllowedCallers::RendererOnly, true);
         assert!(tap_only.refusal(Origin::Action).is_none());
-        for origin in [Origin::Binding, Origin::App, Origin::Agent] {
-            assert!(tap_only.refusal(origin).is_some(), "{origin}");
+        for origin in [Origin::Binding, Origin::App] {
+            assert_eq!(tap_only.refusal(origin).unwrap().0, Denial::UserActivation);
         }
+        assert_eq!(
+            tap_only.refusal(Origin::Agent).unwrap().0,
+            Denial::AllowedCallers
+        );
         let agent_only = Access::new(AllowedCallers::AgentOnly, false);
         assert!(agent_only.refusal(Origin::Agent).is_none());
         assert!(agent_only.refusal(Origin::Action).is_some());

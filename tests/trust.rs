@@ -5,8 +5,8 @@
 use a2ui_catalog_mcp::mcp::{AuditEvent, BoxFuture, Decision, ToolCallRequest, ToolPolicy};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Access, AllowedCallers, Args, CallContext, Catalog, Environment, Error, ErrorCode, Function,
-    JsonPointer, Origin, SharedModel,
+    Access, AllowedCallers, Args, CallContext, Catalog, Denial, Environment, Error, ErrorCode,
+    Function, JsonPointer, Origin, SharedModel,
 };
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -126,6 +126,12 @@ fn the_engine_enforces_user_activation_and_allowed_callers_for_every_origin() {
                     "{name} from {origin}"
                 );
                 assert_eq!(err.function(), Some(name));
+                let kind = if name == "openUrl" && origin != Origin::Agent {
+                    Denial::UserActivation
+                } else {
+                    Denial::AllowedCallers
+                };
+                assert_eq!(err.denial(), Some(kind), "{name} from {origin}");
                 assert!(err.message().contains(&origin.to_string()), "{err}");
                 assert_eq!(runs.load(Ordering::SeqCst), before, "{name} must not run");
             }
@@ -257,4 +263,56 @@ fn catalog_rules_hold_whatever_the_hosts_policy() {
     assert!(server.tool_calls().is_empty());
     block_on(payload.eval_async_from(&model, &root, &server.host(), Origin::Action)).unwrap();
     assert_eq!(server.tool_calls().len(), 1);
+}
+
+#[test]
+fn denials_are_typed_and_read_as_before() {
+    use a2ui_catalog_mcp::Limits;
+    use a2ui_catalog_mcp::mcp::{DenyList, app::McpAppProps};
+    let server = ScriptedServer::from_json(&json!({"results": {
+        "ok": [{"content": []}], "bad": [{"content": []}]}}))
+    .unwrap();
+    let host = server.host().with_policy(DenyList::new(["bad"]));
+    let env = Environment::new();
+    let model = SharedModel::new(json!({}));
+    let root = JsonPointer::root();
+    let run = |name: &str| {
+        let payload = env
+            .compile(&json!({"@call": "callMcpTool", "args": {"name": name}}))
+            .unwrap();
+        block_on(payload.eval_async(&model, &root, &host))
+    };
+    let denied = run("bad").unwrap_err();
+    assert_eq!(denied.denial(), Some(Denial::Policy));
+    assert_eq!(
+        denied.to_string(),
+        "EXPRESSION_ERROR in callMcpTool at /: MCP tool 'bad' is not allowed: it is on the host's deny list"
+    );
+    // A failure is not a denial.
+    let failed = run("missing").unwrap_err();
+    assert_eq!(failed.denial(), None, "{failed}");
+    assert!(run("ok").is_ok());
+
+    let limits = Limits::default();
+    let app = McpAppProps::parse(
+        &json!({"component": "McpApp", "htmlContent": "<p/>", "allowedTools": ["ok", "bad"]}),
+        &limits,
+    )
+    .unwrap();
+    let call = |name: &str| block_on(host.call_app_tool(&app, &json!({"name": name}), &limits));
+    assert_eq!(
+        call("other").unwrap_err().denial(),
+        Some(Denial::AllowedTools)
+    );
+    assert_eq!(call("bad").unwrap_err().denial(), Some(Denial::Policy));
+    for kind in [
+        "policy",
+        "allowedTools",
+        "visibility",
+        "userActivation",
+        "allowedCallers",
+        "outputSchema",
+    ] {
+        assert_eq!(Denial::parse(kind).unwrap().as_str(), kind);
+    }
 }

@@ -6,7 +6,7 @@ use super::app::{McpAppProps, ToolCallDecision};
 use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
 use super::tool_policy::{AuditRecord, CallOutcome, Decision};
-use crate::error::{Error, ErrorCode};
+use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
 use crate::origin::Origin;
@@ -69,7 +69,8 @@ impl McpHost {
                     AuditRecord::start(self.audit.as_deref(), tool, &arguments, None, Origin::App);
                 audit.decided(&Decision::Deny(message.clone()));
                 audit.finish(CallOutcome::Denied);
-                return Err(Error::new(ErrorCode::ExpressionError, message));
+                return Err(Error::new(ErrorCode::ExpressionError, message)
+                    .with_denial(Denial::AllowedTools));
             }
         };
         let client = resolve(self, &name, &arguments, Origin::App).await?;

@@ -8,7 +8,7 @@ use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use super::tool_policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
 use crate::catalog::ToolCall;
-use crate::error::{Error, ErrorCode};
+use crate::error::{Denial, Error, ErrorCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
@@ -273,9 +273,10 @@ pub(super) async fn authorize<'h>(
         Decision::Allow => Ok(audit),
         Decision::Deny(reason) => {
             audit.finish(CallOutcome::Denied);
-            Err(expression_error(format!(
-                "MCP tool '{name}' is not allowed: {reason}"
-            )))
+            Err(
+                expression_error(format!("MCP tool '{name}' is not allowed: {reason}"))
+                    .with_denial(Denial::Policy),
+            )
         }
     }
 }

@@ -225,11 +225,12 @@ impl<'p> Machine<'p> {
     ) -> Result<Finished<'p>, Error> {
         // What the catalog declares holds whatever the host's policy says: the function does
         // not run, and nothing above it does either.
-        if let Some(why) = call.access.refusal(self.origin) {
+        if let Some((denial, why)) = call.access.refusal(self.origin) {
             return Err(Error::new(
                 ErrorCode::ExpressionError,
                 format!("function '{}' may not be called here: {why}", call.name),
             )
+            .with_denial(denial)
             .at_call(&call.name, &call.location));
         }
         // The function reads the model through its context while its arguments borrow from it;
