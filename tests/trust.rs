@@ -316,3 +316,106 @@ fn denials_are_typed_and_read_as_before() {
         assert_eq!(Denial::parse(kind).unwrap().as_str(), kind);
     }
 }
+
+fn github() -> ScriptedServer {
+    ScriptedServer::from_json(&json!({
+        "name": "github",
+        "tools": [
+            {"name": "list_issues", "annotations": {"readOnlyHint": true}},
+            {"name": "close_issue", "annotations": {"destructiveHint": true}}
+        ],
+        "results": {
+            "list_issues": [{"content": [{"type": "text", "text": "[]"}]}],
+            "close_issue": [{"content": [{"type": "text", "text": "closed"}]}]
+        }
+    }))
+    .unwrap()
+}
+
+fn tool_call(name: &str) -> a2ui_catalog_mcp::Payload {
+    Environment::new()
+        .compile(&json!({"@call": "callMcpTool", "args": {"name": name, "arguments": {"confirm": {"@path": "/confirm"}}}}))
+        .unwrap()
+}
+
+#[test]
+fn read_only_unless_user_action_keeps_keystrokes_from_destructive_tools() {
+    use a2ui_catalog_mcp::mcp::{ConsentForDestructive, ReadOnlyUnlessUserAction, ToolPolicyExt};
+    let server = github();
+    let consent = ConsentForDestructive::new(|call| {
+        let yes = call.arguments["confirm"] == true;
+        Box::pin(async move { yes })
+    });
+    let host = server
+        .host()
+        .with_policy(ReadOnlyUnlessUserAction::trusting(["github"]).and(consent));
+    let root = JsonPointer::root();
+    let run = |tool: &str, origin: Origin, confirm: bool| {
+        let model = SharedModel::new(json!({"confirm": confirm}));
+        block_on(tool_call(tool).eval_async_from(&model, &root, &host, origin))
+    };
+    assert!(run("list_issues", Origin::Binding, false).is_ok());
+    let keystroke = run("close_issue", Origin::Binding, true).unwrap_err();
+    assert_eq!(keystroke.denial(), Some(Denial::Policy));
+    assert!(
+        keystroke.message().contains("not a user action"),
+        "{keystroke}"
+    );
+    let app = run("close_issue", Origin::App, true).unwrap_err();
+    assert!(app.message().contains("an MCP App"), "{app}");
+    // A tap may, when the user consents.
+    let no = run("close_issue", Origin::Action, false).unwrap_err();
+    assert!(no.message().contains("did not consent"), "{no}");
+    assert!(run("close_issue", Origin::Action, true).is_ok());
+    let sent: Vec<_> = server
+        .tool_calls()
+        .iter()
+        .map(|c| c["name"].clone())
+        .collect();
+    assert_eq!(sent, [json!("list_issues"), json!("close_issue")]);
+
+    // Annotations of a server the host does not trust do not count.
+    let untrusting = server.host().with_policy(ReadOnlyUnlessUserAction::new());
+    let model = SharedModel::new(json!({}));
+    let err =
+        block_on(tool_call("list_issues").eval_async(&model, &root, &untrusting)).unwrap_err();
+    assert!(
+        err.message()
+            .contains("does not trust the annotations of server 'github'"),
+        "{err}"
+    );
+    let everyone = server
+        .host()
+        .with_policy(ReadOnlyUnlessUserAction::trusting_every_server());
+    assert!(block_on(tool_call("list_issues").eval_async(&model, &root, &everyone)).is_ok());
+}
+
+#[test]
+fn same_server_as_source_confines_a_surface_to_its_server() {
+    use a2ui_catalog_mcp::mcp::SameServerAsSource;
+    use a2ui_catalog_mcp::{Invocation, Provenance};
+    let server = github();
+    let host = server.host().with_policy(SameServerAsSource);
+    let root = JsonPointer::root();
+    let model = SharedModel::new(json!({}));
+    let from = |server: Option<&str>| {
+        Invocation::new(Origin::Action)
+            .with_source(Provenance::new("show", server.map(str::to_owned)))
+    };
+    let run = |invocation: Invocation| {
+        block_on(tool_call("list_issues").eval_async_from(&model, &root, &host, invocation))
+    };
+    assert!(run(from(Some("github"))).is_ok());
+    let err = run(from(Some("web"))).unwrap_err();
+    assert_eq!(err.denial(), Some(Denial::Policy));
+    assert!(err.message().contains("came from server 'web'"), "{err}");
+    assert!(
+        run(from(None)).is_err(),
+        "an unnamed source cannot be confined"
+    );
+    assert!(
+        run(Invocation::new(Origin::Binding)).is_ok(),
+        "no provenance: not confined"
+    );
+    assert_eq!(server.tool_calls().len(), 2);
+}

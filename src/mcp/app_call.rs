@@ -9,7 +9,7 @@ use super::tool_policy::{AuditRecord, CallOutcome, Decision};
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
-use crate::origin::Origin;
+use crate::origin::{Invocation, Origin, Provenance};
 use serde_json::Value;
 
 impl McpHost {
@@ -59,6 +59,25 @@ impl McpHost {
         params: &Value,
         limits: &Limits,
     ) -> Result<Value, Error> {
+        self.call_app_tool_from(app, params, limits, None).await
+    }
+
+    /// [`call_app_tool`](McpHost::call_app_tool) for an app that came from `source` (the tool
+    /// and server whose result carried it, [`McpAppResource::source`](crate::McpAppResource),
+    /// or the provenance of the surface that holds the `McpApp` component): the policy sees it
+    /// ([`ToolCallRequest::source`](crate::mcp::ToolCallRequest::source)), and MCP Apps
+    /// visibility uses it to refuse cross-server calls of app-only tools.
+    pub async fn call_app_tool_from(
+        &self,
+        app: &McpAppProps,
+        params: &Value,
+        limits: &Limits,
+        source: Option<&Provenance>,
+    ) -> Result<Value, Error> {
+        let invocation = Invocation {
+            origin: Origin::App,
+            source: source.cloned(),
+        };
         let (name, arguments) = match app.check_tool_call(params)? {
             ToolCallDecision::Allowed { tool, arguments } => (tool, Value::Object(arguments)),
             ToolCallDecision::Denied(denial) => {
@@ -74,7 +93,7 @@ impl McpHost {
             }
         };
         let client = resolve(self, &name, &arguments, Origin::App).await?;
-        let audit = authorize(self, &client, &name, &arguments, Origin::App).await?;
+        let audit = authorize(self, &client, &name, &arguments, &invocation).await?;
         let failed = |reason: String| {
             Error::new(
                 ErrorCode::ExpressionError,

@@ -151,7 +151,7 @@ async fn call_tool<M: DataModel + Send>(
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
     let client = resolve(host, &name, &arguments, invocation.origin).await?;
-    let audit = authorize(host, &client, &name, &arguments, invocation.origin).await?;
+    let audit = authorize(host, &client, &name, &arguments, invocation).await?;
     // The call starts when its request is sent: from now on it is the latest for its path.
     let ticket = target.clone().map(|path| model.start_call(path));
     let result = client
@@ -242,8 +242,9 @@ pub(super) async fn authorize<'h>(
     client: &Arc<dyn ToolClient>,
     name: &str,
     arguments: &Value,
-    origin: Origin,
+    invocation: &Invocation,
 ) -> Result<AuditRecord<'h>, Error> {
+    let origin = invocation.origin;
     let server = if host.policy.is_some() || host.audit.is_some() {
         client.server_name()
     } else {
@@ -263,6 +264,7 @@ pub(super) async fn authorize<'h>(
         Some(policy) => {
             let definition = host.tool_definition(client, name).await;
             let request = ToolCallRequest::new(name, arguments, origin)
+                .with_source(invocation.source.as_ref())
                 .with_server(server.as_deref())
                 .with_definition(definition.as_ref());
             policy.decide(&request).await

@@ -141,5 +141,6 @@ pub use host::{
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
 pub use tool_policy::{
     AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOutcome, ConsentFn,
-    ConsentForDestructive, Decision, DenyList, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+    ConsentForDestructive, Decision, DenyList, ReadOnlyUnlessUserAction, SameServerAsSource,
+    ToolCallRequest, ToolPolicy, ToolPolicyExt,
 };

@@ -3,7 +3,7 @@
 //! [`AuditSink`]). The rules are in the `mcp` module's documentation ("Security").
 
 use super::host::BoxFuture;
-use crate::origin::Origin;
+use crate::origin::{Origin, Provenance};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
@@ -30,6 +30,10 @@ pub struct ToolCallRequest<'a> {
     /// [`Payload::eval_async_from`](crate::Payload::eval_async_from)), or [`Origin::App`] for an
     /// `McpApp` widget's request (already checked against its `allowedTools`).
     pub origin: Origin,
+    /// Where the surface that makes the call came from (the tool and server whose result
+    /// created it), when the host says ([`Invocation::with_source`](crate::Invocation::with_source));
+    /// for an `McpApp` widget, where the app came from.
+    pub source: Option<&'a Provenance>,
 }
 
 impl ToolCallRequest<'_> {
@@ -71,7 +75,14 @@ impl<'a> ToolCallRequest<'a> {
             server: None,
             definition: None,
             origin,
+            source: None,
         }
+    }
+
+    /// The same call from a surface (or app) that came from `source`.
+    pub fn with_source(mut self, source: Option<&'a Provenance>) -> ToolCallRequest<'a> {
+        self.source = source;
+        self
     }
 
     /// The same call with the tool's `tools/list` entry.
@@ -251,6 +262,138 @@ impl ToolPolicy for ConsentForDestructive {
                 None => Decision::deny(why),
             }
         })
+    }
+}
+
+/// Read-only tools go from anywhere; any other tool only from a user's action
+/// ([`Origin::Action`]): a keystroke that re-runs a binding cannot call a destructive tool, a tap
+/// can. The rule of shipping A2UI hosts.
+///
+/// "Read-only" is the tool's `readOnlyHint: true` annotation, and annotations are only as
+/// trustworthy as their server: they count only for the servers the host trusts
+/// ([`trusting`](ReadOnlyUnlessUserAction::trusting),
+/// [`trusting_every_server`](ReadOnlyUnlessUserAction::trusting_every_server)). With
+/// [`new`](ReadOnlyUnlessUserAction::new) no server is trusted, so only user actions call tools.
+/// Compose it with [`ConsentForDestructive`] to ask before a tap's destructive call.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Origin, mcp::{Decision, ReadOnlyUnlessUserAction, ToolCallRequest, ToolPolicy}};
+/// use serde_json::json;
+/// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
+/// let policy = ReadOnlyUnlessUserAction::trusting(["github"]);
+/// let (list, close) = (json!({"name": "list", "annotations": {"readOnlyHint": true}}), json!({"name": "close"}));
+/// let args = json!({});
+/// let call = |def, origin| ToolCallRequest::new("t", &args, origin).with_server(Some("github")).with_definition(Some(def));
+/// assert!(now(policy.decide(&call(&list, Origin::Binding))).is_allowed());
+/// assert!(!now(policy.decide(&call(&close, Origin::Binding))).is_allowed());
+/// assert!(now(policy.decide(&call(&close, Origin::Action))).is_allowed());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ReadOnlyUnlessUserAction {
+    trust: Trust,
+}
+
+#[derive(Debug, Clone, Default)]
+enum Trust {
+    #[default]
+    Nobody,
+    Everybody,
+    Servers(HashSet<String>),
+}
+
+impl ReadOnlyUnlessUserAction {
+    /// Trusts no server's annotations: every tool call needs a user action.
+    pub fn new() -> ReadOnlyUnlessUserAction {
+        ReadOnlyUnlessUserAction::default()
+    }
+
+    /// Trusts the annotations of these servers (as their clients name them,
+    /// [`ToolClient::server_name`](crate::mcp::ToolClient::server_name)).
+    pub fn trusting<S: Into<String>>(
+        servers: impl IntoIterator<Item = S>,
+    ) -> ReadOnlyUnlessUserAction {
+        ReadOnlyUnlessUserAction {
+            trust: Trust::Servers(servers.into_iter().map(Into::into).collect()),
+        }
+    }
+
+    /// Trusts the annotations of every server (a host connected only to its own servers).
+    pub fn trusting_every_server() -> ReadOnlyUnlessUserAction {
+        ReadOnlyUnlessUserAction {
+            trust: Trust::Everybody,
+        }
+    }
+
+    fn trusts(&self, server: Option<&str>) -> bool {
+        match &self.trust {
+            Trust::Nobody => false,
+            Trust::Everybody => true,
+            Trust::Servers(servers) => server.is_some_and(|s| servers.contains(s)),
+        }
+    }
+}
+
+impl ToolPolicy for ReadOnlyUnlessUserAction {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision = if call.origin.has_user_activation() {
+            Decision::Allow
+        } else if call.hint("readOnlyHint") != Some(true) {
+            Decision::deny(format!(
+                "it is not read-only (readOnlyHint), and the call comes from {}, not a user action",
+                call.origin
+            ))
+        } else if !self.trusts(call.server) {
+            Decision::deny(format!(
+                "the host does not trust the annotations of {}, and the call comes from {}, not a user action",
+                call.server.map_or_else(
+                    || "an unnamed server".to_owned(),
+                    |s| format!("server '{s}'")
+                ),
+                call.origin
+            ))
+        } else {
+            Decision::Allow
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+/// A surface may call only tools of the server it came from ([`ToolCallRequest::source`]): a
+/// remote server's surface cannot drive a local server's tools (the confused deputy). Surfaces
+/// the host gives no provenance for (not created by a tool's result) are not confined. When
+/// the surface's server or the tool's server has no name, they cannot be told apart: denied.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Origin, Provenance, mcp::{Decision, SameServerAsSource, ToolCallRequest, ToolPolicy}};
+/// use serde_json::json;
+/// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
+/// let source = Provenance::new("show_page", Some("web".into()));
+/// let args = json!({});
+/// let call = |server| ToolCallRequest::new("t", &args, Origin::Action).with_server(Some(server)).with_source(Some(&source));
+/// assert!(now(SameServerAsSource.decide(&call("web"))).is_allowed());
+/// assert!(!now(SameServerAsSource.decide(&call("filesystem"))).is_allowed());
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SameServerAsSource;
+
+impl ToolPolicy for SameServerAsSource {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision = match call.source {
+            None => Decision::Allow,
+            Some(source) => match (source.server.as_deref(), call.server) {
+                (Some(from), Some(to)) if from == to => Decision::Allow,
+                (Some(from), Some(to)) => Decision::deny(format!(
+                    "the surface came from server '{from}' ({source}), and the tool is served by '{to}'"
+                )),
+                (Some(from), None) => Decision::deny(format!(
+                    "the surface came from server '{from}', and the tool's server does not say its name"
+                )),
+                (None, _) => Decision::deny(format!(
+                    "the surface came from {source}, whose server does not say its name"
+                )),
+            },
+        };
+        Box::pin(std::future::ready(decision))
     }
 }
 
