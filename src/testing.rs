@@ -27,6 +27,7 @@ use crate::mcp::{
     AllowList, BoxFuture, ConsentForDestructive, DenyList, HostError, McpHost, MessageSink,
     ToolClient, ToolPolicy, ToolPolicyExt,
 };
+use crate::origin::Provenance;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::future::Future;
@@ -57,6 +58,8 @@ struct State {
     tool_calls: Vec<Value>,
     resource_reads: Vec<String>,
     messages: Vec<Value>,
+    /// Where each call's forwarded messages came from, one entry per `process_from`.
+    message_sources: Vec<Provenance>,
     surfaces: Vec<String>,
     holding: bool,
     held: Vec<Gate>,
@@ -255,6 +258,11 @@ impl ScriptedServer {
         self.state().tools = tools;
     }
 
+    /// The provenance of each batch of messages the sink received, in order.
+    pub fn message_sources(&self) -> Vec<Provenance> {
+        self.state().message_sources.clone()
+    }
+
     /// How many times `tools/list` was asked.
     pub fn tool_list_requests(&self) -> usize {
         self.state().tool_lists
@@ -377,6 +385,11 @@ impl MessageSink for ScriptedServer {
             }
             state.messages.push(message);
         }
+    }
+
+    fn process_from(&self, messages: Vec<Value>, source: &Provenance) {
+        self.state().message_sources.push(source.clone());
+        self.process(messages);
     }
 
     fn has_surface(&self, surface_id: &str) -> bool {

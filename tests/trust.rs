@@ -419,3 +419,55 @@ fn same_server_as_source_confines_a_surface_to_its_server() {
     );
     assert_eq!(server.tool_calls().len(), 2);
 }
+
+#[test]
+fn messages_and_apps_carry_their_tool_and_server_to_the_host() {
+    use a2ui_catalog_mcp::Provenance;
+    use a2ui_catalog_mcp::mcp::protocol;
+    let messages = [json!({"createSurface": {"surfaceId": "board", "catalogId": "c"}})];
+    let result = protocol::tool_result(
+        &messages,
+        &Default::default(),
+        &a2ui_catalog_mcp::Limits::default(),
+    )
+    .unwrap();
+    let server = ScriptedServer::from_json(&json!({
+        "name": "kanban",
+        "results": {
+            "show_board": [result],
+            "show_app": [{"content": [{"type": "resource", "resource": {
+                "uri": "ui://app", "mimeType": "text/html;profile=mcp-app", "text": "<p/>"}}]}]
+        }
+    }))
+    .unwrap();
+    let apps = Arc::new(Mutex::new(Vec::new()));
+    let seen = apps.clone();
+    let audited = Arc::new(Mutex::new(Vec::new()));
+    let log = audited.clone();
+    let host = server
+        .host()
+        .with_app_callback(move |app| seen.lock().unwrap().push(app.source()))
+        .with_audit(move |e: &AuditEvent| log.lock().unwrap().push(e.source.clone()));
+    let env = Environment::new();
+    let model = SharedModel::new(json!({}));
+    let root = JsonPointer::root();
+    let run = |tool: &str, invocation: a2ui_catalog_mcp::Invocation| {
+        let payload = env
+            .compile(&json!({"@call": "callMcpTool", "args": {"name": tool}}))
+            .unwrap();
+        block_on(payload.eval_async_from(&model, &root, &host, invocation)).unwrap();
+    };
+    let from_board = Provenance::new("show_board", Some("kanban".into()));
+    run("show_board", Origin::Binding.into());
+    run(
+        "show_app",
+        a2ui_catalog_mcp::Invocation::new(Origin::Action).with_source(from_board.clone()),
+    );
+    assert_eq!(server.message_sources(), std::slice::from_ref(&from_board));
+    assert_eq!(server.messages().len(), 1);
+    assert_eq!(
+        *apps.lock().unwrap(),
+        [Provenance::new("show_app", Some("kanban".into()))]
+    );
+    assert_eq!(*audited.lock().unwrap(), [None, Some(from_board)]);
+}

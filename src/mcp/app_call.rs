@@ -3,7 +3,7 @@
 //! sent.
 
 use super::app::{McpAppProps, ToolCallDecision};
-use super::call::{authorize, is_tool_error, resolve};
+use super::call::{authorize, is_tool_error, resolve, server_name};
 use super::host::McpHost;
 use super::tool_policy::{AuditRecord, CallOutcome, Decision};
 use crate::error::{Denial, Error, ErrorCode};
@@ -85,15 +85,24 @@ impl McpHost {
                 let tool = params.get("name").and_then(Value::as_str).unwrap_or("");
                 let message = denial.message();
                 let mut audit =
-                    AuditRecord::start(self.audit.as_deref(), tool, &arguments, None, Origin::App);
+                    AuditRecord::start(self.audit.as_deref(), tool, &arguments, None, &invocation);
                 audit.decided(&Decision::Deny(message.clone()));
                 audit.finish(CallOutcome::Denied);
                 return Err(Error::new(ErrorCode::ExpressionError, message)
                     .with_denial(Denial::AllowedTools));
             }
         };
-        let client = resolve(self, &name, &arguments, Origin::App).await?;
-        let audit = authorize(self, &client, &name, &arguments, &invocation).await?;
+        let client = resolve(self, &name, &arguments, &invocation).await?;
+        let server = server_name(self, &client);
+        let audit = authorize(
+            self,
+            &client,
+            &name,
+            &arguments,
+            server.as_deref(),
+            &invocation,
+        )
+        .await?;
         let failed = |reason: String| {
             Error::new(
                 ErrorCode::ExpressionError,

@@ -12,7 +12,7 @@ use crate::error::{Denial, Error, ErrorCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::model::{DataModel, SharedModel, Write};
-use crate::origin::{Invocation, Origin};
+use crate::origin::{Invocation, Origin, Provenance};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
 use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
@@ -150,8 +150,17 @@ async fn call_tool<M: DataModel + Send>(
         .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
-    let client = resolve(host, &name, &arguments, invocation.origin).await?;
-    let audit = authorize(host, &client, &name, &arguments, invocation).await?;
+    let client = resolve(host, &name, &arguments, invocation).await?;
+    let server = server_name(host, &client);
+    let audit = authorize(
+        host,
+        &client,
+        &name,
+        &arguments,
+        server.as_deref(),
+        invocation,
+    )
+    .await?;
     // The call starts when its request is sent: from now on it is the latest for its path.
     let ticket = target.clone().map(|path| model.start_call(path));
     let result = client
@@ -191,15 +200,17 @@ async fn call_tool<M: DataModel + Send>(
             return Err(e);
         }
     }
-    // Only now has every step worked: forward what the call collected.
+    // Only now has every step worked: forward what the call collected, with where it came
+    // from.
     if let Some(sink) = &host.sink
         && !messages.is_empty()
     {
-        sink.process(messages);
+        sink.process_from(messages, &Provenance::new(name.clone(), server.clone()));
     }
     if let Some(on_app) = &host.on_app {
-        for app in &apps {
-            on_app(app);
+        for mut app in apps {
+            app.server.clone_from(&server);
+            on_app(&app);
         }
     }
     audit.finish(if superseded {
@@ -221,17 +232,27 @@ pub(super) async fn resolve(
     host: &McpHost,
     name: &str,
     arguments: &Value,
-    origin: Origin,
+    invocation: &Invocation,
 ) -> Result<Arc<dyn ToolClient>, Error> {
     if let Some(client) = host.router.client_for(name).await {
         return Ok(client);
     }
     let reason = "no connected MCP server has this tool";
-    AuditRecord::start(host.audit.as_deref(), name, arguments, None, origin)
+    AuditRecord::start(host.audit.as_deref(), name, arguments, None, invocation)
         .finish(CallOutcome::HostFailure(reason.to_owned()));
     Err(expression_error(format!(
         "Failed to execute MCP tool '{name}': {reason}"
     )))
+}
+
+/// The name of the server behind `client`, asked only when someone will read it (the policy,
+/// the audit, the message sink and the MCP App callback, which get the provenance).
+pub(super) fn server_name(host: &McpHost, client: &Arc<dyn ToolClient>) -> Option<String> {
+    let wanted = host.policy.is_some()
+        || host.audit.is_some()
+        || host.sink.is_some()
+        || host.on_app.is_some();
+    if wanted { client.server_name() } else { None }
 }
 
 /// Asks the host's policy whether the call may be sent. Allowed, it returns the call's audit
@@ -242,30 +263,20 @@ pub(super) async fn authorize<'h>(
     client: &Arc<dyn ToolClient>,
     name: &str,
     arguments: &Value,
+    server: Option<&str>,
     invocation: &Invocation,
 ) -> Result<AuditRecord<'h>, Error> {
     let origin = invocation.origin;
-    let server = if host.policy.is_some() || host.audit.is_some() {
-        client.server_name()
-    } else {
-        None
-    };
     // Started before the decision, so that an evaluation dropped while the policy decides (a
     // consent dialog left open) is audited as cancelled.
-    let mut audit = AuditRecord::start(
-        host.audit.as_deref(),
-        name,
-        arguments,
-        server.as_deref(),
-        origin,
-    );
+    let mut audit = AuditRecord::start(host.audit.as_deref(), name, arguments, server, invocation);
     let decision = match &host.policy {
         None => Decision::Allow,
         Some(policy) => {
             let definition = host.tool_definition(client, name).await;
             let request = ToolCallRequest::new(name, arguments, origin)
                 .with_source(invocation.source.as_ref())
-                .with_server(server.as_deref())
+                .with_server(server)
                 .with_definition(definition.as_ref());
             policy.decide(&request).await
         }
@@ -552,6 +563,7 @@ impl Collected<'_> {
             };
             self.apps.push(McpAppResource {
                 tool_name: tool.to_owned(),
+                server: None,
                 uri: uri.to_owned(),
                 html,
                 csp: pick("csp"),

@@ -8,6 +8,7 @@
 use super::tool_policy::{AuditSink, ToolPolicy};
 use crate::cache::LruCache;
 use crate::limits::DEFAULT_CACHE_CAPACITY;
+use crate::origin::Provenance;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
@@ -190,6 +191,18 @@ pub trait MessageSink: Send + Sync {
     /// Processes messages, in order.
     fn process(&self, messages: Vec<Value>);
 
+    /// Processes messages that the result of `source.tool` (served by `source.server`)
+    /// carried, in order. The crate calls this one; the default forgets the provenance and
+    /// calls [`process`](MessageSink::process). A surfaces processor keeps it with the surfaces
+    /// the messages create and passes it back with the surface's evaluations
+    /// ([`Invocation::with_source`](crate::Invocation::with_source)), so that the host's
+    /// policy can confine the surface to its server
+    /// ([`SameServerAsSource`](crate::mcp::SameServerAsSource)).
+    fn process_from(&self, messages: Vec<Value>, source: &Provenance) {
+        let _ = source;
+        self.process(messages);
+    }
+
     /// Whether a surface with this id exists already.
     fn has_surface(&self, surface_id: &str) -> bool;
 }
@@ -204,6 +217,10 @@ pub trait MessageSink: Send + Sync {
 pub struct McpAppResource {
     /// The tool whose call produced it.
     pub tool_name: String,
+    /// The server that served the tool, as its client names it (`None` when it does not say):
+    /// with `tool_name`, the app's [`source`](McpAppResource::source), for
+    /// [`McpHost::call_app_tool_from`].
+    pub server: Option<String>,
     /// The resource URI (`ui://…`).
     pub uri: String,
     /// The HTML, decoded.
@@ -212,6 +229,13 @@ pub struct McpAppResource {
     pub csp: Option<Value>,
     /// `_meta.ui.permissions`, when present.
     pub permissions: Option<Value>,
+}
+
+impl McpAppResource {
+    /// Where the app came from: its tool and server.
+    pub fn source(&self) -> Provenance {
+        Provenance::new(self.tool_name.clone(), self.server.clone())
+    }
 }
 
 /// Receives each MCP App resource, in order.

@@ -3,7 +3,7 @@
 //! [`AuditSink`]). The rules are in the `mcp` module's documentation ("Security").
 
 use super::host::BoxFuture;
-use crate::origin::{Origin, Provenance};
+use crate::origin::{Invocation, Origin, Provenance};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
@@ -476,6 +476,8 @@ pub struct AuditEvent {
     pub server: Option<String>,
     /// Why the call was made.
     pub origin: Origin,
+    /// Where the surface (or app) that made the call came from, when the host said.
+    pub source: Option<Provenance>,
     /// The decision; `None` when there was none: the evaluation was dropped while the policy
     /// was deciding, or no connected server has the tool (the policy is not asked then).
     /// Without a policy every call is [`Decision::Allow`].
@@ -539,6 +541,7 @@ struct Pending<'h> {
     arguments: Value,
     server: Option<String>,
     origin: Origin,
+    source: Option<Provenance>,
     decision: Option<Decision>,
     clock: Stopwatch,
 }
@@ -549,7 +552,7 @@ impl<'h> AuditRecord<'h> {
         tool: &str,
         arguments: &Value,
         server: Option<&str>,
-        origin: Origin,
+        invocation: &Invocation,
     ) -> AuditRecord<'h> {
         AuditRecord {
             pending: sink.map(|sink| Pending {
@@ -557,7 +560,8 @@ impl<'h> AuditRecord<'h> {
                 tool: tool.to_owned(),
                 arguments: arguments.clone(),
                 server: server.map(str::to_owned),
-                origin,
+                origin: invocation.origin,
+                source: invocation.source.clone(),
                 decision: None,
                 clock: Stopwatch::start(),
             }),
@@ -583,6 +587,7 @@ impl<'h> AuditRecord<'h> {
                 arguments: p.arguments,
                 server: p.server,
                 origin: p.origin,
+                source: p.source,
                 decision: p.decision,
                 outcome,
                 duration: p.clock.elapsed(),
@@ -738,7 +743,9 @@ mod tests {
         let events = std::sync::Mutex::new(Vec::new());
         let sink = |e: &AuditEvent| events.lock().unwrap().push(e.clone());
         let args = json!({"id": 1});
-        let started = |origin| AuditRecord::start(Some(&sink), "t", &args, Some("s"), origin);
+        let started = |origin| {
+            AuditRecord::start(Some(&sink), "t", &args, Some("s"), &Invocation::new(origin))
+        };
         drop(started(Origin::Binding));
         let mut allowed = started(Origin::App);
         allowed.decided(&Decision::Allow);
@@ -763,7 +770,7 @@ mod tests {
         assert!(events.lock().unwrap()[2].duration.is_some());
         // Without a sink nothing is kept, and nothing happens on drop.
         assert!(
-            AuditRecord::start(None, "t", &args, None, Origin::Binding)
+            AuditRecord::start(None, "t", &args, None, &Invocation::default())
                 .pending
                 .is_none()
         );
@@ -776,6 +783,7 @@ mod tests {
             arguments: json!({"id": 3}),
             server: Some("github".into()),
             origin: Origin::Binding,
+            source: None,
             decision: Some(Decision::deny("it is destructive")),
             outcome: CallOutcome::Denied,
             duration: None,
