@@ -471,3 +471,93 @@ fn messages_and_apps_carry_their_tool_and_server_to_the_host() {
     );
     assert_eq!(*audited.lock().unwrap(), [None, Some(from_board)]);
 }
+
+#[test]
+fn mcp_apps_visibility_is_enforced_for_apps_and_surfaces() {
+    use a2ui_catalog_mcp::mcp::Visibility;
+    use a2ui_catalog_mcp::mcp::app::McpAppProps;
+    use a2ui_catalog_mcp::{Invocation, Limits, Provenance};
+    let tools = json!([
+        {"name": "refresh", "_meta": {"ui": {"visibility": ["app"]}}},
+        {"name": "summarize", "_meta": {"ui": {"visibility": ["model"]}}},
+        {"name": "search"}
+    ]);
+    let result = json!([{"content": [{"type": "text", "text": "ok"}]}]);
+    let server = ScriptedServer::from_json(&json!({"name": "board", "tools": tools,
+        "results": {"refresh": result, "summarize": result, "search": result}}))
+    .unwrap();
+    let audited = Arc::new(AtomicUsize::new(0));
+    let count = audited.clone();
+    let host = server.host().with_audit(move |e: &AuditEvent| {
+        if e.outcome == a2ui_catalog_mcp::mcp::CallOutcome::Denied {
+            count.fetch_add(1, Ordering::SeqCst);
+        }
+    });
+    let limits = Limits::default();
+    let app = McpAppProps::parse(
+        &json!({"component": "McpApp", "htmlContent": "<p/>",
+            "allowedTools": ["refresh", "summarize", "search"]}),
+        &limits,
+    )
+    .unwrap();
+    let call = |tool: &str, from: Option<&str>| {
+        let source = from.map(|s| Provenance::new("show", Some(s.to_owned())));
+        block_on(host.call_app_tool_from(&app, &json!({"name": tool}), &limits, source.as_ref()))
+    };
+    // An app may call what apps see; an app-only tool only on its own server.
+    assert!(call("refresh", Some("board")).is_ok());
+    assert!(call("search", Some("elsewhere")).is_ok());
+    let cross = call("refresh", Some("elsewhere")).unwrap_err();
+    assert_eq!(cross.denial(), Some(Denial::Visibility));
+    assert!(cross.message().contains("server 'elsewhere'"), "{cross}");
+    let unknown = call("refresh", None).unwrap_err();
+    assert_eq!(unknown.denial(), Some(Denial::Visibility));
+    let model_only = call("summarize", Some("board")).unwrap_err();
+    assert_eq!(model_only.denial(), Some(Denial::Visibility));
+    assert!(
+        model_only.message().contains("does not include \"app\""),
+        "{model_only}"
+    );
+
+    // A surface may not call an app-only tool unless the host says so.
+    let payload = Environment::new()
+        .compile(&json!({"@call": "callMcpTool", "args": {"name": "refresh"}}))
+        .unwrap();
+    let model = SharedModel::new(json!({}));
+    let root = JsonPointer::root();
+    let tap =
+        Invocation::new(Origin::Action).with_source(Provenance::new("show", Some("board".into())));
+    let err = block_on(payload.eval_async_from(&model, &root, &host, tap.clone())).unwrap_err();
+    assert_eq!(err.denial(), Some(Denial::Visibility));
+    let lenient = server.host().allow_app_only_tools_in_surfaces();
+    assert!(block_on(payload.eval_async_from(&model, &root, &lenient, tap)).is_ok());
+    assert_eq!(
+        audited.load(Ordering::SeqCst),
+        4,
+        "each refusal audited as denied"
+    );
+    assert_eq!(server.tool_calls().len(), 3);
+
+    // What the agent is shown.
+    let listed: Vec<_> = Visibility::visible_to_model(tools.as_array().unwrap())
+        .map(|t| t["name"].clone())
+        .collect();
+    assert_eq!(listed, [json!("summarize"), json!("search")]);
+}
+
+#[test]
+fn unknown_csp_members_of_an_app_resource_are_reported() {
+    use a2ui_catalog_mcp::mcp::app::Csp;
+    let (csp, unknown) = Csp::from_resource(
+        &json!({"resourceDomains": ["https://cdn.example.com"], "wasmUnsafeEval": true, "frameDomainz": []}),
+    )
+    .unwrap();
+    assert_eq!(
+        csp.resource_domains,
+        Some(vec!["https://cdn.example.com".to_owned()])
+    );
+    assert_eq!(unknown, ["wasmUnsafeEval", "frameDomainz"]);
+    let err = Csp::from_resource(&json!({"connectDomains": "x"})).unwrap_err();
+    assert_eq!(err.location(), "/csp/connectDomains");
+    assert!(Csp::from_resource(&json!([])).is_err());
+}

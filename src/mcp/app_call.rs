@@ -3,7 +3,7 @@
 //! sent.
 
 use super::app::{McpAppProps, ToolCallDecision};
-use super::call::{authorize, is_tool_error, resolve, server_name};
+use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
 use super::tool_policy::{AuditRecord, CallOutcome, Decision};
 use crate::error::{Denial, Error, ErrorCode};
@@ -93,13 +93,14 @@ impl McpHost {
             }
         };
         let client = resolve(self, &name, &arguments, &invocation).await?;
-        let server = server_name(self, &client);
+        let server = client.server_name();
+        let definition = self.tool_definition(&client, &name).await;
         let audit = authorize(
             self,
-            &client,
             &name,
             &arguments,
             server.as_deref(),
+            definition.as_ref(),
             &invocation,
         )
         .await?;

@@ -7,6 +7,7 @@
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use super::tool_policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
+use super::visibility::Visibility;
 use crate::catalog::ToolCall;
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::kind_name;
@@ -151,13 +152,14 @@ async fn call_tool<M: DataModel + Send>(
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
     let client = resolve(host, &name, &arguments, invocation).await?;
-    let server = server_name(host, &client);
+    let server = client.server_name();
+    let definition = host.tool_definition(&client, &name).await;
     let audit = authorize(
         host,
-        &client,
         &name,
         &arguments,
         server.as_deref(),
+        definition.as_ref(),
         invocation,
     )
     .await?;
@@ -169,7 +171,14 @@ async fn call_tool<M: DataModel + Send>(
         .map_err(|e| failed(e.to_string()).with_source(e));
     let tool_error = matches!(&result, Ok(r) if is_tool_error(r));
     let outcome = match result {
-        Ok(result) => respond(host, &client, &name, arguments, result, limits, state).await,
+        Ok(result) => {
+            let call = Called {
+                client: &client,
+                name: &name,
+                definition: definition.as_ref(),
+            };
+            respond(host, call, arguments, result, limits, state).await
+        }
         Err(e) => Err(e),
     };
     let latest = ticket.as_ref().map(|t| model.finish_call(t));
@@ -245,41 +254,34 @@ pub(super) async fn resolve(
     )))
 }
 
-/// The name of the server behind `client`, asked only when someone will read it (the policy,
-/// the audit, the message sink and the MCP App callback, which get the provenance).
-pub(super) fn server_name(host: &McpHost, client: &Arc<dyn ToolClient>) -> Option<String> {
-    let wanted = host.policy.is_some()
-        || host.audit.is_some()
-        || host.sink.is_some()
-        || host.on_app.is_some();
-    if wanted { client.server_name() } else { None }
-}
-
 /// Asks the host's policy whether the call may be sent. Allowed, it returns the call's audit
 /// record, which the caller finishes with the outcome (or which records a cancellation when
 /// the caller's future is dropped). Denied, the call is audited and the error is the answer.
 pub(super) async fn authorize<'h>(
     host: &'h McpHost,
-    client: &Arc<dyn ToolClient>,
     name: &str,
     arguments: &Value,
     server: Option<&str>,
+    definition: Option<&Value>,
     invocation: &Invocation,
 ) -> Result<AuditRecord<'h>, Error> {
     let origin = invocation.origin;
     // Started before the decision, so that an evaluation dropped while the policy decides (a
     // consent dialog left open) is audited as cancelled.
     let mut audit = AuditRecord::start(host.audit.as_deref(), name, arguments, server, invocation);
-    let decision = match &host.policy {
-        None => Decision::Allow,
-        Some(policy) => {
-            let definition = host.tool_definition(client, name).await;
-            let request = ToolCallRequest::new(name, arguments, origin)
-                .with_source(invocation.source.as_ref())
-                .with_server(server)
-                .with_definition(definition.as_ref());
-            policy.decide(&request).await
-        }
+    // MCP Apps visibility comes first: it is the specification's rule, not the host's choice.
+    let (decision, denial) = match visibility_refusal(host, definition, server, invocation) {
+        Some(why) => (Decision::Deny(why), Denial::Visibility),
+        None => match &host.policy {
+            None => (Decision::Allow, Denial::Policy),
+            Some(policy) => {
+                let request = ToolCallRequest::new(name, arguments, origin)
+                    .with_source(invocation.source.as_ref())
+                    .with_server(server)
+                    .with_definition(definition);
+                (policy.decide(&request).await, Denial::Policy)
+            }
+        },
     };
     audit.decided(&decision);
     match decision {
@@ -288,10 +290,49 @@ pub(super) async fn authorize<'h>(
             audit.finish(CallOutcome::Denied);
             Err(
                 expression_error(format!("MCP tool '{name}' is not allowed: {reason}"))
-                    .with_denial(Denial::Policy),
+                    .with_denial(denial),
             )
         }
     }
+}
+
+/// Why the tool's MCP Apps visibility keeps it from this caller (see the `visibility`
+/// module), or `None`. A tool missing from the list has the default visibility: everyone.
+fn visibility_refusal(
+    host: &McpHost,
+    definition: Option<&Value>,
+    server: Option<&str>,
+    invocation: &Invocation,
+) -> Option<String> {
+    let visibility = Visibility::of(definition?);
+    if invocation.origin == Origin::App {
+        if !visibility.app {
+            return Some(
+                "its visibility (_meta.ui.visibility) does not include \"app\": apps may not call it"
+                    .to_owned(),
+            );
+        }
+        if visibility.is_app_only() {
+            let from = invocation.source.as_ref().and_then(|s| s.server.as_deref());
+            return match (from, server) {
+                (Some(from), Some(to)) if from == to => None,
+                (Some(from), Some(to)) => Some(format!(
+                    "only apps see it (_meta.ui.visibility), and an app of server '{from}' may not call an app-only tool of server '{to}'"
+                )),
+                _ => Some(
+                    "only apps see it (_meta.ui.visibility), and the app's server is not known to be the tool's: the host did not say where the app came from, or a server has no name"
+                        .to_owned(),
+                ),
+            };
+        }
+        return None;
+    }
+    (visibility.is_app_only() && !host.app_only_in_surfaces).then(|| {
+        format!(
+            "only MCP Apps see it (_meta.ui.visibility without \"model\"), and the call comes from {} of a surface",
+            invocation.origin
+        )
+    })
 }
 
 /// What a successful call produced.
@@ -301,15 +342,27 @@ struct Response {
     apps: Vec<McpAppResource>,
 }
 
+/// The call `respond` builds the response of.
+struct Called<'c> {
+    client: &'c Arc<dyn ToolClient>,
+    name: &'c str,
+    /// The tool's `tools/list` entry, as the host holds it.
+    definition: Option<&'c Value>,
+}
+
 async fn respond(
     host: &McpHost,
-    client: &Arc<dyn ToolClient>,
-    name: &str,
+    call: Called<'_>,
     arguments: Value,
     result: Value,
     limits: &Limits,
     state: &mut EvalState,
 ) -> Result<Response, Error> {
+    let Called {
+        client,
+        name,
+        definition,
+    } = call;
     if crate::json::depth_exceeds(&result, limits.max_depth)
         || crate::json::depth_exceeds(&arguments, limits.max_depth)
     {
@@ -370,7 +423,7 @@ async fn respond(
     // UI resources: the result's own, else the tool's declared ones; then MCP App links.
     let mut uris = resource_uris(raw.get("_meta"));
     if uris.is_empty()
-        && let Some(def) = host.tool_definition(client, name).await
+        && let Some(def) = definition
     {
         uris = resource_uris(def.get("_meta"));
     }

@@ -60,8 +60,9 @@ pub trait ToolClient: Send + Sync {
         Box::pin(async { Ok(Vec::new()) })
     }
 
-    /// The server's name (from its `initialize` answer), for the host's [`ToolPolicy`] and
-    /// [`AuditEvent`]s. It is asked once per call, so it must be cheap. The default: `None`.
+    /// The server's name (from its `initialize` answer), for the host's [`ToolPolicy`],
+    /// [`AuditEvent`]s, MCP Apps visibility across servers and the provenance of the messages
+    /// a call forwards. It is asked once per call, so it must be cheap. The default: `None`.
     ///
     /// [`ToolPolicy`]: crate::mcp::ToolPolicy
     /// [`AuditEvent`]: crate::mcp::AuditEvent
@@ -266,6 +267,8 @@ pub struct McpHost {
     pub(crate) default_version: String,
     pub(crate) policy: Option<Arc<dyn ToolPolicy>>,
     pub(crate) audit: Option<Arc<dyn AuditSink>>,
+    /// Whether surfaces may call tools only MCP Apps see.
+    pub(crate) app_only_in_surfaces: bool,
     tool_lists: Mutex<HashMap<usize, Arc<Vec<Value>>>>,
     pub(crate) resources: LruCache<String, Arc<Value>>,
 }
@@ -286,6 +289,7 @@ impl McpHost {
             default_version: "1.0".to_owned(),
             policy: None,
             audit: None,
+            app_only_in_surfaces: false,
             tool_lists: Mutex::new(HashMap::new()),
             resources: LruCache::new(DEFAULT_CACHE_CAPACITY),
         }
@@ -361,6 +365,15 @@ impl McpHost {
     /// [`AuditEvent`]: crate::mcp::AuditEvent
     pub fn with_audit(mut self, sink: impl AuditSink + 'static) -> McpHost {
         self.audit = Some(Arc::new(sink));
+        self
+    }
+
+    /// Lets surfaces (payloads' `callMcpTool`) call tools whose MCP Apps visibility is only
+    /// `["app"]`. By default they may not: the agent does not see such tools, and a surface is
+    /// the agent's writing (see [`Visibility`](crate::mcp::Visibility)). A call refused for its
+    /// visibility is a [`Denial::Visibility`](crate::Denial::Visibility).
+    pub fn allow_app_only_tools_in_surfaces(mut self) -> McpHost {
+        self.app_only_in_surfaces = true;
         self
     }
 

@@ -132,6 +132,7 @@ mod host;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
 mod tool_policy;
+mod visibility;
 
 pub use host::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
@@ -144,3 +145,4 @@ pub use tool_policy::{
     ConsentForDestructive, Decision, DenyList, ReadOnlyUnlessUserAction, SameServerAsSource,
     ToolCallRequest, ToolPolicy, ToolPolicyExt,
 };
+pub use visibility::Visibility;
