@@ -561,3 +561,153 @@ fn unknown_csp_members_of_an_app_resource_are_reported() {
     assert_eq!(err.location(), "/csp/connectDomains");
     assert!(Csp::from_resource(&json!([])).is_err());
 }
+
+#[cfg(feature = "json-schema")]
+mod output_schema {
+    use super::*;
+    use a2ui_catalog_mcp::mcp::OutputSchemaCheck;
+
+    fn server(schema: Value, results: Value) -> ScriptedServer {
+        ScriptedServer::from_json(&json!({"name": "s",
+            "tools": [{"name": "t", "outputSchema": schema}],
+            "results": {"t": results}}))
+        .unwrap()
+    }
+
+    fn run(host: &a2ui_catalog_mcp::McpHost) -> (Result<Value, Error>, Value) {
+        let payload = Environment::new()
+            .compile(
+                &json!({"@call": "callMcpTool", "args": {"name": "t", "targetDataPath": "/out"}}),
+            )
+            .unwrap();
+        let model = SharedModel::new(json!({}));
+        let result = block_on(payload.eval_async(&model, &JsonPointer::root(), host));
+        (result, model.into_inner())
+    }
+
+    const COUNT: &str =
+        r#"{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}"#;
+
+    #[test]
+    fn a_mismatch_fails_the_call_or_is_dropped_with_a_warning() {
+        let schema: Value = serde_json::from_str(COUNT).unwrap();
+        let results = json!([
+            {"content": [], "structuredContent": {"n": 1}},
+            {"content": [], "structuredContent": {"n": "one"}},
+            {"content": [{"type": "text", "text": "no"}], "isError": true}
+        ]);
+        let s = server(schema.clone(), results.clone());
+        let host = s.host().with_output_schema(OutputSchemaCheck::Fail);
+        let (ok, model) = run(&host);
+        assert!(ok.is_ok());
+        assert_eq!(model["out"]["structuredContent"], json!({"n": 1}));
+        let (err, model) = run(&host);
+        let err = err.unwrap_err();
+        assert_eq!(err.denial(), Some(Denial::OutputSchema));
+        assert!(err.message().contains("MCP tool 't'"), "{err}");
+        assert!(err.message().contains("at /n"), "{err}");
+        assert!(
+            err.message().contains("schema path /properties/n/type"),
+            "{err}"
+        );
+        assert_eq!(model, json!({}), "nothing written");
+        // isError results are not checked: the tool's error is the answer.
+        let (err, _) = run(&host);
+        assert!(err.unwrap_err().message().contains("returned an error"));
+
+        let s = server(schema, results);
+        let warnings = Arc::new(Mutex::new(Vec::new()));
+        let log = warnings.clone();
+        let host = s
+            .host()
+            .with_output_schema(OutputSchemaCheck::Drop)
+            .with_audit(move |e: &AuditEvent| log.lock().unwrap().push(e.warnings.clone()));
+        run(&host).0.unwrap();
+        let (dropped, model) = run(&host);
+        dropped.unwrap();
+        assert!(model["out"].get("structuredContent").is_none(), "{model}");
+        assert!(
+            model["out"]["toolResult"]
+                .get("structuredContent")
+                .is_none()
+        );
+        let warnings = warnings.lock().unwrap();
+        assert!(warnings[0].is_empty());
+        assert_eq!(warnings[1].len(), 1);
+        assert!(
+            warnings[1][0].starts_with("structuredContent dropped: "),
+            "{:?}",
+            warnings[1]
+        );
+    }
+
+    #[test]
+    fn any_json_value_is_structured_content() {
+        for (schema, content) in [
+            (
+                json!({"type": "array", "items": {"type": "string"}}),
+                json!(["a", "b"]),
+            ),
+            (json!({"type": "string"}), json!("text")),
+            (json!({"type": "number"}), json!(3.5)),
+            (json!({"type": "null"}), Value::Null),
+        ] {
+            let s = server(
+                schema,
+                json!([{"content": [], "structuredContent": content}]),
+            );
+            let host = s.host().with_output_schema(OutputSchemaCheck::Fail);
+            let (result, model) = run(&host);
+            result.unwrap();
+            assert_eq!(model["out"]["structuredContent"], content);
+        }
+        // Without the check, anything a tool returns is kept as it came.
+        let s = server(
+            json!({"type": "string"}),
+            json!([{"content": [], "structuredContent": [1]}]),
+        );
+        let (result, model) = run(&s.host());
+        result.unwrap();
+        assert_eq!(model["out"]["structuredContent"], json!([1]));
+    }
+
+    #[test]
+    fn bad_schemas_and_deep_content_are_clear_errors_naming_the_tool() {
+        let big: Vec<String> = (0..40_000).map(|i| format!("value{i}")).collect();
+        let cases = [
+            (json!("object"), "object or a boolean"),
+            (json!({"$ref": "#"}), "$ref cycle"),
+            (
+                json!({"$ref": "https://example.com/s.json"}),
+                "Retrieval is disabled",
+            ),
+            (json!({"type": "whatever"}), "not a valid JSON Schema"),
+            (json!({"enum": big}), "larger than 262144 bytes"),
+        ];
+        for (schema, why) in cases {
+            let s = server(schema, json!([{"content": [], "structuredContent": {}}]));
+            for mode in [OutputSchemaCheck::Fail, OutputSchemaCheck::Drop] {
+                let (result, model) = run(&s.host().with_output_schema(mode));
+                let err = result.unwrap_err();
+                assert!(
+                    err.message().contains("outputSchema of MCP tool 't'"),
+                    "{err}"
+                );
+                assert!(err.message().contains(why), "{why}: {err}");
+                assert_eq!(model, json!({}));
+            }
+        }
+        let mut deep = json!(1);
+        for _ in 0..128 {
+            deep = json!({"a": deep});
+        }
+        let s = server(
+            json!({}),
+            json!([{"content": [], "structuredContent": deep}]),
+        );
+        let (result, _) = run(&s.host().with_output_schema(OutputSchemaCheck::Fail));
+        let err = result.unwrap_err();
+        assert_eq!(err.code(), ErrorCode::LimitExceeded);
+        assert!(err.message().contains("MCP tool 't'"), "{err}");
+    }
+}

@@ -154,7 +154,7 @@ async fn call_tool<M: DataModel + Send>(
     let client = resolve(host, &name, &arguments, invocation).await?;
     let server = client.server_name();
     let definition = host.tool_definition(&client, &name).await;
-    let audit = authorize(
+    let mut audit = authorize(
         host,
         &name,
         &arguments,
@@ -186,6 +186,7 @@ async fn call_tool<M: DataModel + Send>(
         value,
         messages,
         apps,
+        warnings,
     } = match outcome {
         Ok(response) => response,
         Err(e) => {
@@ -198,6 +199,9 @@ async fn call_tool<M: DataModel + Send>(
         }
     };
 
+    for warning in warnings {
+        audit.warn(warning);
+    }
     let superseded = latest == Some(false);
     if let (Some(path), false) = (target, superseded) {
         let write = Write {
@@ -340,6 +344,8 @@ struct Response {
     value: ToolResponse,
     messages: Vec<Value>,
     apps: Vec<McpAppResource>,
+    /// For the audit event (a dropped `structuredContent`).
+    warnings: Vec<String>,
 }
 
 /// The call `respond` builds the response of.
@@ -354,7 +360,7 @@ async fn respond(
     host: &McpHost,
     call: Called<'_>,
     arguments: Value,
-    result: Value,
+    #[cfg_attr(not(feature = "json-schema"), allow(unused_mut))] mut result: Value,
     limits: &Limits,
     state: &mut EvalState,
 ) -> Result<Response, Error> {
@@ -373,6 +379,28 @@ async fn respond(
                 limits.max_depth
             ),
         ));
+    }
+    #[cfg_attr(not(feature = "json-schema"), allow(unused_mut))]
+    let mut warnings = Vec::new();
+    #[cfg(feature = "json-schema")]
+    if let Some(mode) = host.output_check
+        && result.is_object()
+        && !is_tool_error(&result)
+    {
+        use super::output_schema::Checked;
+        let key = super::host::client_key(client);
+        match host
+            .output_schemas
+            .check(mode, key, name, definition, &result, limits.max_depth)?
+        {
+            Checked::Keep => {}
+            Checked::Drop(warning) => {
+                if let Value::Object(map) = &mut result {
+                    map.remove("structuredContent");
+                }
+                warnings.push(warning);
+            }
+        }
     }
     let Value::Object(raw) = &result else {
         return Err(expression_error(format!(
@@ -490,6 +518,7 @@ async fn respond(
         value,
         messages,
         apps,
+        warnings,
     })
 }
 

@@ -163,6 +163,11 @@ impl ToolRouter for ClientRouter {
     }
 }
 
+/// Clients are told apart by the address of their shared allocation.
+pub(crate) fn client_key(client: &Arc<dyn ToolClient>) -> usize {
+    Arc::as_ptr(client) as *const () as usize
+}
+
 /// A one-time asynchronous initialisation without a runtime: the first caller computes, later
 /// callers reuse. Concurrent first callers may both compute; the first to finish is kept.
 mod once {
@@ -269,6 +274,11 @@ pub struct McpHost {
     pub(crate) audit: Option<Arc<dyn AuditSink>>,
     /// Whether surfaces may call tools only MCP Apps see.
     pub(crate) app_only_in_surfaces: bool,
+    /// Whether and how `structuredContent` is checked against `outputSchema`.
+    #[cfg(feature = "json-schema")]
+    pub(crate) output_check: Option<super::output_schema::OutputSchemaCheck>,
+    #[cfg(feature = "json-schema")]
+    pub(crate) output_schemas: super::output_schema::OutputSchemas,
     tool_lists: Mutex<HashMap<usize, Arc<Vec<Value>>>>,
     pub(crate) resources: LruCache<String, Arc<Value>>,
 }
@@ -290,6 +300,10 @@ impl McpHost {
             policy: None,
             audit: None,
             app_only_in_surfaces: false,
+            #[cfg(feature = "json-schema")]
+            output_check: None,
+            #[cfg(feature = "json-schema")]
+            output_schemas: Default::default(),
             tool_lists: Mutex::new(HashMap::new()),
             resources: LruCache::new(DEFAULT_CACHE_CAPACITY),
         }
@@ -377,6 +391,40 @@ impl McpHost {
         self
     }
 
+    /// Checks the `structuredContent` of every payload's tool call against the tool's
+    /// `outputSchema` from the tool list this host holds (compiled once per tool and list), and
+    /// says what a mismatch does: fail the call or drop `structuredContent` with a warning in
+    /// the audit event. A tool that declares no `outputSchema` is not checked; one whose schema
+    /// cannot be used (not a schema, a `$ref` to another document, which is never fetched, a
+    /// `$ref` cycle, over [`MAX_OUTPUT_SCHEMA_BYTES`](crate::mcp::MAX_OUTPUT_SCHEMA_BYTES) or
+    /// the depth limit) fails its calls with an error naming the tool. Results with
+    /// `isError: true` are not checked. `McpApp` widgets' calls return the result to the app
+    /// as it is.
+    ///
+    /// ```
+    /// # #[cfg(feature = "testing")] {
+    /// use a2ui_catalog_mcp::{Denial, Environment, JsonPointer, SharedModel, testing::{ScriptedServer, block_on}};
+    /// use a2ui_catalog_mcp::mcp::OutputSchemaCheck;
+    /// use serde_json::json;
+    /// let server = ScriptedServer::from_json(&json!({
+    ///     "tools": [{"name": "count", "outputSchema": {"type": "object", "required": ["n"]}}],
+    ///     "results": {"count": [{"content": [], "structuredContent": {"m": 1}}]}
+    /// }))?;
+    /// let host = server.host().with_output_schema(OutputSchemaCheck::Fail);
+    /// let count = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {"name": "count", "targetDataPath": "/n"}}))?;
+    /// let model = SharedModel::new(json!({}));
+    /// let err = block_on(count.eval_async(&model, &JsonPointer::root(), &host)).unwrap_err();
+    /// assert_eq!(err.denial(), Some(Denial::OutputSchema));
+    /// assert_eq!(*model.lock(), json!({}));
+    /// # }
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    #[cfg(feature = "json-schema")]
+    pub fn with_output_schema(mut self, check: super::output_schema::OutputSchemaCheck) -> McpHost {
+        self.output_check = Some(check);
+        self
+    }
+
     /// Forgets the tool lists this host fetched from its clients: the next call that needs a
     /// tool's definition (its annotations for the policy, its `_meta.ui` resources) lists the
     /// tools again. Call it when a server says its tools changed
@@ -389,6 +437,8 @@ impl McpHost {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        #[cfg(feature = "json-schema")]
+        self.output_schemas.clear();
     }
 
     /// The definition of `tool` from `tools/list`: from the router when it knows it, else
@@ -402,8 +452,7 @@ impl McpHost {
         if let Some(def) = self.router.tool_definition(tool).await {
             return Some(def);
         }
-        // Clients are told apart by the address of their shared allocation.
-        let key = Arc::as_ptr(client) as *const () as usize;
+        let key = client_key(client);
         let cached = self
             .tool_lists
             .lock()

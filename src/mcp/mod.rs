@@ -129,6 +129,8 @@ mod base64;
 mod app_call;
 mod call;
 mod host;
+#[cfg(feature = "json-schema")]
+mod output_schema;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
 mod tool_policy;
@@ -138,6 +140,8 @@ pub use host::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
     ToolClient, ToolRouter,
 };
+#[cfg(feature = "json-schema")]
+pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
 pub use tool_policy::{

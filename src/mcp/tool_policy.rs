@@ -484,6 +484,9 @@ pub struct AuditEvent {
     pub decision: Option<Decision>,
     /// How the call ended.
     pub outcome: CallOutcome,
+    /// What the call did that the host should know of although it worked (a
+    /// `structuredContent` dropped for not matching the tool's `outputSchema`).
+    pub warnings: Vec<String>,
     /// From the start of the decision to the end of the call. `None` where the platform has no
     /// clock (`wasm32-unknown-unknown`).
     pub duration: Option<Duration>,
@@ -504,6 +507,9 @@ impl fmt::Display for AuditEvent {
             (Some(Decision::Allow), outcome) => write!(f, ": allowed, {outcome}")?,
             (None, CallOutcome::Cancelled) => f.write_str(": cancelled before the decision")?,
             (None, outcome) => write!(f, ": {outcome}")?,
+        }
+        for warning in &self.warnings {
+            write!(f, "; {warning}")?;
         }
         if let Some(d) = self.duration {
             write!(f, " in {:.1} ms", d.as_secs_f64() * 1e3)?;
@@ -543,6 +549,7 @@ struct Pending<'h> {
     origin: Origin,
     source: Option<Provenance>,
     decision: Option<Decision>,
+    warnings: Vec<String>,
     clock: Stopwatch,
 }
 
@@ -563,6 +570,7 @@ impl<'h> AuditRecord<'h> {
                 origin: invocation.origin,
                 source: invocation.source.clone(),
                 decision: None,
+                warnings: Vec::new(),
                 clock: Stopwatch::start(),
             }),
         }
@@ -572,6 +580,13 @@ impl<'h> AuditRecord<'h> {
     pub(crate) fn decided(&mut self, decision: &Decision) {
         if let Some(p) = &mut self.pending {
             p.decision = Some(decision.clone());
+        }
+    }
+
+    /// Something the host should know of the call (it is still running).
+    pub(crate) fn warn(&mut self, warning: String) {
+        if let Some(p) = &mut self.pending {
+            p.warnings.push(warning);
         }
     }
 
@@ -590,6 +605,7 @@ impl<'h> AuditRecord<'h> {
                 source: p.source,
                 decision: p.decision,
                 outcome,
+                warnings: p.warnings,
                 duration: p.clock.elapsed(),
             });
         }
@@ -786,6 +802,7 @@ mod tests {
             source: None,
             decision: Some(Decision::deny("it is destructive")),
             outcome: CallOutcome::Denied,
+            warnings: Vec::new(),
             duration: None,
         };
         assert_eq!(
