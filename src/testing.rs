@@ -46,7 +46,9 @@ struct Inner {
     name: Option<String>,
     /// Where the surface under test came from (`source`).
     source: Option<Provenance>,
-    /// `outputSchema`: `"fail"` or `"drop"`.
+    /// `outputSchema`: `"fail"` or `"drop"` (read only with the feature `json-schema`, without
+    /// which a server that has it is refused).
+    #[cfg_attr(not(feature = "json-schema"), allow(dead_code))]
     output_schema: Option<String>,
     results: HashMap<String, Vec<Value>>,
     resources: Map<String, Value>,

@@ -98,6 +98,17 @@
 //! `isError`, host failure, cancelled, superseded by a newer call to the same
 //! `targetDataPath`) and duration. An [`AuditSink`] is a plain trait; closures are sinks.
 //!
+//! **Who asks, and from where.** An evaluation has an [`Origin`](crate::Origin): a binding (the
+//! default), a user's action, an MCP App, the agent. Catalog declarations
+//! (`requiresUserActivation`, `allowedCallers`) are enforced by the engine against it, whatever
+//! the policy. The messages a tool returned reach the sink with their
+//! [`Provenance`](crate::Provenance) ([`MessageSink::process_from`]); the host passes it back with
+//! the surface's evaluations ([`Invocation`](crate::Invocation)), and the policy sees both
+//! ([`ToolCallRequest::origin`], [`ToolCallRequest::source`]). Ready-made for them:
+//! [`ReadOnlyUnlessUserAction`] and [`SameServerAsSource`]. MCP Apps visibility
+//! ([`Visibility`]) is enforced before the policy. A refusal carries a
+//! [`Denial`](crate::Denial) kind ([`Error::denial`](crate::Error::denial)).
+//!
 //! **Timeouts** are the host's: wrap the evaluation's future in the runtime's timeout (the
 //! time a consent dialog stays open counts). Dropping the future cancels the evaluation at
 //! once, whether it waits for the policy or for the server: nothing is sent or written after
