@@ -711,3 +711,79 @@ mod output_schema {
         assert!(err.message().contains("MCP tool 't'"), "{err}");
     }
 }
+
+#[test]
+fn a_thousand_concurrent_calls_of_mixed_origins_are_each_decided_by_their_own() {
+    use a2ui_catalog_mcp::mcp::{CallOutcome, ReadOnlyUnlessUserAction};
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll, Waker};
+    const CALLS: usize = 1000;
+    let server = github();
+    server.hold_calls();
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let log = events.clone();
+    let host = server
+        .host()
+        .with_policy(ReadOnlyUnlessUserAction::trusting_every_server())
+        .with_audit(move |e: &AuditEvent| log.lock().unwrap().push((e.origin, e.outcome.clone())));
+    let close = tool_call("close_issue");
+    let model = SharedModel::new(json!({"confirm": true}));
+    let root = JsonPointer::root();
+    // The agent may not call callMcpTool at all (rendererOnly): three renderer origins.
+    let origins = [Origin::Binding, Origin::Action, Origin::App];
+    type Eval<'a> = Pin<Box<dyn Future<Output = Result<Value, Error>> + Send + 'a>>;
+    let mut pending: Vec<(Origin, Eval<'_>)> = (0..CALLS)
+        .map(|i| {
+            let origin = origins[i % origins.len()];
+            (
+                origin,
+                Box::pin(close.eval_async_from(&model, &root, &host, origin)) as Eval<'_>,
+            )
+        })
+        .collect();
+    // One round: the taps reach the (held) server, the others are denied at once.
+    let mut results: Vec<(Origin, Result<Value, Error>)> = Vec::new();
+    pending.retain_mut(|(origin, f)| {
+        match f.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(r) => {
+                results.push((*origin, r));
+                false
+            }
+            Poll::Pending => true,
+        }
+    });
+    let taps = (0..CALLS).filter(|i| i % 3 == 1).count();
+    assert_eq!(pending.len(), taps);
+    assert!(pending.iter().all(|(o, _)| *o == Origin::Action));
+    assert_eq!(server.held_calls(), taps);
+    for i in 0..taps {
+        server.release(i);
+    }
+    for (origin, f) in pending {
+        results.push((origin, block_on(f)));
+    }
+    for (origin, result) in &results {
+        match origin {
+            Origin::Action => assert!(result.is_ok()),
+            _ => assert_eq!(result.as_ref().unwrap_err().denial(), Some(Denial::Policy)),
+        }
+    }
+    let events = events.lock().unwrap();
+    assert_eq!(events.len(), CALLS, "every call audited once");
+    for origin in origins {
+        let of = |outcome: CallOutcome| {
+            events
+                .iter()
+                .filter(|(o, out)| *o == origin && *out == outcome)
+                .count()
+        };
+        let n = (0..CALLS).filter(|i| origins[i % 3] == origin).count();
+        if origin == Origin::Action {
+            assert_eq!(of(CallOutcome::Ok) + of(CallOutcome::Superseded), n);
+        } else {
+            assert_eq!(of(CallOutcome::Denied), n, "{origin}");
+        }
+    }
+    assert_eq!(server.tool_calls().len(), taps);
+}
