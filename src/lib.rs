@@ -60,6 +60,13 @@
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine.
+//! - a tool's `outputSchema` (feature `json-schema`, `McpHost::with_output_schema`) is
+//!   compiled only when it is at most `mcp::MAX_OUTPUT_SCHEMA_BYTES` (256 KiB) of JSON and
+//!   within [`Limits::max_depth`], has no `$ref` cycle that never reaches the value, and refers
+//!   to no other document (nothing is ever fetched); otherwise the call fails naming the tool;
+//! - who asks is the host's to say ([`Origin`]; a binding unless told otherwise), and what a
+//!   catalog declares (`requiresUserActivation`, `allowedCallers`) is enforced whatever the
+//!   host's policy.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
