@@ -2,11 +2,15 @@
 //! over to the writes in the data model, at 1 000 and 10 000 records — the figures to compare
 //! with the Node reference (`docs/performance.md` says how that one is run).
 //!
+//! `json-policy` is the json chain under the README's five-line policy, for the policy's cost.
+//!
 //! `cargo bench --bench chains`
 
-use a2ui_catalog_mcp::SharedModel;
+use a2ui_catalog_mcp::mcp::{
+    ConsentForDestructive, ReadOnlyUnlessUserAction, SameServerAsSource, ToolPolicyExt,
+};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
-use a2ui_catalog_mcp::{Environment, JsonPointer};
+use a2ui_catalog_mcp::{Environment, Invocation, JsonPointer, Origin, Provenance, SharedModel};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 
@@ -94,6 +98,17 @@ fn server(tool: &str, text: String) -> ScriptedServer {
     .unwrap()
 }
 
+/// The json chain's server with a name and annotations, for the host's policy.
+fn annotated_server(text: String) -> ScriptedServer {
+    ScriptedServer::from_json(&json!({
+        "name": "github",
+        "tools": [{"name": "list_issues", "inputSchema": {"type": "object"}, "_meta": {},
+                   "annotations": {"readOnlyHint": true}}],
+        "results": {"list_issues": [{"content": [{"type": "text", "text": text}], "isError": false}]},
+    }))
+    .unwrap()
+}
+
 fn json_chain() -> Value {
     json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
         "jmespath": "{\"/issues\": json[?state == 'open'].{number: to_string(number), title: title}}",
@@ -132,6 +147,28 @@ fn chains(c: &mut Criterion) {
                 json!({"query": "a2ui mcp"}),
             ),
         ];
+        // The same json chain under README's five-line policy (read-only anywhere, the rest
+        // after a tap with consent, only from the surface's own server), evaluated as a binding
+        // of a surface that came from the server: the policy allows, so the difference with
+        // `json` is its cost (tool list held, annotations read, provenance compared).
+        let policy = ReadOnlyUnlessUserAction::trusting(["github"])
+            .and(SameServerAsSource)
+            .and(ConsentForDestructive::new(|_| Box::pin(async { false })));
+        let host = annotated_server(issues_text(n)).host().with_policy(policy);
+        let payload = env.compile(&json_chain()).unwrap();
+        let surface = Invocation::new(Origin::Binding)
+            .with_source(Provenance::new("show_issues", Some("github".into())));
+        let data = json!({"repository": "a2ui/a2ui"});
+        g.bench_function(BenchmarkId::new("json-policy", n), |b| {
+            b.iter_batched(
+                || SharedModel::new(data.clone()),
+                |model| {
+                    block_on(payload.eval_async_from(&model, &root, &host, &surface)).unwrap();
+                    model
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
         for (name, payload, server, data) in cases {
             let host = server.host();
             g.bench_function(BenchmarkId::new(name, n), |b| {

@@ -31,6 +31,7 @@
 use crate::error::{Error, ErrorCode};
 use crate::limits::{EvalBudget, Limits};
 use crate::model::DataModel;
+use crate::origin::{Access, Origin};
 use crate::path::{DataPath, JsonPointer};
 use crate::value::{ArgValue, ArgView, SharedText};
 use serde_json::Value;
@@ -358,6 +359,8 @@ pub struct CallContext<'a> {
     pub(crate) tool_call: Option<ToolCall>,
     /// What the evaluation may still spend, shared by all its calls (none outside one).
     pub(crate) budget: Option<&'a EvalBudget>,
+    /// Why the evaluation runs.
+    pub(crate) origin: Origin,
 }
 
 impl<'a> CallContext<'a> {
@@ -377,7 +380,22 @@ impl<'a> CallContext<'a> {
             tools,
             tool_call: None,
             budget: None,
+            origin: Origin::Binding,
         }
+    }
+
+    /// The same context for an evaluation of this origin.
+    pub(crate) fn with_origin(mut self, origin: Origin) -> CallContext<'a> {
+        self.origin = origin;
+        self
+    }
+
+    /// Why the evaluation runs: a binding, a user's action, an MCP App or the agent (see
+    /// [`Origin`]). The engine has already refused calls the function's
+    /// [`Access`](crate::Access) does not admit; a function may decide more from it (an
+    /// "open this URL" function that asks first when there was no tap).
+    pub fn origin(&self) -> Origin {
+        self.origin
     }
 
     /// Lends the data model to the function (see [`read`](CallContext::read)).
@@ -506,6 +524,8 @@ pub(crate) struct FunctionDef {
     /// Whether the function calls tools (`callMcpTool`): a payload that calls it needs the
     /// asynchronous evaluation.
     pub(crate) tool: bool,
+    /// Who may call the function and when; the evaluation checks every call against its origin.
+    pub(crate) access: Access,
     /// What a catalog document declares of the function (return type, argument schema).
     pub(crate) declaration: Option<Arc<FunctionDeclaration>>,
 }
@@ -621,6 +641,7 @@ impl Catalog {
                 schema: Arc::new(schema),
                 imp: Some(Arc::new(function)),
                 tool: false,
+                access: Access::default(),
                 declaration: None,
             },
         );
@@ -649,6 +670,39 @@ impl Catalog {
         if let Some(def) = self.functions.get_mut(name) {
             def.tool = true;
         }
+    }
+
+    /// Sets who may call a function and when (what a catalog document declares with
+    /// `allowedCallers` and `requiresUserActivation`; functions added in code start with the
+    /// A2UI default, [`Access::default`]: the renderer, without user activation). The engine
+    /// refuses a call whose [`Origin`](crate::Origin) the access does not admit, whatever the
+    /// host's tool policy; payloads compiled before keep the access they were compiled with.
+    /// An unknown name is an error.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Access, AllowedCallers, Args, Catalog, Environment, Origin, JsonPointer};
+    /// use serde_json::{json, Value};
+    ///
+    /// let mut catalog = Catalog::new("https://example.com/shell.json")
+    ///     .with_function("openUrl", Default::default(), |_: &Args<'_>| Ok(Value::Null));
+    /// catalog.set_access("openUrl", Access::new(AllowedCallers::RendererOnly, true))?;
+    /// let mut env = Environment::new();
+    /// env.add_catalog(catalog);
+    /// let open = env.compile(&json!({"@call": "openUrl", "catalogId": "https://example.com/shell.json"}))?;
+    /// let mut model = json!({});
+    /// assert!(open.eval(&mut model).is_err()); // a binding: no user activation
+    /// assert!(open.eval_from(&mut model, &JsonPointer::root(), Origin::Action).is_ok());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn set_access(&mut self, name: &str, access: Access) -> Result<&mut Catalog, Error> {
+        let def = self.functions.get_mut(name).ok_or_else(|| {
+            Error::new(
+                ErrorCode::ValidationFailed,
+                format!("catalog '{}' has no function '{name}'", self.id),
+            )
+        })?;
+        def.access = access;
+        Ok(self)
     }
 
     /// Removes a function (to register part of a catalog only).

@@ -88,6 +88,77 @@ pub enum Phase {
 
 type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
 
+/// Why a call was refused rather than failed, for a host to match without reading the message
+/// ([`Error::denial`]). A denied call sent nothing and wrote nothing; its message (and
+/// `Display`) says why in words, as before.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Denial, Error, ErrorCode};
+/// # fn react(err: &Error) -> &'static str {
+/// match err.denial() {
+///     Some(Denial::UserActivation) => "ask the user to tap",
+///     Some(Denial::Policy) => "the host's policy said no",
+///     Some(_) => "refused",
+///     None => "failed",
+/// }
+/// # }
+/// # assert_eq!(react(&Error::new(ErrorCode::ExpressionError, "x")), "failed");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Denial {
+    /// The host's [`ToolPolicy`](crate::mcp::ToolPolicy) denied the tool call (a consent
+    /// refused included).
+    Policy,
+    /// An `McpApp` widget asked for a tool its `allowedTools` does not list.
+    AllowedTools,
+    /// The tool's MCP Apps visibility (`_meta.ui.visibility`) keeps it from this caller.
+    Visibility,
+    /// The function needs user activation (`requiresUserActivation`) and the call does not
+    /// come from a user's action.
+    UserActivation,
+    /// The function's `allowedCallers` does not admit the caller (the agent or the renderer).
+    AllowedCallers,
+    /// The tool's `structuredContent` does not match its `outputSchema`, and the host chose to
+    /// fail such calls (nothing was written).
+    OutputSchema,
+}
+
+impl Denial {
+    /// A stable name: `"policy"`, `"allowedTools"`, `"visibility"`, `"userActivation"`,
+    /// `"allowedCallers"`, `"outputSchema"` (what fixtures and logs use).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Denial::Policy => "policy",
+            Denial::AllowedTools => "allowedTools",
+            Denial::Visibility => "visibility",
+            Denial::UserActivation => "userActivation",
+            Denial::AllowedCallers => "allowedCallers",
+            Denial::OutputSchema => "outputSchema",
+        }
+    }
+
+    /// The denial of a name ([`as_str`](Denial::as_str)).
+    pub fn parse(text: &str) -> Option<Denial> {
+        [
+            Denial::Policy,
+            Denial::AllowedTools,
+            Denial::Visibility,
+            Denial::UserActivation,
+            Denial::AllowedCallers,
+            Denial::OutputSchema,
+        ]
+        .into_iter()
+        .find(|d| d.as_str() == text)
+    }
+}
+
+impl fmt::Display for Denial {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// The crate's error: a code, an optional function, a location, a message and a source.
 ///
 /// Compiling reports every static problem at once: the first is this error's own fields, the
@@ -114,6 +185,7 @@ struct Inner {
     location: String,
     message: String,
     source: Option<Source>,
+    denial: Option<Denial>,
     related: Vec<Error>,
 }
 
@@ -128,6 +200,7 @@ impl Error {
                 location: String::new(),
                 message: message.into(),
                 source: None,
+                denial: None,
                 related: Vec::new(),
             }),
         }
@@ -155,6 +228,20 @@ impl Error {
     pub fn with_source(mut self, source: impl Into<Source>) -> Error {
         self.inner.source = Some(source.into());
         self
+    }
+
+    /// Marks the error as a refusal of this kind (see [`Error::denial`]).
+    pub fn with_denial(mut self, denial: Denial) -> Error {
+        self.inner.denial = Some(denial);
+        self
+    }
+
+    /// Why the call was refused, when it was refused (by the host's policy, an app's
+    /// `allowedTools`, a tool's visibility, a catalog's `requiresUserActivation` or
+    /// `allowedCallers`, a tool's `outputSchema`) rather than failed: match on it instead of
+    /// the message.
+    pub fn denial(&self) -> Option<Denial> {
+        self.inner.denial
     }
 
     /// The underlying error, taken out (to attach it to an error that rephrases this one).
@@ -302,6 +389,7 @@ impl fmt::Debug for Error {
             .field("function", &self.inner.function)
             .field("location", &self.inner.location)
             .field("message", &self.inner.message)
+            .field("denial", &self.inner.denial)
             .field("related", &self.inner.related)
             .finish()
     }

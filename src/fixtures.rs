@@ -84,6 +84,7 @@ use crate::env::Environment;
 use crate::error::{Error, ErrorCode, Phase, Warning};
 use crate::messages;
 use crate::model::SharedModel;
+use crate::origin::{Invocation, Origin};
 use crate::path::JsonPointer;
 use crate::payload::Spelling;
 use crate::reactive::{TrackedModel, affects};
@@ -493,9 +494,16 @@ fn evaluate(case: &Value) -> Result<Run, String> {
     };
     // Every write is recorded, so that `expect.changed` can be checked.
     let model = TrackedModel::new(data_model);
+    let origin = match case.get("origin") {
+        None => Origin::Binding,
+        Some(Value::String(o)) => Origin::parse(o).ok_or_else(|| {
+            format!("origin '{o}' is none of \"binding\", \"action\", \"app\", \"agent\"")
+        })?,
+        Some(_) => return Err("origin is not a string".into()),
+    };
     let Some(server) = case.get("server") else {
         let mut model = model;
-        let result = compiled.and_then(|p| p.eval_in(&mut model, &context));
+        let result = compiled.and_then(|p| p.eval_from(&mut model, &context, origin));
         let (data_model, changes) = model.into_parts();
         let none = || Value::Array(Vec::new());
         let seen = [
@@ -514,7 +522,10 @@ fn evaluate(case: &Value) -> Result<Run, String> {
     let server = ScriptedServer::from_json(server).map_err(|e| e.to_string())?;
     let host = server.host();
     let model = SharedModel::new(model);
-    let result = compiled.and_then(|p| block_on(p.eval_async(&model, &context, &host)));
+    let mut invocation = Invocation::new(origin);
+    invocation.source = server.source();
+    let result =
+        compiled.and_then(|p| block_on(p.eval_async_from(&model, &context, &host, invocation)));
     let (data_model, changes) = model.into_inner().into_parts();
     let reads = server
         .resource_reads()
@@ -620,6 +631,16 @@ fn check_error(expected: &Value, err: &Error, failures: &mut Vec<String>) {
             "error message: expected it to contain '{part}', got '{}'",
             err.message()
         ));
+    }
+    if let Some(denial) = expected.get("denial") {
+        let got = err
+            .denial()
+            .map_or(Value::Null, |d| Value::from(d.as_str()));
+        if *denial != got {
+            failures.push(format!(
+                "error denial: expected {denial}, got {got} ({err})"
+            ));
+        }
     }
     if let Some(phase) = field("phase") {
         let got = match err.phase() {

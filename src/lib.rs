@@ -88,6 +88,13 @@
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine.
+//! - a tool's `outputSchema` (feature `json-schema`, `McpHost::with_output_schema`) is
+//!   compiled only when it is at most `mcp::MAX_OUTPUT_SCHEMA_BYTES` (256 KiB) of JSON and
+//!   within [`Limits::max_depth`], has no `$ref` cycle that never reaches the value, and refers
+//!   to no other document (nothing is ever fetched); otherwise the call fails naming the tool;
+//! - who asks is the host's to say ([`Origin`]; a binding unless told otherwise), and what a
+//!   catalog declares (`requiresUserActivation`, `allowedCallers`) is enforced whatever the
+//!   host's policy.
 
 // Feature badges on docs.rs (built with `--cfg docsrs`, see Cargo.toml): items behind a feature say so.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -97,6 +104,8 @@
 // The modules in layers, lowest first, each importing only from the layers before it
 // (tests/layers.rs checks this); the root re-exports what an embedder uses.
 mod error;
+
+mod origin;
 
 mod cache;
 
@@ -143,7 +152,7 @@ pub use catalog::{
     StaticArg, StaticArgs,
 };
 pub use env::{Diagnostics, Environment};
-pub use error::{Error, ErrorCode, Phase, Result, Warning, WarningCode};
+pub use error::{Denial, Error, ErrorCode, Phase, Result, Warning, WarningCode};
 pub use json::{js_number_string, to_js_string};
 pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
 pub use mcp::{
@@ -151,6 +160,7 @@ pub use mcp::{
     ToolClient, ToolRouter,
 };
 pub use model::{DataModel, SharedModel, Write, apply_writes, read_value};
+pub use origin::{Access, AllowedCallers, Invocation, Origin, Provenance};
 pub use path::JsonPointer;
 pub use payload::{Payload, Spelling, ToolNames};
 

@@ -25,8 +25,9 @@
 use crate::error::{Error, ErrorCode};
 use crate::mcp::{
     AllowList, BoxFuture, ConsentForDestructive, DenyList, HostError, McpHost, MessageSink,
-    ToolClient, ToolPolicy, ToolPolicyExt,
+    ReadOnlyUnlessUserAction, SameServerAsSource, ToolClient, ToolPolicy, ToolPolicyExt,
 };
+use crate::origin::Provenance;
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 use std::future::Future;
@@ -43,6 +44,12 @@ pub struct ScriptedServer {
 #[derive(Default)]
 struct Inner {
     name: Option<String>,
+    /// Where the surface under test came from (`source`).
+    source: Option<Provenance>,
+    /// `outputSchema`: `"fail"` or `"drop"` (read only with the feature `json-schema`, without
+    /// which a server that has it is refused).
+    #[cfg_attr(not(feature = "json-schema"), allow(dead_code))]
+    output_schema: Option<String>,
     results: HashMap<String, Vec<Value>>,
     resources: Map<String, Value>,
     policy: Option<Arc<dyn ToolPolicy>>,
@@ -57,6 +64,8 @@ struct State {
     tool_calls: Vec<Value>,
     resource_reads: Vec<String>,
     messages: Vec<Value>,
+    /// Where each call's forwarded messages came from, one entry per `process_from`.
+    message_sources: Vec<Provenance>,
     surfaces: Vec<String>,
     holding: bool,
     held: Vec<Gate>,
@@ -99,9 +108,20 @@ fn bad(why: String) -> Error {
 }
 
 /// The host's tool policy a fixture's `server.policy` describes: any of `allow` (the tools
-/// that may be called), `deny` (the tools that may not) and `denyDestructive` (`true`: refuse
-/// every tool that is destructive by MCP's defaults, reading the annotations of `tools`). When
-/// several are given, a call must pass them all.
+/// that may be called), `deny` (the tools that may not), `denyDestructive` (`true`: refuse
+/// every tool that is destructive by MCP's defaults, reading the annotations of `tools`),
+/// `readOnlyUnlessUserAction` (`true`: [`ReadOnlyUnlessUserAction`] trusting every server's
+/// annotations; `{"trustedServers": [names]}`: only those servers') and `sameServerAsSource`
+/// (`true`: [`SameServerAsSource`]). When several are given, a call must pass them all, in
+/// that order.
+const POLICY_KEYS: [&str; 5] = [
+    "allow",
+    "deny",
+    "denyDestructive",
+    "readOnlyUnlessUserAction",
+    "sameServerAsSource",
+];
+
 fn policy_of(policy: &Value) -> Result<Option<Arc<dyn ToolPolicy>>, Error> {
     let Value::Object(members) = policy else {
         return Err(bad("'policy' is not an object".into()));
@@ -117,19 +137,39 @@ fn policy_of(policy: &Value) -> Result<Option<Arc<dyn ToolPolicy>>, Error> {
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
     };
-    if let Some(key) = members
-        .keys()
-        .find(|k| !["allow", "deny", "denyDestructive"].contains(&k.as_str()))
-    {
+    if let Some(key) = members.keys().find(|k| !POLICY_KEYS.contains(&k.as_str())) {
         return Err(bad(format!(
-            "'policy' has '{key}'; it takes 'allow', 'deny' and 'denyDestructive'"
+            "'policy' has '{key}'; it takes {}",
+            POLICY_KEYS.map(|k| format!("'{k}'")).join(", ")
         )));
     }
-    let deny_destructive = match members.get("denyDestructive") {
-        None | Some(Value::Bool(false)) => false,
-        Some(Value::Bool(true)) => true,
-        Some(_) => return Err(bad("'policy.denyDestructive' is not a boolean".into())),
+    let flag = |key: &str| match members.get(key) {
+        None | Some(Value::Bool(false)) => Ok(false),
+        Some(Value::Bool(true)) => Ok(true),
+        Some(_) => Err(bad(format!("'policy.{key}' is not a boolean"))),
     };
+    let read_only = match members.get("readOnlyUnlessUserAction") {
+        None | Some(Value::Bool(false)) => None,
+        Some(Value::Bool(true)) => Some(ReadOnlyUnlessUserAction::trusting_every_server()),
+        Some(Value::Object(o)) if o.keys().all(|k| k == "trustedServers") => {
+            let servers = o
+                .get("trustedServers")
+                .and_then(Value::as_array)
+                .and_then(|l| l.iter().map(|v| v.as_str()).collect::<Option<Vec<_>>>())
+                .ok_or_else(|| {
+                    bad("'policy.readOnlyUnlessUserAction.trustedServers' is not an array of server names".into())
+                })?;
+            Some(ReadOnlyUnlessUserAction::trusting(servers))
+        }
+        Some(_) => {
+            return Err(bad(
+                "'policy.readOnlyUnlessUserAction' is neither a boolean nor {\"trustedServers\": [names]}"
+                    .into(),
+            ));
+        }
+    };
+    let same_server = flag("sameServerAsSource")?;
+    let deny_destructive = flag("denyDestructive")?;
     // Each form, when given, as one policy; a call must pass them all.
     let mut parts: Vec<Arc<dyn ToolPolicy>> = Vec::new();
     if let Some(tools) = names("allow")? {
@@ -140,6 +180,12 @@ fn policy_of(policy: &Value) -> Result<Option<Arc<dyn ToolPolicy>>, Error> {
     }
     if deny_destructive {
         parts.push(Arc::new(ConsentForDestructive::deny()));
+    }
+    if let Some(policy) = read_only {
+        parts.push(Arc::new(policy));
+    }
+    if same_server {
+        parts.push(Arc::new(SameServerAsSource));
     }
     Ok(parts
         .into_iter()
@@ -156,7 +202,9 @@ impl ScriptedServer {
     /// | `resources` | URI → what `resources/read` returns |
     /// | `surfaces` | the surface ids the renderer already holds |
     /// | `name` | the server's name, as [`ToolClient::server_name`] says it |
-    /// | `policy` | the host's tool policy ([`host`](ScriptedServer::host) applies it): `{"allow": [names]}` (only these tools may be called), `{"deny": [names]}` (these may not), `{"denyDestructive": true}` (no tool that is destructive: unless its `annotations` in `tools` say `readOnlyHint: true` or `destructiveHint: false`; a tool missing from `tools` is destructive). Several members: a call must pass each |
+    /// | `policy` | the host's tool policy ([`host`](ScriptedServer::host) applies it): `{"allow": [names]}` (only these tools may be called), `{"deny": [names]}` (these may not), `{"denyDestructive": true}` (no tool that is destructive: unless its `annotations` in `tools` say `readOnlyHint: true` or `destructiveHint: false`; a tool missing from `tools` is destructive), `{"readOnlyUnlessUserAction": true}` (read-only tools from anywhere, others only from a user action; `{"trustedServers": [names]}` instead of `true` trusts only those servers' annotations), `{"sameServerAsSource": true}` (only tools of the server in `source`). Several members: a call must pass each |
+    /// | `source` | `{"tool", "server"}`: where the surface under test came from; the fixture runner passes it with the case's `origin` |
+    /// | `outputSchema` | `"fail"` or `"drop"`: `structuredContent` checked against the tools' `outputSchema` (feature `json-schema`) |
     ///
     /// A denied call never reaches the server: it is not in [`tool_calls`](ScriptedServer::tool_calls).
     ///
@@ -187,6 +235,37 @@ impl ScriptedServer {
         let policy = match server.get("policy") {
             None => None,
             Some(policy) => policy_of(policy)?,
+        };
+        let source = match server.get("source") {
+            None => None,
+            Some(Value::Object(o))
+                if o.keys().all(|k| k == "tool" || k == "server")
+                    && matches!(o.get("tool"), Some(Value::String(_)))
+                    && matches!(o.get("server"), None | Some(Value::String(_) | Value::Null)) =>
+            {
+                Some(Provenance::new(
+                    o["tool"].as_str().unwrap_or_default(),
+                    o.get("server").and_then(Value::as_str).map(str::to_owned),
+                ))
+            }
+            Some(_) => {
+                return Err(bad(
+                    "'source' is not {\"tool\": name, \"server\": name or null}".into(),
+                ));
+            }
+        };
+        let output_schema = match server.get("outputSchema") {
+            None => None,
+            Some(Value::String(mode)) if mode == "fail" || mode == "drop" => {
+                if cfg!(feature = "json-schema") {
+                    Some(mode.clone())
+                } else {
+                    return Err(bad(
+                        "'outputSchema' needs the crate's json-schema feature".into()
+                    ));
+                }
+            }
+            Some(_) => return Err(bad("'outputSchema' is neither \"fail\" nor \"drop\"".into())),
         };
         let tools = match server.get("tools") {
             None => Vec::new(),
@@ -232,6 +311,8 @@ impl ScriptedServer {
         Ok(ScriptedServer {
             inner: Arc::new(Inner {
                 name,
+                source,
+                output_schema,
                 results,
                 resources,
                 policy,
@@ -244,15 +325,32 @@ impl ScriptedServer {
     /// server's `policy` when it has one.
     pub fn host(&self) -> McpHost {
         let host = McpHost::new(Arc::new(self.clone())).with_sink(Arc::new(self.clone()));
+        #[cfg(feature = "json-schema")]
+        let host = match self.inner.output_schema.as_deref() {
+            Some("fail") => host.with_output_schema(crate::mcp::OutputSchemaCheck::Fail),
+            Some(_) => host.with_output_schema(crate::mcp::OutputSchemaCheck::Drop),
+            None => host,
+        };
         match &self.inner.policy {
             Some(policy) => host.with_policy(policy.clone()),
             None => host,
         }
     }
 
+    /// Where the surface under test came from (the `source` member), for the evaluation's
+    /// [`Invocation`](crate::Invocation).
+    pub fn source(&self) -> Option<Provenance> {
+        self.inner.source.clone()
+    }
+
     /// Replaces what `tools/list` returns from now on (a server whose tools changed).
     pub fn set_tools(&self, tools: Vec<Value>) {
         self.state().tools = tools;
+    }
+
+    /// The provenance of each batch of messages the sink received, in order.
+    pub fn message_sources(&self) -> Vec<Provenance> {
+        self.state().message_sources.clone()
     }
 
     /// How many times `tools/list` was asked.
@@ -377,6 +475,11 @@ impl MessageSink for ScriptedServer {
             }
             state.messages.push(message);
         }
+    }
+
+    fn process_from(&self, messages: Vec<Value>, source: &Provenance) {
+        self.state().message_sources.push(source.clone());
+        self.process(messages);
     }
 
     fn has_surface(&self, surface_id: &str) -> bool {

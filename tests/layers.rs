@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may import from the layers before its own.
 const LAYERS: &[&[&str]] = &[
     &["error"],
+    &["origin"],
     &["cache"],
     &["json"],
     &["path"],

@@ -6,11 +6,11 @@
 
 use a2ui_catalog_mcp::mcp::app::McpAppProps;
 use a2ui_catalog_mcp::mcp::{
-    AuditEvent, BoxFuture, CallOrigin, CallOutcome, ClientRouter, ConsentForDestructive, Decision,
-    DenyList, McpHost, ToolCallRequest, ToolClient, ToolPolicy, ToolPolicyExt,
+    AuditEvent, BoxFuture, CallOutcome, ClientRouter, ConsentForDestructive, Decision, DenyList,
+    McpHost, ToolCallRequest, ToolClient, ToolPolicy, ToolPolicyExt,
 };
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
-use a2ui_catalog_mcp::{Environment, ErrorCode, JsonPointer, Limits, Payload, SharedModel};
+use a2ui_catalog_mcp::{Environment, ErrorCode, JsonPointer, Limits, Origin, Payload, SharedModel};
 use serde_json::{Value, json};
 use std::future::Future;
 use std::pin::Pin;
@@ -191,7 +191,7 @@ fn a_consent_prompt_waits_while_other_evaluations_run() {
     );
     let events = log.lock().unwrap();
     assert!(events.iter().all(|e| e.server.as_deref() == Some("github")
-        && e.origin == CallOrigin::Payload
+        && e.origin == Origin::Binding
         && e.arguments == json!({"repo": "a2ui/a2ui"})));
     // The delete's duration includes the time the dialog was open.
     assert!(events[1].duration.unwrap() >= Duration::from_millis(20));
@@ -537,7 +537,7 @@ fn every_outcome_is_audited() {
 }
 
 /// What a policy was shown of one call: tool, server, annotations, origin.
-type Shown = (String, Option<String>, Option<Value>, CallOrigin);
+type Shown = (String, Option<String>, Option<Value>, Origin);
 
 /// A policy that records what it was shown.
 struct Recorder(Mutex<Vec<Shown>>);
@@ -605,7 +605,7 @@ fn app_calls_pass_allowed_tools_then_the_policy() {
             "search".to_owned(),
             Some("github".to_owned()),
             Some(json!({"readOnlyHint": true})),
-            CallOrigin::App
+            Origin::App
         )
     );
     assert_eq!(
@@ -620,12 +620,7 @@ fn app_calls_pass_allowed_tools_then_the_policy() {
             ("rename_repo".into(), CallOutcome::Denied),
         ]
     );
-    assert!(
-        log.lock()
-            .unwrap()
-            .iter()
-            .all(|e| e.origin == CallOrigin::App)
-    );
+    assert!(log.lock().unwrap().iter().all(|e| e.origin == Origin::App));
 }
 
 /// The evaluation's future stays `Send` with a policy and an audit sink.

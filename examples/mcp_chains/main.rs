@@ -4,9 +4,11 @@
 //! server that has the tool. It prints the data model, the A2UI messages forwarded to the
 //! renderer and the MCP Apps the host received.
 //!
-//! The host has a tool policy: destructive tools (by the servers' annotations) need the user's
-//! consent. The example's user declines, so the surface's `close_issue` call is refused before
-//! anything is sent; the example prints the refusal and the audit log of every call.
+//! The host has the policy most hosts want: read-only tools (by the annotations of its own
+//! servers, which it trusts) from anywhere, any other tool only from a user's action, and then
+//! with the user's consent. A keystroke in the search box that would close an issue is refused
+//! before anything is asked or sent; the user's tap on "Close" asks, and the user says yes once
+//! and no once. The example prints each answer and the audit log of every call.
 //!
 //! Run with `cargo run --example mcp_chains --features rmcp`.
 
@@ -15,9 +17,9 @@ mod server;
 use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::mcp::{
     AuditEvent, ClientRouter, ConsentForDestructive, McpAppResource, McpHost, MessageSink,
-    ToolClient,
+    ReadOnlyUnlessUserAction, ToolClient, ToolPolicyExt,
 };
-use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID};
+use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID, Origin};
 use serde_json::{Value, json};
 use server::{DemoServer, Role, connect};
 use std::error::Error;
@@ -68,18 +70,25 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let app_log = apps.clone();
     let audit: Arc<Mutex<Vec<AuditEvent>>> = Arc::default();
     let audit_log = audit.clone();
-    // Destructive tools need the user's consent. A real host shows a dialog with the tool and
-    // its arguments and awaits the answer; this one prints the question and declines.
+    // Destructive tools need a tap and then the user's consent. A real host shows a dialog with
+    // the tool and its arguments and awaits the answer; this one prints the question and answers
+    // with the `confirm` argument the example's surface sends.
     let consent = ConsentForDestructive::new(|call| {
         let server = call.server.unwrap_or("?");
+        let yes = call.arguments["confirm"] == true;
         println!(
-            "  consent? {} {} on {server}: the user says no",
-            call.name, call.arguments
+            "  consent? {} {} on {server} ({}): the user says {}",
+            call.name,
+            call.arguments,
+            call.origin,
+            if yes { "yes" } else { "no" }
         );
-        Box::pin(std::future::ready(false))
+        Box::pin(std::future::ready(yes))
     });
+    // Both demo servers are the host's own: their annotations are trusted.
+    let policy = ReadOnlyUnlessUserAction::trusting_every_server().and(consent);
     let host = McpHost::with_router(Arc::new(router))
-        .with_policy(consent)
+        .with_policy(policy)
         .with_audit(move |event: &AuditEvent| {
             audit_log
                 .lock()
@@ -113,16 +122,26 @@ async fn main() -> Result<(), Box<dyn Error>> {
         );
     }
 
-    // A surface that would close an issue: the policy asks, the user declines, nothing is sent.
+    // A surface that closes an issue. Typed into (a binding re-evaluated on a keystroke) it is
+    // refused before anything is asked or sent; tapped (a user action) it asks the user.
     println!("\na destructive call:");
     let close = env.compile(
         &json!({"@call": "callMcpTool", "args": {"name": "close_issue",
-        "arguments": {"repository": {"@path": "/repository"}, "number": 9},
+        "arguments": {"repository": {"@path": "/repository"}, "number": 9,
+                      "confirm": {"@path": "/confirm"}},
         "targetDataPath": "/closed"}}),
     )?;
-    match close.eval_async(&model, &JsonPointer::root(), &host).await {
-        Ok(_) => println!("  close_issue ran (the policy should have refused it)"),
-        Err(e) => println!("  refused: {e}"),
+    let root = JsonPointer::root();
+    for (what, origin, confirm) in [
+        ("keystroke", Origin::Binding, true),
+        ("tap, declined", Origin::Action, false),
+        ("tap, confirmed", Origin::Action, true),
+    ] {
+        model.lock()["confirm"] = json!(confirm);
+        match close.eval_async_from(&model, &root, &host, origin).await {
+            Ok(_) => println!("  {what}: close_issue ran"),
+            Err(e) => println!("  {what}: refused ({:?}): {e}", e.denial()),
+        }
     }
 
     println!("\ndata model (long strings shortened):");

@@ -26,6 +26,7 @@ pub(crate) fn definition() -> FunctionDef {
         schema: Arc::new(ArgSchema::new().optional("offset")),
         imp: Some(Arc::new(Index)),
         tool: false,
+        access: Default::default(),
         declaration: None,
     });
     DEF.clone()

@@ -22,6 +22,7 @@
 use super::{ArgSchema, Args, CallContext, Catalog, Function, FunctionDef};
 use crate::error::{Error, ErrorCode};
 use crate::json::{DEFAULT_MAX_DEPTH, depth_exceeds, kind_name};
+use crate::origin::{Access, AllowedCallers};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
@@ -101,6 +102,7 @@ use std::sync::Arc;
 pub struct FunctionDeclaration {
     catalog: String,
     name: String,
+    access: Access,
     return_type: Option<String>,
     args_schema: Value,
     arguments: ArgSchema,
@@ -128,6 +130,12 @@ impl FunctionDeclaration {
     /// The function's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Who may call it and when (`allowedCallers`, `requiresUserActivation`; by default the
+    /// renderer, without user activation).
+    pub fn access(&self) -> Access {
+        self.access
     }
 
     /// The declared return type (`"string"`, `"boolean"`, `"any"`, …), when the entry has one.
@@ -368,9 +376,14 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
             Some(compiler) => Some(compiler.validator(name, &found.args)?),
             None => None,
         };
+        let access = Access::new(
+            found.allowed_callers.unwrap_or_default(),
+            found.requires_user_activation.unwrap_or(false),
+        );
         let declaration = FunctionDeclaration {
             catalog: id.clone(),
             name: name.clone(),
+            access,
             return_type: found.return_type,
             args_schema,
             arguments: arguments.clone(),
@@ -383,6 +396,7 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
                 schema: Arc::new(arguments),
                 imp: None,
                 tool: false,
+                access,
                 declaration: Some(Arc::new(declaration)),
             },
         );
@@ -395,6 +409,9 @@ struct Entry<'d> {
     /// The argument schemas, each with its JSON Pointer in the document.
     args: Vec<(String, &'d Value)>,
     return_type: Option<String>,
+    /// `allowedCallers` and `requiresUserActivation`, when declared.
+    allowed_callers: Option<AllowedCallers>,
+    requires_user_activation: Option<bool>,
 }
 
 /// Local `$ref`s followed while reading one entry: more is a loop.
@@ -420,6 +437,8 @@ fn read_entry<'d>(
     let mut out = Entry {
         args: Vec::new(),
         return_type: None,
+        allowed_callers: None,
+        requires_user_activation: None,
     };
     let mut named = false;
     let mut refs = 0;
@@ -435,6 +454,33 @@ fn read_entry<'d>(
                 return Err(bad_entry(
                     name,
                     format_args!("returnType must be a string, got {}", kind_name(other)),
+                ));
+            }
+        }
+        match schema.get("allowedCallers") {
+            None => {}
+            Some(Value::String(c)) if AllowedCallers::parse(c).is_some() => {
+                out.allowed_callers = AllowedCallers::parse(c);
+            }
+            Some(other) => {
+                return Err(bad_entry(
+                    name,
+                    format_args!(
+                        "allowedCallers must be \"rendererOnly\", \"agentOnly\" or \"rendererOrAgent\", got {other}"
+                    ),
+                ));
+            }
+        }
+        match schema.get("requiresUserActivation") {
+            None => {}
+            Some(Value::Bool(b)) => out.requires_user_activation = Some(*b),
+            Some(other) => {
+                return Err(bad_entry(
+                    name,
+                    format_args!(
+                        "requiresUserActivation must be a boolean, got {}",
+                        kind_name(other)
+                    ),
                 ));
             }
         }
@@ -483,6 +529,16 @@ fn read_entry<'d>(
             })?;
             stack.push((fragment.to_owned(), target));
         }
+    }
+    if out.requires_user_activation == Some(true)
+        && out
+            .allowed_callers
+            .is_some_and(|c| c != AllowedCallers::RendererOnly)
+    {
+        return Err(bad_entry(
+            name,
+            "requiresUserActivation: true needs allowedCallers \"rendererOnly\" (only the renderer has a user)",
+        ));
     }
     if out.args.is_empty() && !named {
         return Err(bad_entry(

@@ -5,10 +5,11 @@
 use super::app::{McpAppProps, ToolCallDecision};
 use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
-use super::tool_policy::{AuditRecord, CallOrigin, CallOutcome, Decision};
-use crate::error::{Error, ErrorCode};
+use super::tool_policy::{AuditRecord, CallOutcome, Decision};
+use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
+use crate::origin::{Invocation, Origin, Provenance};
 use serde_json::Value;
 
 impl McpHost {
@@ -23,7 +24,7 @@ impl McpHost {
     /// A result with `isError: true` is returned as it is (the app reads the error); a host
     /// failure is `Failed to execute MCP tool '<name>': …`; a result nested deeper than
     /// `limits.max_depth` is `LIMIT_EXCEEDED`. Every request that names a tool is audited, with
-    /// the origin [`CallOrigin::App`].
+    /// the origin [`Origin::App`](crate::Origin::App).
     ///
     /// Nothing is read, forwarded or written: the A2UI messages or MCP Apps the result may
     /// carry are the app's business.
@@ -58,26 +59,51 @@ impl McpHost {
         params: &Value,
         limits: &Limits,
     ) -> Result<Value, Error> {
+        self.call_app_tool_from(app, params, limits, None).await
+    }
+
+    /// [`call_app_tool`](McpHost::call_app_tool) for an app that came from `source` (the tool
+    /// and server whose result carried it, [`McpAppResource::source`](crate::McpAppResource),
+    /// or the provenance of the surface that holds the `McpApp` component): the policy sees it
+    /// ([`ToolCallRequest::source`](crate::mcp::ToolCallRequest::source)), and MCP Apps
+    /// visibility uses it to refuse cross-server calls of app-only tools.
+    pub async fn call_app_tool_from(
+        &self,
+        app: &McpAppProps,
+        params: &Value,
+        limits: &Limits,
+        source: Option<&Provenance>,
+    ) -> Result<Value, Error> {
+        let invocation = Invocation {
+            origin: Origin::App,
+            source: source.cloned(),
+        };
         let (name, arguments) = match app.check_tool_call(params)? {
             ToolCallDecision::Allowed { tool, arguments } => (tool, Value::Object(arguments)),
             ToolCallDecision::Denied(denial) => {
                 let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                 let tool = params.get("name").and_then(Value::as_str).unwrap_or("");
                 let message = denial.message();
-                let mut audit = AuditRecord::start(
-                    self.audit.as_deref(),
-                    tool,
-                    &arguments,
-                    None,
-                    CallOrigin::App,
-                );
+                let mut audit =
+                    AuditRecord::start(self.audit.as_deref(), tool, &arguments, None, &invocation);
                 audit.decided(&Decision::Deny(message.clone()));
                 audit.finish(CallOutcome::Denied);
-                return Err(Error::new(ErrorCode::ExpressionError, message));
+                return Err(Error::new(ErrorCode::ExpressionError, message)
+                    .with_denial(Denial::AllowedTools));
             }
         };
-        let client = resolve(self, &name, &arguments, CallOrigin::App).await?;
-        let audit = authorize(self, &client, &name, &arguments, CallOrigin::App).await?;
+        let client = resolve(self, &name, &arguments, &invocation).await?;
+        let server = client.server_name();
+        let definition = self.tool_definition(&client, &name).await;
+        let audit = authorize(
+            self,
+            &name,
+            &arguments,
+            server.as_deref(),
+            definition.as_ref(),
+            &invocation,
+        )
+        .await?;
         let failed = |reason: String| {
             Error::new(
                 ErrorCode::ExpressionError,

@@ -6,12 +6,14 @@
 
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
-use super::tool_policy::{AuditRecord, CallOrigin, CallOutcome, Decision, ToolCallRequest};
+use super::tool_policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
+use super::visibility::Visibility;
 use crate::catalog::ToolCall;
-use crate::error::{Error, ErrorCode};
+use crate::error::{Denial, Error, ErrorCode};
 use crate::json::kind_name;
 use crate::limits::{EvalBudget, Limits};
 use crate::model::{DataModel, SharedModel, Write, check_write_depth, padding_bound};
+use crate::origin::{Invocation, Origin, Provenance};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
 use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
@@ -54,7 +56,47 @@ impl Payload {
         context: &JsonPointer,
         host: &McpHost,
     ) -> Result<Value, Error> {
-        let mut machine = self.machine(context);
+        self.eval_async_from(model, context, host, Origin::Binding)
+            .await
+    }
+
+    /// [`eval_async`](Payload::eval_async) for an evaluation of this origin, and, for a surface
+    /// a tool's result created, with the surface's provenance: an [`Origin`] or an
+    /// [`Invocation`]. The origin is checked against what catalogs declare, as with
+    /// [`eval_from`](Payload::eval_from); the host's [`ToolPolicy`](crate::mcp::ToolPolicy) and
+    /// [`AuditSink`](crate::mcp::AuditSink) see it, and the provenance, in each tool call.
+    ///
+    /// ```
+    /// # #[cfg(feature = "testing")] {
+    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, Origin, SharedModel, testing::{ScriptedServer, block_on}};
+    /// # use a2ui_catalog_mcp::mcp::{BoxFuture, Decision, ToolCallRequest, ToolPolicy};
+    /// # use serde_json::json;
+    /// struct OnlyOnTap;
+    /// impl ToolPolicy for OnlyOnTap {
+    ///     fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+    ///         let tap = call.origin == Origin::Action;
+    ///         Box::pin(async move { if tap { Decision::Allow } else { Decision::deny("no tap") } })
+    ///     }
+    /// }
+    /// let server = ScriptedServer::from_json(&json!({"results": {"send": [{"content": []}]}}))?;
+    /// let host = server.host().with_policy(OnlyOnTap);
+    /// let send = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {"name": "send"}}))?;
+    /// let model = SharedModel::new(json!({}));
+    /// let root = JsonPointer::root();
+    /// assert!(block_on(send.eval_async(&model, &root, &host)).is_err());
+    /// assert!(block_on(send.eval_async_from(&model, &root, &host, Origin::Action)).is_ok());
+    /// # }
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub async fn eval_async_from<M: DataModel + Send>(
+        &self,
+        model: &SharedModel<M>,
+        context: &JsonPointer,
+        host: &McpHost,
+        invocation: impl Into<Invocation>,
+    ) -> Result<Value, Error> {
+        let invocation = invocation.into();
+        let mut machine = self.machine(context, invocation.origin);
         let mut state = EvalState::default();
         loop {
             let step = machine.run(&mut *model.lock(), true)?;
@@ -62,11 +104,15 @@ impl Payload {
                 Step::Done(value) => return Ok(value),
                 Step::Tool(request) => request,
             };
+            let scope = CallScope {
+                context,
+                limits: self.limits(),
+                invocation: &invocation,
+            };
             let value = call_tool(
                 host,
                 model,
-                context,
-                self.limits(),
+                &scope,
                 &mut state,
                 machine.budget(),
                 request.call,
@@ -89,16 +135,27 @@ fn expression_error(message: String) -> Error {
     Error::new(ErrorCode::ExpressionError, message)
 }
 
+/// Where a tool call runs: the evaluation's data context, limits and invocation.
+struct CallScope<'a> {
+    context: &'a JsonPointer,
+    limits: &'a Limits,
+    invocation: &'a Invocation,
+}
+
 /// Runs one call through to its value. The model is locked only to write.
 async fn call_tool<M: DataModel + Send>(
     host: &McpHost,
     model: &SharedModel<M>,
-    context: &JsonPointer,
-    limits: &Limits,
+    scope: &CallScope<'_>,
     state: &mut EvalState,
     budget: &mut EvalBudget,
     call: ToolCall,
 ) -> Result<Arc<ToolResponse>, Error> {
+    let CallScope {
+        context,
+        limits,
+        invocation,
+    } = *scope;
     let ToolCall {
         name,
         arguments,
@@ -109,8 +166,18 @@ async fn call_tool<M: DataModel + Send>(
         .transpose()?;
     let failed =
         |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
-    let client = resolve(host, &name, &arguments, CallOrigin::Payload).await?;
-    let audit = authorize(host, &client, &name, &arguments, CallOrigin::Payload).await?;
+    let client = resolve(host, &name, &arguments, invocation).await?;
+    let server = client.server_name();
+    let definition = host.tool_definition(&client, &name).await;
+    let mut audit = authorize(
+        host,
+        &name,
+        &arguments,
+        server.as_deref(),
+        definition.as_ref(),
+        invocation,
+    )
+    .await?;
     // The call starts when its request is sent: from now on it is the latest for its path.
     let ticket = target.clone().map(|path| model.start_call(path));
     let result = client
@@ -119,7 +186,14 @@ async fn call_tool<M: DataModel + Send>(
         .map_err(|e| failed(e.to_string()).with_source(e));
     let tool_error = matches!(&result, Ok(r) if is_tool_error(r));
     let outcome = match result {
-        Ok(result) => respond(host, &client, &name, arguments, result, limits, state).await,
+        Ok(result) => {
+            let call = Called {
+                client: &client,
+                name: &name,
+                definition: definition.as_ref(),
+            };
+            respond(host, call, arguments, result, limits, state).await
+        }
         Err(e) => Err(e),
     };
     let latest = ticket.as_ref().map(|t| model.finish_call(t));
@@ -127,6 +201,7 @@ async fn call_tool<M: DataModel + Send>(
         value,
         messages,
         apps,
+        warnings,
     } = match outcome {
         Ok(response) => response,
         Err(e) => {
@@ -139,6 +214,9 @@ async fn call_tool<M: DataModel + Send>(
         }
     };
 
+    for warning in warnings {
+        audit.warn(warning);
+    }
     let superseded = latest == Some(false);
     if let (Some(path), false) = (target, superseded) {
         let write = Write {
@@ -159,15 +237,17 @@ async fn call_tool<M: DataModel + Send>(
             return Err(e);
         }
     }
-    // Only now has every step worked: forward what the call collected.
+    // Only now has every step worked: forward what the call collected, with where it came
+    // from.
     if let Some(sink) = &host.sink
         && !messages.is_empty()
     {
-        sink.process(messages);
+        sink.process_from(messages, &Provenance::new(name.clone(), server.clone()));
     }
     if let Some(on_app) = &host.on_app {
-        for app in &apps {
-            on_app(app);
+        for mut app in apps {
+            app.server.clone_from(&server);
+            on_app(&app);
         }
     }
     audit.finish(if superseded {
@@ -189,13 +269,13 @@ pub(super) async fn resolve(
     host: &McpHost,
     name: &str,
     arguments: &Value,
-    origin: CallOrigin,
+    invocation: &Invocation,
 ) -> Result<Arc<dyn ToolClient>, Error> {
     if let Some(client) = host.router.client_for(name).await {
         return Ok(client);
     }
     let reason = "no connected MCP server has this tool";
-    AuditRecord::start(host.audit.as_deref(), name, arguments, None, origin)
+    AuditRecord::start(host.audit.as_deref(), name, arguments, None, invocation)
         .finish(CallOutcome::HostFailure(reason.to_owned()));
     Err(expression_error(format!(
         "Failed to execute MCP tool '{name}': {reason}"
@@ -207,45 +287,80 @@ pub(super) async fn resolve(
 /// the caller's future is dropped). Denied, the call is audited and the error is the answer.
 pub(super) async fn authorize<'h>(
     host: &'h McpHost,
-    client: &Arc<dyn ToolClient>,
     name: &str,
     arguments: &Value,
-    origin: CallOrigin,
+    server: Option<&str>,
+    definition: Option<&Value>,
+    invocation: &Invocation,
 ) -> Result<AuditRecord<'h>, Error> {
-    let server = if host.policy.is_some() || host.audit.is_some() {
-        client.server_name()
-    } else {
-        None
-    };
+    let origin = invocation.origin;
     // Started before the decision, so that an evaluation dropped while the policy decides (a
     // consent dialog left open) is audited as cancelled.
-    let mut audit = AuditRecord::start(
-        host.audit.as_deref(),
-        name,
-        arguments,
-        server.as_deref(),
-        origin,
-    );
-    let decision = match &host.policy {
-        None => Decision::Allow,
-        Some(policy) => {
-            let definition = host.tool_definition(client, name).await;
-            let request = ToolCallRequest::new(name, arguments, origin)
-                .with_server(server.as_deref())
-                .with_definition(definition.as_ref());
-            policy.decide(&request).await
-        }
+    let mut audit = AuditRecord::start(host.audit.as_deref(), name, arguments, server, invocation);
+    // MCP Apps visibility comes first: it is the specification's rule, not the host's choice.
+    let (decision, denial) = match visibility_refusal(host, definition, server, invocation) {
+        Some(why) => (Decision::Deny(why), Denial::Visibility),
+        None => match &host.policy {
+            None => (Decision::Allow, Denial::Policy),
+            Some(policy) => {
+                let request = ToolCallRequest::new(name, arguments, origin)
+                    .with_source(invocation.source.as_ref())
+                    .with_server(server)
+                    .with_definition(definition);
+                (policy.decide(&request).await, Denial::Policy)
+            }
+        },
     };
     audit.decided(&decision);
     match decision {
         Decision::Allow => Ok(audit),
         Decision::Deny(reason) => {
             audit.finish(CallOutcome::Denied);
-            Err(expression_error(format!(
-                "MCP tool '{name}' is not allowed: {reason}"
-            )))
+            Err(
+                expression_error(format!("MCP tool '{name}' is not allowed: {reason}"))
+                    .with_denial(denial),
+            )
         }
     }
+}
+
+/// Why the tool's MCP Apps visibility keeps it from this caller (see the `visibility`
+/// module), or `None`. A tool missing from the list has the default visibility: everyone.
+fn visibility_refusal(
+    host: &McpHost,
+    definition: Option<&Value>,
+    server: Option<&str>,
+    invocation: &Invocation,
+) -> Option<String> {
+    let visibility = Visibility::of(definition?);
+    if invocation.origin == Origin::App {
+        if !visibility.app {
+            return Some(
+                "its visibility (_meta.ui.visibility) does not include \"app\": apps may not call it"
+                    .to_owned(),
+            );
+        }
+        if visibility.is_app_only() {
+            let from = invocation.source.as_ref().and_then(|s| s.server.as_deref());
+            return match (from, server) {
+                (Some(from), Some(to)) if from == to => None,
+                (Some(from), Some(to)) => Some(format!(
+                    "only apps see it (_meta.ui.visibility), and an app of server '{from}' may not call an app-only tool of server '{to}'"
+                )),
+                _ => Some(
+                    "only apps see it (_meta.ui.visibility), and the app's server is not known to be the tool's: the host did not say where the app came from, or a server has no name"
+                        .to_owned(),
+                ),
+            };
+        }
+        return None;
+    }
+    (visibility.is_app_only() && !host.app_only_in_surfaces).then(|| {
+        format!(
+            "only MCP Apps see it (_meta.ui.visibility without \"model\"), and the call comes from {} of a surface",
+            invocation.origin
+        )
+    })
 }
 
 /// What a successful call produced.
@@ -253,17 +368,31 @@ struct Response {
     value: ToolResponse,
     messages: Vec<Value>,
     apps: Vec<McpAppResource>,
+    /// For the audit event (a dropped `structuredContent`).
+    warnings: Vec<String>,
+}
+
+/// The call `respond` builds the response of.
+struct Called<'c> {
+    client: &'c Arc<dyn ToolClient>,
+    name: &'c str,
+    /// The tool's `tools/list` entry, as the host holds it.
+    definition: Option<&'c Value>,
 }
 
 async fn respond(
     host: &McpHost,
-    client: &Arc<dyn ToolClient>,
-    name: &str,
+    call: Called<'_>,
     arguments: Value,
-    result: Value,
+    #[cfg_attr(not(feature = "json-schema"), allow(unused_mut))] mut result: Value,
     limits: &Limits,
     state: &mut EvalState,
 ) -> Result<Response, Error> {
+    let Called {
+        client,
+        name,
+        definition,
+    } = call;
     if crate::json::depth_exceeds(&result, limits.max_depth)
         || crate::json::depth_exceeds(&arguments, limits.max_depth)
     {
@@ -274,6 +403,28 @@ async fn respond(
                 limits.max_depth
             ),
         ));
+    }
+    #[cfg_attr(not(feature = "json-schema"), allow(unused_mut))]
+    let mut warnings = Vec::new();
+    #[cfg(feature = "json-schema")]
+    if let Some(mode) = host.output_check
+        && result.is_object()
+        && !is_tool_error(&result)
+    {
+        use super::output_schema::Checked;
+        let key = super::host::client_key(client);
+        match host
+            .output_schemas
+            .check(mode, key, name, definition, &result, limits.max_depth)?
+        {
+            Checked::Keep => {}
+            Checked::Drop(warning) => {
+                if let Value::Object(map) = &mut result {
+                    map.remove("structuredContent");
+                }
+                warnings.push(warning);
+            }
+        }
     }
     let Value::Object(raw) = &result else {
         return Err(expression_error(format!(
@@ -324,7 +475,7 @@ async fn respond(
     // UI resources: the result's own, else the tool's declared ones; then MCP App links.
     let mut uris = resource_uris(raw.get("_meta"));
     if uris.is_empty()
-        && let Some(def) = host.tool_definition(client, name).await
+        && let Some(def) = definition
     {
         uris = resource_uris(def.get("_meta"));
     }
@@ -391,6 +542,7 @@ async fn respond(
         value,
         messages,
         apps,
+        warnings,
     })
 }
 
@@ -517,6 +669,7 @@ impl Collected<'_> {
             };
             self.apps.push(McpAppResource {
                 tool_name: tool.to_owned(),
+                server: None,
                 uri: uri.to_owned(),
                 html,
                 csp: pick("csp"),

@@ -8,6 +8,7 @@
 use super::tool_policy::{AuditSink, ToolPolicy};
 use crate::cache::LruCache;
 use crate::limits::DEFAULT_CACHE_CAPACITY;
+use crate::origin::Provenance;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::future::Future;
@@ -59,8 +60,9 @@ pub trait ToolClient: Send + Sync {
         Box::pin(async { Ok(Vec::new()) })
     }
 
-    /// The server's name (from its `initialize` answer), for the host's [`ToolPolicy`] and
-    /// [`AuditEvent`]s. It is asked once per call, so it must be cheap. The default: `None`.
+    /// The server's name (from its `initialize` answer), for the host's [`ToolPolicy`],
+    /// [`AuditEvent`]s, MCP Apps visibility across servers and the provenance of the messages
+    /// a call forwards. It is asked once per call, so it must be cheap. The default: `None`.
     ///
     /// [`ToolPolicy`]: crate::mcp::ToolPolicy
     /// [`AuditEvent`]: crate::mcp::AuditEvent
@@ -161,6 +163,11 @@ impl ToolRouter for ClientRouter {
     }
 }
 
+/// Clients are told apart by the address of their shared allocation.
+pub(crate) fn client_key(client: &Arc<dyn ToolClient>) -> usize {
+    Arc::as_ptr(client) as *const () as usize
+}
+
 /// A one-time asynchronous initialisation without a runtime: the first caller computes, later
 /// callers reuse. Concurrent first callers may both compute; the first to finish is kept.
 mod once {
@@ -190,6 +197,18 @@ pub trait MessageSink: Send + Sync {
     /// Processes messages, in order.
     fn process(&self, messages: Vec<Value>);
 
+    /// Processes messages that the result of `source.tool` (served by `source.server`)
+    /// carried, in order. The crate calls this one; the default forgets the provenance and
+    /// calls [`process`](MessageSink::process). A surfaces processor keeps it with the surfaces
+    /// the messages create and passes it back with the surface's evaluations
+    /// ([`Invocation::with_source`](crate::Invocation::with_source)), so that the host's
+    /// policy can confine the surface to its server
+    /// ([`SameServerAsSource`](crate::mcp::SameServerAsSource)).
+    fn process_from(&self, messages: Vec<Value>, source: &Provenance) {
+        let _ = source;
+        self.process(messages);
+    }
+
     /// Whether a surface with this id exists already.
     fn has_surface(&self, surface_id: &str) -> bool;
 }
@@ -204,6 +223,10 @@ pub trait MessageSink: Send + Sync {
 pub struct McpAppResource {
     /// The tool whose call produced it.
     pub tool_name: String,
+    /// The server that served the tool, as its client names it (`None` when it does not say):
+    /// with `tool_name`, the app's [`source`](McpAppResource::source), for
+    /// [`McpHost::call_app_tool_from`].
+    pub server: Option<String>,
     /// The resource URI (`ui://…`).
     pub uri: String,
     /// The HTML, decoded.
@@ -212,6 +235,13 @@ pub struct McpAppResource {
     pub csp: Option<Value>,
     /// `_meta.ui.permissions`, when present.
     pub permissions: Option<Value>,
+}
+
+impl McpAppResource {
+    /// Where the app came from: its tool and server.
+    pub fn source(&self) -> Provenance {
+        Provenance::new(self.tool_name.clone(), self.server.clone())
+    }
 }
 
 /// Receives each MCP App resource, in order.
@@ -242,6 +272,13 @@ pub struct McpHost {
     pub(crate) default_version: String,
     pub(crate) policy: Option<Arc<dyn ToolPolicy>>,
     pub(crate) audit: Option<Arc<dyn AuditSink>>,
+    /// Whether surfaces may call tools only MCP Apps see.
+    pub(crate) app_only_in_surfaces: bool,
+    /// Whether and how `structuredContent` is checked against `outputSchema`.
+    #[cfg(feature = "json-schema")]
+    pub(crate) output_check: Option<super::output_schema::OutputSchemaCheck>,
+    #[cfg(feature = "json-schema")]
+    pub(crate) output_schemas: super::output_schema::OutputSchemas,
     tool_lists: Mutex<HashMap<usize, Arc<Vec<Value>>>>,
     pub(crate) resources: LruCache<String, Arc<Value>>,
 }
@@ -262,6 +299,11 @@ impl McpHost {
             default_version: "1.0".to_owned(),
             policy: None,
             audit: None,
+            app_only_in_surfaces: false,
+            #[cfg(feature = "json-schema")]
+            output_check: None,
+            #[cfg(feature = "json-schema")]
+            output_schemas: Default::default(),
             tool_lists: Mutex::new(HashMap::new()),
             resources: LruCache::new(DEFAULT_CACHE_CAPACITY),
         }
@@ -340,6 +382,49 @@ impl McpHost {
         self
     }
 
+    /// Lets surfaces (payloads' `callMcpTool`) call tools whose MCP Apps visibility is only
+    /// `["app"]`. By default they may not: the agent does not see such tools, and a surface is
+    /// the agent's writing (see [`Visibility`](crate::mcp::Visibility)). A call refused for its
+    /// visibility is a [`Denial::Visibility`](crate::Denial::Visibility).
+    pub fn allow_app_only_tools_in_surfaces(mut self) -> McpHost {
+        self.app_only_in_surfaces = true;
+        self
+    }
+
+    /// Checks the `structuredContent` of every payload's tool call against the tool's
+    /// `outputSchema` from the tool list this host holds (compiled once per tool and list), and
+    /// says what a mismatch does: fail the call or drop `structuredContent` with a warning in
+    /// the audit event. A tool that declares no `outputSchema` is not checked; one whose schema
+    /// cannot be used (not a schema, a `$ref` to another document, which is never fetched, a
+    /// `$ref` cycle, over [`MAX_OUTPUT_SCHEMA_BYTES`](crate::mcp::MAX_OUTPUT_SCHEMA_BYTES) or
+    /// the depth limit) fails its calls with an error naming the tool. Results with
+    /// `isError: true` are not checked. `McpApp` widgets' calls return the result to the app
+    /// as it is.
+    ///
+    /// ```
+    /// # #[cfg(feature = "testing")] {
+    /// use a2ui_catalog_mcp::{Denial, Environment, JsonPointer, SharedModel, testing::{ScriptedServer, block_on}};
+    /// use a2ui_catalog_mcp::mcp::OutputSchemaCheck;
+    /// use serde_json::json;
+    /// let server = ScriptedServer::from_json(&json!({
+    ///     "tools": [{"name": "count", "outputSchema": {"type": "object", "required": ["n"]}}],
+    ///     "results": {"count": [{"content": [], "structuredContent": {"m": 1}}]}
+    /// }))?;
+    /// let host = server.host().with_output_schema(OutputSchemaCheck::Fail);
+    /// let count = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {"name": "count", "targetDataPath": "/n"}}))?;
+    /// let model = SharedModel::new(json!({}));
+    /// let err = block_on(count.eval_async(&model, &JsonPointer::root(), &host)).unwrap_err();
+    /// assert_eq!(err.denial(), Some(Denial::OutputSchema));
+    /// assert_eq!(*model.lock(), json!({}));
+    /// # }
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    #[cfg(feature = "json-schema")]
+    pub fn with_output_schema(mut self, check: super::output_schema::OutputSchemaCheck) -> McpHost {
+        self.output_check = Some(check);
+        self
+    }
+
     /// Forgets the tool lists this host fetched from its clients: the next call that needs a
     /// tool's definition (its annotations for the policy, its `_meta.ui` resources) lists the
     /// tools again. Call it when a server says its tools changed
@@ -352,6 +437,8 @@ impl McpHost {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clear();
+        #[cfg(feature = "json-schema")]
+        self.output_schemas.clear();
     }
 
     /// The definition of `tool` from `tools/list`: from the router when it knows it, else
@@ -365,8 +452,7 @@ impl McpHost {
         if let Some(def) = self.router.tool_definition(tool).await {
             return Some(def);
         }
-        // Clients are told apart by the address of their shared allocation.
-        let key = Arc::as_ptr(client) as *const () as usize;
+        let key = client_key(client);
         let cached = self
             .tool_lists
             .lock()

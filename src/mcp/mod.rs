@@ -63,7 +63,8 @@
 //! that would serve the tool is known, the host's [`ToolPolicy`] sees a [`ToolCallRequest`]:
 //! the tool's name, the arguments exactly as they would be sent, the server's name
 //! ([`ToolClient::server_name`]), the tool's definition from `tools/list` (with its
-//! `annotations`) and where the call comes from ([`CallOrigin`]). It answers, asynchronously,
+//! `annotations`) and why the call is made ([`Origin`](crate::Origin): a binding, a user's action, an MCP
+//! App, the agent). It answers, asynchronously,
 //! [`Decision::Allow`] or [`Decision::Deny`] with a reason. A denied call is an
 //! `EXPRESSION_ERROR` `MCP tool '<name>' is not allowed: <reason>`: nothing is sent to the
 //! server, nothing is written, no message is forwarded, and the rest of the payload does not
@@ -97,6 +98,17 @@
 //! `isError`, host failure, cancelled, superseded by a newer call to the same
 //! `targetDataPath`) and duration. An [`AuditSink`] is a plain trait; closures are sinks.
 //!
+//! **Who asks, and from where.** An evaluation has an [`Origin`](crate::Origin): a binding (the
+//! default), a user's action, an MCP App, the agent. Catalog declarations
+//! (`requiresUserActivation`, `allowedCallers`) are enforced by the engine against it, whatever
+//! the policy. The messages a tool returned reach the sink with their
+//! [`Provenance`](crate::Provenance) ([`MessageSink::process_from`]); the host passes it back with
+//! the surface's evaluations ([`Invocation`](crate::Invocation)), and the policy sees both
+//! ([`ToolCallRequest::origin`], [`ToolCallRequest::source`]). Ready-made for them:
+//! [`ReadOnlyUnlessUserAction`] and [`SameServerAsSource`]. MCP Apps visibility
+//! ([`Visibility`]) is enforced before the policy. A refusal carries a
+//! [`Denial`](crate::Denial) kind ([`Error::denial`](crate::Error::denial)).
+//!
 //! **Timeouts** are the host's: wrap the evaluation's future in the runtime's timeout (the
 //! time a consent dialog stays open counts). Dropping the future cancels the evaluation at
 //! once, whether it waits for the policy or for the server: nothing is sent or written after
@@ -128,17 +140,24 @@ mod base64;
 mod app_call;
 mod call;
 mod host;
+#[cfg(feature = "json-schema")]
+mod output_schema;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
 mod tool_policy;
+mod visibility;
 
 pub use host::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
     ToolClient, ToolRouter,
 };
+#[cfg(feature = "json-schema")]
+pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
 pub use tool_policy::{
-    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOrigin, CallOutcome, ConsentFn,
-    ConsentForDestructive, Decision, DenyList, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOutcome, ConsentFn,
+    ConsentForDestructive, Decision, DenyList, ReadOnlyUnlessUserAction, SameServerAsSource,
+    ToolCallRequest, ToolPolicy, ToolPolicyExt,
 };
+pub use visibility::Visibility;

@@ -3,21 +3,12 @@
 //! [`AuditSink`]). The rules are in the `mcp` module's documentation ("Security").
 
 use super::host::BoxFuture;
+use crate::origin::{Invocation, Origin, Provenance};
 use serde_json::Value;
 use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Where a tool call comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CallOrigin {
-    /// A payload's `callMcpTool`.
-    Payload,
-    /// An `McpApp` widget's `tools/call` request (already checked against its `allowedTools`).
-    App,
-}
 
 /// What a policy sees of a call before it is sent.
 #[derive(Debug, Clone, Copy)]
@@ -34,8 +25,15 @@ pub struct ToolCallRequest<'a> {
     /// The tool's entry from `tools/list` as the host holds it; `None` when the tool is not in
     /// the list.
     pub definition: Option<&'a Value>,
-    /// Who asks.
-    pub origin: CallOrigin,
+    /// Why the call is made: the origin of the evaluation that runs a payload's `callMcpTool`
+    /// (a binding unless the host says otherwise, see
+    /// [`Payload::eval_async_from`](crate::Payload::eval_async_from)), or [`Origin::App`] for an
+    /// `McpApp` widget's request (already checked against its `allowedTools`).
+    pub origin: Origin,
+    /// Where the surface that makes the call came from (the tool and server whose result
+    /// created it), when the host says ([`Invocation::with_source`](crate::Invocation::with_source));
+    /// for an `McpApp` widget, where the app came from.
+    pub source: Option<&'a Provenance>,
 }
 
 impl ToolCallRequest<'_> {
@@ -55,13 +53,13 @@ impl ToolCallRequest<'_> {
     /// tool missing from `tools/list` says nothing, so it is destructive.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::{CallOrigin, ToolCallRequest};
+    /// use a2ui_catalog_mcp::{Origin, mcp::ToolCallRequest};
     /// use serde_json::json;
     /// let def = json!({"name": "label", "annotations": {"destructiveHint": false}});
     /// let args = json!({});
-    /// let call = ToolCallRequest::new("label", &args, CallOrigin::Payload).with_definition(Some(&def));
+    /// let call = ToolCallRequest::new("label", &args, Origin::Binding).with_definition(Some(&def));
     /// assert!(!call.is_destructive());
-    /// assert!(ToolCallRequest::new("unknown", &args, CallOrigin::Payload).is_destructive());
+    /// assert!(ToolCallRequest::new("unknown", &args, Origin::Binding).is_destructive());
     /// ```
     pub fn is_destructive(&self) -> bool {
         self.hint("readOnlyHint") != Some(true) && self.hint("destructiveHint") != Some(false)
@@ -70,14 +68,21 @@ impl ToolCallRequest<'_> {
 
 impl<'a> ToolCallRequest<'a> {
     /// A call with neither server name nor definition (for tests of a policy).
-    pub fn new(name: &'a str, arguments: &'a Value, origin: CallOrigin) -> ToolCallRequest<'a> {
+    pub fn new(name: &'a str, arguments: &'a Value, origin: Origin) -> ToolCallRequest<'a> {
         ToolCallRequest {
             name,
             arguments,
             server: None,
             definition: None,
             origin,
+            source: None,
         }
+    }
+
+    /// The same call from a surface (or app) that came from `source`.
+    pub fn with_source(mut self, source: Option<&'a Provenance>) -> ToolCallRequest<'a> {
+        self.source = source;
+        self
     }
 
     /// The same call with the tool's `tools/list` entry.
@@ -260,6 +265,138 @@ impl ToolPolicy for ConsentForDestructive {
     }
 }
 
+/// Read-only tools go from anywhere; any other tool only from a user's action
+/// ([`Origin::Action`]): a keystroke that re-runs a binding cannot call a destructive tool, a tap
+/// can. The rule of shipping A2UI hosts.
+///
+/// "Read-only" is the tool's `readOnlyHint: true` annotation, and annotations are only as
+/// trustworthy as their server: they count only for the servers the host trusts
+/// ([`trusting`](ReadOnlyUnlessUserAction::trusting),
+/// [`trusting_every_server`](ReadOnlyUnlessUserAction::trusting_every_server)). With
+/// [`new`](ReadOnlyUnlessUserAction::new) no server is trusted, so only user actions call tools.
+/// Compose it with [`ConsentForDestructive`] to ask before a tap's destructive call.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Origin, mcp::{Decision, ReadOnlyUnlessUserAction, ToolCallRequest, ToolPolicy}};
+/// use serde_json::json;
+/// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
+/// let policy = ReadOnlyUnlessUserAction::trusting(["github"]);
+/// let (list, close) = (json!({"name": "list", "annotations": {"readOnlyHint": true}}), json!({"name": "close"}));
+/// let args = json!({});
+/// let call = |def, origin| ToolCallRequest::new("t", &args, origin).with_server(Some("github")).with_definition(Some(def));
+/// assert!(now(policy.decide(&call(&list, Origin::Binding))).is_allowed());
+/// assert!(!now(policy.decide(&call(&close, Origin::Binding))).is_allowed());
+/// assert!(now(policy.decide(&call(&close, Origin::Action))).is_allowed());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ReadOnlyUnlessUserAction {
+    trust: Trust,
+}
+
+#[derive(Debug, Clone, Default)]
+enum Trust {
+    #[default]
+    Nobody,
+    Everybody,
+    Servers(HashSet<String>),
+}
+
+impl ReadOnlyUnlessUserAction {
+    /// Trusts no server's annotations: every tool call needs a user action.
+    pub fn new() -> ReadOnlyUnlessUserAction {
+        ReadOnlyUnlessUserAction::default()
+    }
+
+    /// Trusts the annotations of these servers (as their clients name them,
+    /// [`ToolClient::server_name`](crate::mcp::ToolClient::server_name)).
+    pub fn trusting<S: Into<String>>(
+        servers: impl IntoIterator<Item = S>,
+    ) -> ReadOnlyUnlessUserAction {
+        ReadOnlyUnlessUserAction {
+            trust: Trust::Servers(servers.into_iter().map(Into::into).collect()),
+        }
+    }
+
+    /// Trusts the annotations of every server (a host connected only to its own servers).
+    pub fn trusting_every_server() -> ReadOnlyUnlessUserAction {
+        ReadOnlyUnlessUserAction {
+            trust: Trust::Everybody,
+        }
+    }
+
+    fn trusts(&self, server: Option<&str>) -> bool {
+        match &self.trust {
+            Trust::Nobody => false,
+            Trust::Everybody => true,
+            Trust::Servers(servers) => server.is_some_and(|s| servers.contains(s)),
+        }
+    }
+}
+
+impl ToolPolicy for ReadOnlyUnlessUserAction {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision = if call.origin.has_user_activation() {
+            Decision::Allow
+        } else if call.hint("readOnlyHint") != Some(true) {
+            Decision::deny(format!(
+                "it is not read-only (readOnlyHint), and the call comes from {}, not a user action",
+                call.origin
+            ))
+        } else if !self.trusts(call.server) {
+            Decision::deny(format!(
+                "the host does not trust the annotations of {}, and the call comes from {}, not a user action",
+                call.server.map_or_else(
+                    || "an unnamed server".to_owned(),
+                    |s| format!("server '{s}'")
+                ),
+                call.origin
+            ))
+        } else {
+            Decision::Allow
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
+/// A surface may call only tools of the server it came from ([`ToolCallRequest::source`]): a
+/// remote server's surface cannot drive a local server's tools (the confused deputy). Surfaces
+/// the host gives no provenance for (not created by a tool's result) are not confined. When
+/// the surface's server or the tool's server has no name, they cannot be told apart: denied.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Origin, Provenance, mcp::{Decision, SameServerAsSource, ToolCallRequest, ToolPolicy}};
+/// use serde_json::json;
+/// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
+/// let source = Provenance::new("show_page", Some("web".into()));
+/// let args = json!({});
+/// let call = |server| ToolCallRequest::new("t", &args, Origin::Action).with_server(Some(server)).with_source(Some(&source));
+/// assert!(now(SameServerAsSource.decide(&call("web"))).is_allowed());
+/// assert!(!now(SameServerAsSource.decide(&call("filesystem"))).is_allowed());
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SameServerAsSource;
+
+impl ToolPolicy for SameServerAsSource {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision = match call.source {
+            None => Decision::Allow,
+            Some(source) => match (source.server.as_deref(), call.server) {
+                (Some(from), Some(to)) if from == to => Decision::Allow,
+                (Some(from), Some(to)) => Decision::deny(format!(
+                    "the surface came from server '{from}' ({source}), and the tool is served by '{to}'"
+                )),
+                (Some(from), None) => Decision::deny(format!(
+                    "the surface came from server '{from}', and the tool's server does not say its name"
+                )),
+                (None, _) => Decision::deny(format!(
+                    "the surface came from {source}, whose server does not say its name"
+                )),
+            },
+        };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
 /// Two policies that must both allow; the first one's denial is the answer, and the second is
 /// not asked then.
 #[derive(Debug, Clone)]
@@ -337,14 +474,19 @@ pub struct AuditEvent {
     pub arguments: Value,
     /// The server, as its client names it.
     pub server: Option<String>,
-    /// Who asked.
-    pub origin: CallOrigin,
+    /// Why the call was made.
+    pub origin: Origin,
+    /// Where the surface (or app) that made the call came from, when the host said.
+    pub source: Option<Provenance>,
     /// The decision; `None` when there was none: the evaluation was dropped while the policy
     /// was deciding, or no connected server has the tool (the policy is not asked then).
     /// Without a policy every call is [`Decision::Allow`].
     pub decision: Option<Decision>,
     /// How the call ended.
     pub outcome: CallOutcome,
+    /// What the call did that the host should know of although it worked (a
+    /// `structuredContent` dropped for not matching the tool's `outputSchema`).
+    pub warnings: Vec<String>,
     /// From the start of the decision to the end of the call. `None` where the platform has no
     /// clock (`wasm32-unknown-unknown`).
     pub duration: Option<Duration>,
@@ -357,14 +499,17 @@ impl fmt::Display for AuditEvent {
         if let Some(server) = &self.server {
             write!(f, " on {server}")?;
         }
-        if self.origin == CallOrigin::App {
-            f.write_str(" (from an McpApp)")?;
+        if self.origin != Origin::Binding {
+            write!(f, " (from {})", self.origin)?;
         }
         match (&self.decision, &self.outcome) {
             (Some(Decision::Deny(why)), _) => write!(f, ": denied ({why})")?,
             (Some(Decision::Allow), outcome) => write!(f, ": allowed, {outcome}")?,
             (None, CallOutcome::Cancelled) => f.write_str(": cancelled before the decision")?,
             (None, outcome) => write!(f, ": {outcome}")?,
+        }
+        for warning in &self.warnings {
+            write!(f, "; {warning}")?;
         }
         if let Some(d) = self.duration {
             write!(f, " in {:.1} ms", d.as_secs_f64() * 1e3)?;
@@ -401,8 +546,10 @@ struct Pending<'h> {
     tool: String,
     arguments: Value,
     server: Option<String>,
-    origin: CallOrigin,
+    origin: Origin,
+    source: Option<Provenance>,
     decision: Option<Decision>,
+    warnings: Vec<String>,
     clock: Stopwatch,
 }
 
@@ -412,7 +559,7 @@ impl<'h> AuditRecord<'h> {
         tool: &str,
         arguments: &Value,
         server: Option<&str>,
-        origin: CallOrigin,
+        invocation: &Invocation,
     ) -> AuditRecord<'h> {
         AuditRecord {
             pending: sink.map(|sink| Pending {
@@ -420,8 +567,10 @@ impl<'h> AuditRecord<'h> {
                 tool: tool.to_owned(),
                 arguments: arguments.clone(),
                 server: server.map(str::to_owned),
-                origin,
+                origin: invocation.origin,
+                source: invocation.source.clone(),
                 decision: None,
+                warnings: Vec::new(),
                 clock: Stopwatch::start(),
             }),
         }
@@ -431,6 +580,13 @@ impl<'h> AuditRecord<'h> {
     pub(crate) fn decided(&mut self, decision: &Decision) {
         if let Some(p) = &mut self.pending {
             p.decision = Some(decision.clone());
+        }
+    }
+
+    /// Something the host should know of the call (it is still running).
+    pub(crate) fn warn(&mut self, warning: String) {
+        if let Some(p) = &mut self.pending {
+            p.warnings.push(warning);
         }
     }
 
@@ -446,8 +602,10 @@ impl<'h> AuditRecord<'h> {
                 arguments: p.arguments,
                 server: p.server,
                 origin: p.origin,
+                source: p.source,
                 decision: p.decision,
                 outcome,
+                warnings: p.warnings,
                 duration: p.clock.elapsed(),
             });
         }
@@ -518,7 +676,7 @@ mod tests {
         let defs = defs();
         let verdict = |name: &str| {
             let def = defs.iter().find(|d| d["name"] == name);
-            ToolCallRequest::new(name, &args, CallOrigin::Payload)
+            ToolCallRequest::new(name, &args, Origin::Binding)
                 .with_definition(def)
                 .is_destructive()
         };
@@ -536,7 +694,7 @@ mod tests {
     #[test]
     fn lists_and_composition() {
         let args = json!({"id": 1});
-        let call = |name| ToolCallRequest::new(name, &args, CallOrigin::Payload);
+        let call = |name| ToolCallRequest::new(name, &args, Origin::Binding);
         let allow = AllowList::new(["a", "b"]);
         assert_eq!(now(allow.decide(&call("a"))), Decision::Allow);
         assert!(!now(allow.decide(&call("c"))).is_allowed());
@@ -571,7 +729,7 @@ mod tests {
         let yes = json!({"confirm": true});
         let no = json!({"confirm": false});
         let call = |name: &'static str, args| {
-            ToolCallRequest::new(name, args, CallOrigin::App)
+            ToolCallRequest::new(name, args, Origin::App)
                 .with_definition(defs.iter().find(|d| d["name"] == name))
         };
         // Bind the calls first: the futures borrow them.
@@ -601,12 +759,14 @@ mod tests {
         let events = std::sync::Mutex::new(Vec::new());
         let sink = |e: &AuditEvent| events.lock().unwrap().push(e.clone());
         let args = json!({"id": 1});
-        let started = |origin| AuditRecord::start(Some(&sink), "t", &args, Some("s"), origin);
-        drop(started(CallOrigin::Payload));
-        let mut allowed = started(CallOrigin::App);
+        let started = |origin| {
+            AuditRecord::start(Some(&sink), "t", &args, Some("s"), &Invocation::new(origin))
+        };
+        drop(started(Origin::Binding));
+        let mut allowed = started(Origin::App);
         allowed.decided(&Decision::Allow);
         drop(allowed);
-        let mut finished = started(CallOrigin::Payload);
+        let mut finished = started(Origin::Binding);
         finished.decided(&Decision::Allow);
         finished.finish(CallOutcome::Ok);
         let seen: Vec<_> = events
@@ -618,19 +778,15 @@ mod tests {
         assert_eq!(
             seen,
             [
-                (None, CallOutcome::Cancelled, CallOrigin::Payload),
-                (
-                    Some(Decision::Allow),
-                    CallOutcome::Cancelled,
-                    CallOrigin::App
-                ),
-                (Some(Decision::Allow), CallOutcome::Ok, CallOrigin::Payload),
+                (None, CallOutcome::Cancelled, Origin::Binding),
+                (Some(Decision::Allow), CallOutcome::Cancelled, Origin::App),
+                (Some(Decision::Allow), CallOutcome::Ok, Origin::Binding),
             ]
         );
         assert!(events.lock().unwrap()[2].duration.is_some());
         // Without a sink nothing is kept, and nothing happens on drop.
         assert!(
-            AuditRecord::start(None, "t", &args, None, CallOrigin::Payload)
+            AuditRecord::start(None, "t", &args, None, &Invocation::default())
                 .pending
                 .is_none()
         );
@@ -642,9 +798,11 @@ mod tests {
             tool: "close_issue".into(),
             arguments: json!({"id": 3}),
             server: Some("github".into()),
-            origin: CallOrigin::Payload,
+            origin: Origin::Binding,
+            source: None,
             decision: Some(Decision::deny("it is destructive")),
             outcome: CallOutcome::Denied,
+            warnings: Vec::new(),
             duration: None,
         };
         assert_eq!(
@@ -654,14 +812,14 @@ mod tests {
         let cancelled = AuditEvent {
             decision: None,
             outcome: CallOutcome::Cancelled,
-            origin: CallOrigin::App,
+            origin: Origin::App,
             server: None,
             duration: Some(Duration::from_millis(2)),
             ..event.clone()
         };
         assert_eq!(
             cancelled.to_string(),
-            r#"close_issue {"id":3} (from an McpApp): cancelled before the decision in 2.0 ms"#
+            r#"close_issue {"id":3} (from an MCP App): cancelled before the decision in 2.0 ms"#
         );
         let superseded = AuditEvent {
             decision: Some(Decision::Allow),

@@ -604,6 +604,7 @@ impl<'e> Compiler<'e> {
             name,
             function,
             schema: def.schema,
+            access: def.access,
             args: arg_nodes,
             prepared,
             location,

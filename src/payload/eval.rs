@@ -12,10 +12,10 @@
 
 use super::program::{CallNode, Node, NodeId, Program};
 use crate::catalog::{Args, CallContext, ModelReader, ToolCall};
-use crate::error::Error;
-use crate::error::ErrorCode;
+use crate::error::{Error, ErrorCode};
 use crate::limits::{EvalBudget, Limits};
 use crate::model::{DataModel, Write, check_write_depth, padding_bound};
+use crate::origin::Origin;
 use crate::path::{DataPath, JsonPointer, write_target};
 use crate::value::{ArgValue, ToolResponse};
 use serde_json::{Map, Value};
@@ -67,6 +67,7 @@ pub(crate) struct Machine<'p> {
     program: &'p Program,
     limits: &'p Limits,
     context: &'p JsonPointer,
+    origin: Origin,
     stack: Vec<Frame<'p>>,
     next: Option<Next<'p>>,
     /// What the rest of the evaluation may spend, all its calls together.
@@ -117,11 +118,13 @@ impl<'p> Machine<'p> {
         program: &'p Program,
         limits: &'p Limits,
         context: &'p JsonPointer,
+        origin: Origin,
     ) -> Machine<'p> {
         Machine {
             program,
             limits,
             context,
+            origin,
             stack: Vec::new(),
             next: None,
             budget: EvalBudget::new(limits),
@@ -272,6 +275,16 @@ impl<'p> Machine<'p> {
         model: &mut M,
         tools: bool,
     ) -> Result<Finished<'p>, Error> {
+        // What the catalog declares holds whatever the host's policy says: the function does
+        // not run, and nothing above it does either.
+        if let Some((denial, why)) = call.access.refusal(self.origin) {
+            return Err(Error::new(
+                ErrorCode::ExpressionError,
+                format!("function '{}' may not be called here: {why}", call.name),
+            )
+            .with_denial(denial)
+            .at_call(&call.name, &call.location));
+        }
         // The function reads the model through its context while its arguments borrow from it;
         // what it asks for (writes, a tool call, shared text) is taken out before writing.
         let (result, writes, tool_call, text) = {
@@ -279,6 +292,7 @@ impl<'p> Machine<'p> {
             let reader = ModelReader(shared);
             let mut cx =
                 CallContext::new(self.limits, self.context, call.prepared.as_deref(), tools)
+                    .with_origin(self.origin)
                     .reading(&reader)
                     .within(&self.budget);
             let mut values: Vec<Option<ArgValue<'_>>> =

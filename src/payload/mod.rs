@@ -23,6 +23,7 @@ pub use shape::Spelling;
 use crate::error::{Error, ErrorCode, Warning};
 use crate::limits::Limits;
 use crate::model::DataModel;
+use crate::origin::Origin;
 use crate::path::JsonPointer;
 use serde_json::Value;
 
@@ -132,7 +133,41 @@ impl Payload {
         model: &mut M,
         context: &JsonPointer,
     ) -> Result<Value, Error> {
-        match self.machine(context).run(model, false)? {
+        self.eval_from(model, context, Origin::Binding)
+    }
+
+    /// [`eval_in`](Payload::eval_in) for an evaluation of this [`Origin`] (the others are
+    /// [`Origin::Binding`]s): a user's action, an MCP App, the agent. Functions see it
+    /// ([`CallContext::origin`](crate::CallContext::origin)), and a call whose
+    /// [`Access`](crate::Access) (a catalog's `allowedCallers`, `requiresUserActivation`) does
+    /// not admit it is an `EXPRESSION_ERROR` at the call: the function does not run, nor
+    /// anything above it.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Catalog, Environment, JsonPointer, Origin};
+    /// use serde_json::json;
+    ///
+    /// let mut catalog = Catalog::from_schema(&json!({"catalogId": "https://example.com/c.json", "functions": {
+    ///     "submit": {"returnType": "void", "requiresUserActivation": true,
+    ///                "properties": {"call": {"const": "submit"}, "args": {"properties": {}}}}}}))?;
+    /// catalog.implement_function("submit", |_: &a2ui_catalog_mcp::Args<'_>| Ok(json!("sent")))?;
+    /// let mut env = Environment::new();
+    /// env.add_catalog(catalog);
+    /// let submit = env.compile(&json!({"@call": "submit", "catalogId": "https://example.com/c.json"}))?;
+    /// let mut model = json!({});
+    /// let root = JsonPointer::root();
+    /// assert_eq!(submit.eval_from(&mut model, &root, Origin::Action)?, json!("sent"));
+    /// let err = submit.eval_from(&mut model, &root, Origin::Binding).unwrap_err();
+    /// assert!(err.message().contains("requiresUserActivation"), "{err}");
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn eval_from<M: DataModel + ?Sized>(
+        &self,
+        model: &mut M,
+        context: &JsonPointer,
+        origin: Origin,
+    ) -> Result<Value, Error> {
+        match self.machine(context, origin).run(model, false)? {
             Step::Done(value) => Ok(value),
             Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
         }
@@ -167,6 +202,17 @@ impl Payload {
         model: &M,
         context: &JsonPointer,
     ) -> Result<Value, Error> {
+        self.eval_read_from(model, context, Origin::Binding)
+    }
+
+    /// [`eval_read`](Payload::eval_read) for an evaluation of this [`Origin`] (see
+    /// [`eval_from`](Payload::eval_from)).
+    pub fn eval_read_from<M: DataModel + ?Sized>(
+        &self,
+        model: &M,
+        context: &JsonPointer,
+        origin: Origin,
+    ) -> Result<Value, Error> {
         if self.may_write() {
             return Err(Error::new(
                 ErrorCode::DataError,
@@ -175,15 +221,18 @@ impl Payload {
                  mutable model, not read-only",
             ));
         }
-        match self.machine(context).run(&mut ReadOnly(model), false)? {
+        match self
+            .machine(context, origin)
+            .run(&mut ReadOnly(model), false)?
+        {
             Step::Done(value) => Ok(value),
             Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
         }
     }
 
     /// A machine that evaluates the payload with `context` as the data context.
-    pub(crate) fn machine<'p>(&'p self, context: &'p JsonPointer) -> Machine<'p> {
-        Machine::new(&self.program, &self.limits, context)
+    pub(crate) fn machine<'p>(&'p self, context: &'p JsonPointer, origin: Origin) -> Machine<'p> {
+        Machine::new(&self.program, &self.limits, context, origin)
     }
 
     /// The limits the payload was compiled with, which its evaluation applies.

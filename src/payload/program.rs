@@ -3,6 +3,7 @@
 //! parsing.
 
 use crate::catalog::{ArgSchema, Function, Prepared};
+use crate::origin::Access;
 use crate::path::DataPath;
 use serde_json::Value;
 use std::sync::Arc;
@@ -27,6 +28,8 @@ pub(crate) struct CallNode {
     pub(crate) name: String,
     pub(crate) function: Arc<dyn Function>,
     pub(crate) schema: Arc<ArgSchema>,
+    /// Who may call the function and when, as its catalog said when the payload was compiled.
+    pub(crate) access: Access,
     /// `(slot, node)` in document order (the evaluation order); `slot` is `None` for an
     /// undeclared argument a schema with `additionalProperties` accepts (evaluated, not passed).
     pub(crate) args: Vec<(Option<usize>, NodeId)>,

@@ -243,6 +243,57 @@ fn string_list(
     (problems.0.len() == before).then_some(out)
 }
 
+impl Csp {
+    /// Reads the `csp` of an MCP App resource's `_meta.ui` (what
+    /// [`McpAppResource::csp`](crate::McpAppResource::csp) holds), keeping the members it
+    /// knows and naming, in the second value, the ones it does not (a newer revision's
+    /// `wasmUnsafeEval`, a typo): the host reports them and decides, instead of a policy
+    /// loosened or tightened in silence. A known member of the wrong type is a
+    /// `VALIDATION_FAILED` error at it; so is a `csp` that is not an object.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::mcp::app::Csp;
+    /// use serde_json::json;
+    /// let (csp, unknown) = Csp::from_resource(&json!({"connectDomains": ["https://api.example.com"], "wasmUnsafeEval": true}))?;
+    /// assert_eq!(csp.connect_domains, Some(vec!["https://api.example.com".to_owned()]));
+    /// assert_eq!(unknown, ["wasmUnsafeEval"]);
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn from_resource(value: &Value) -> Result<(Csp, Vec<String>), Error> {
+        let mut problems = Problems(Vec::new());
+        let mut unknown = Vec::new();
+        let Some(map) = value.as_object() else {
+            return Err(Error::new(
+                ErrorCode::ValidationFailed,
+                format!("`csp` must be an object, got {}", kind_name(value)),
+            )
+            .with_location("/csp"));
+        };
+        let mut known = Map::new();
+        for (key, member) in map {
+            if KNOWN_CSP.contains(&key.as_str()) {
+                known.insert(key.clone(), member.clone());
+            } else {
+                unknown.push(key.clone());
+            }
+        }
+        match parse_csp(&Value::Object(known), &mut problems) {
+            Some(csp) => Ok((csp, unknown)),
+            None => Err(Error::from_many(problems.0).unwrap_or_else(|| {
+                Error::new(ErrorCode::ValidationFailed, "`csp` is not valid").with_location("/csp")
+            })),
+        }
+    }
+}
+
+/// The members of `csp` this crate knows.
+const KNOWN_CSP: [&str; 4] = [
+    "connectDomains",
+    "resourceDomains",
+    "frameDomains",
+    "baseUriDomains",
+];
+
 fn parse_csp(value: &Value, problems: &mut Problems) -> Option<Csp> {
     let Some(map) = value.as_object() else {
         problems.wrong_type("/csp", "csp", "an object", value);
