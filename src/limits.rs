@@ -25,7 +25,9 @@ pub struct Limits {
     /// Deepest nesting of a payload, and of JSON text the engine parses (tool results,
     /// resources, MCP App components and requests). Default 128. Deeper is `LIMIT_EXCEEDED`.
     pub max_depth: usize,
-    /// Highest array index a write may use. Default 10 000 (inclusive); above is `DATA_ERROR`.
+    /// Highest array index a write may create (by appending or padding). Default 10 000
+    /// (inclusive); above is `DATA_ERROR`. An element that exists may be written whatever its
+    /// index.
     pub max_index: usize,
     /// Most items one function may return (`split`'s pieces, say). Default 4 194 304.
     pub max_output_items: usize,
