@@ -5,6 +5,12 @@
 //! Workload: N keys, one per row on `/rows/i/name`, plus 100 keys on `/rows`, 100 on `/` and
 //! 100 on unrelated paths; one change at `/rows/{N/2}/name` (201 keys affected).
 //!
+//! What a renderer pays on that workload (`reactive-refresh`): `TrackedModel::set` and
+//! `Bindings::refresh` end to end, one write at `/rows/{N/2}/name` and one at `/rows` (the list
+//! replaced), against the real web renderer core in Node, same workload and bindings made as its
+//! renderer makes them (`benches/node/reactive_web_core/`, run it in the same session). Memory
+//! per registered key is counted by the allocator below and printed.
+//!
 //! And the recompute after one keystroke in the search surface of `examples/tui` with 1 000
 //! result rows bound (two fields each): `Bindings::refresh`, which evaluates only the keys that
 //! read `/query`, against evaluating every bound key and comparing it with its last value.
@@ -13,11 +19,41 @@
 
 use a2ui_catalog_mcp::reactive::{Bindings, ChangeSet, PathIndex, TrackedModel, json_eq};
 use a2ui_catalog_mcp::{Environment, JsonPointer, Payload};
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::{HashMap, HashSet};
 use std::hint::black_box;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// The system allocator, counting the bytes in use, to measure memory per registered key.
+struct Counting;
+
+static IN_USE: AtomicUsize = AtomicUsize::new(0);
+
+// The one unsafe block of the project lives here, in a benchmark, not in the library (which
+// forbids it): a global allocator is an unsafe trait. It only forwards to the system allocator.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        IN_USE.fetch_add(layout.size(), Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        IN_USE.fetch_add(new_size, Ordering::Relaxed);
+        IN_USE.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
 
 /// The registrations of the workload: `(key, path)`.
 fn workload(n: usize) -> Vec<(u32, String)> {
@@ -173,12 +209,13 @@ fn keystroke(c: &mut Criterion) {
     }
     assert_eq!(bindings.refresh(&mut model).len(), keys.len());
     let mut turn = 0;
-    let before = bindings.evaluations();
+    let before = bindings.recomputed();
     model.set(&query, texts[0].clone()).unwrap();
     let changed = bindings.refresh(&mut model);
-    // The field's value and the hint: two evaluations, two redraws, of 2 000+ keys.
+    // The field's value and the hint: two values refreshed (one evaluated, one a bare binding
+    // read in place), two redraws, of 2 000+ keys.
     assert_eq!(
-        (bindings.evaluations() - before, changed.len()),
+        (bindings.recomputed() - before, changed.len()),
         (2, 2),
         "{} keys",
         keys.len()
@@ -216,5 +253,104 @@ fn keystroke(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, affected, register, keystroke);
+/// The data model of the workload: N rows with a name (`pad` bytes of it), 100 settings.
+fn refresh_model(n: usize, tag: &str, pad: usize) -> Value {
+    let rows: Vec<Value> = (0..n)
+        .map(|i| json!({"name": format!("{tag}{i}{}", "x".repeat(pad))}))
+        .collect();
+    let settings: Vec<Value> = (0..100).map(|k| json!({"value": k})).collect();
+    json!({"rows": rows, "settings": settings})
+}
+
+/// The workload's bindings, as a renderer makes them: one compiled `{"@path": "name"}` for every
+/// row (in the row's context), and each of the other 300 keys compiled on its own.
+fn refresh_bindings(n: usize) -> Bindings<u32> {
+    let env = Environment::new();
+    let name = Arc::new(env.compile(&json!({"@path": "name"})).unwrap());
+    let mut bindings = Bindings::new();
+    for i in 0..n {
+        let row = JsonPointer::parse(&format!("/rows/{i}")).unwrap();
+        bindings.register(i as u32, name.clone(), row).unwrap();
+    }
+    let n = n as u32;
+    for k in 0..100u32 {
+        let at = |path: String| Arc::new(env.compile(&json!({ "@path": path })).unwrap());
+        let root = JsonPointer::root();
+        bindings
+            .register(n + k, at("/rows".into()), root.clone())
+            .unwrap();
+        bindings
+            .register(n + 100 + k, at("/".into()), root.clone())
+            .unwrap();
+        bindings
+            .register(n + 200 + k, at(format!("/settings/{k}/value")), root)
+            .unwrap();
+    }
+    bindings
+}
+
+/// Bytes the bindings hold per registered key, after the first refresh: the model is built
+/// first and not counted.
+fn bytes_per_key(n: usize, pad: usize) -> f64 {
+    let mut model = TrackedModel::new(refresh_model(n, "r", pad));
+    let before = IN_USE.load(Ordering::Relaxed);
+    let mut bindings = refresh_bindings(n);
+    let first = bindings.refresh(&mut model);
+    drop(first);
+    let after = IN_USE.load(Ordering::Relaxed);
+    let keys = bindings.len();
+    drop(bindings);
+    (after.saturating_sub(before)) as f64 / keys as f64
+}
+
+fn refresh(c: &mut Criterion) {
+    let mut g = c.benchmark_group("reactive-refresh");
+    for n in [1_000usize, 10_000, 100_000] {
+        eprintln!(
+            "reactive-refresh n={n}: {:.0} bytes per key (names of 8 bytes), {:.0} (names of 1 KB)",
+            bytes_per_key(n, 0),
+            bytes_per_key(n.min(10_000), 1_024)
+        );
+        let mut model = TrackedModel::new(refresh_model(n, "r", 0));
+        let mut bindings = refresh_bindings(n);
+        assert_eq!(bindings.refresh(&mut model).len(), n + 300);
+        let row = JsonPointer::parse(&format!("/rows/{}/name", n / 2)).unwrap();
+        model.set(&row, json!("x")).unwrap();
+        assert_eq!(bindings.refresh(&mut model).len(), 201);
+        let texts = [json!("x"), json!("y")];
+        let mut turn = 0;
+        g.bench_with_input(BenchmarkId::new("set-row+refresh", n), &n, |b, _| {
+            b.iter(|| {
+                turn += 1;
+                model.set(&row, texts[turn % 2].clone()).unwrap();
+                black_box(bindings.refresh(&mut model))
+            })
+        });
+        let rows = JsonPointer::parse("/rows").unwrap();
+        let lists = [
+            refresh_model(n, "a", 0)["rows"].take(),
+            refresh_model(n, "b", 0)["rows"].take(),
+        ];
+        model.set(&rows, lists[0].clone()).unwrap();
+        assert_eq!(bindings.refresh(&mut model).len(), n + 200);
+        // The new list is built outside the timing (web_core is handed one too); dropping the
+        // old one, and the changes reported, are timed.
+        g.bench_with_input(BenchmarkId::new("set-rows+refresh", n), &n, |b, _| {
+            b.iter_batched(
+                || {
+                    turn += 1;
+                    lists[turn % 2].clone()
+                },
+                |list| {
+                    model.set(&rows, list).unwrap();
+                    bindings.refresh(&mut model)
+                },
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, refresh, affected, register, keystroke);
 criterion_main!(benches);

@@ -107,12 +107,86 @@ pub struct Change<K> {
     /// row 3 was edited gets `["/rows/3/name"]`, and can redraw that row alone. Empty when the
     /// value changed as a whole: a change at or above a path it reads (the list was replaced),
     /// a key evaluated for the first time, or a change of state (pending, failed, ready again).
-    pub under: Vec<JsonPointer>,
+    ///
+    /// Shared by every key of the value (keys bound to the same value get the same list).
+    pub under: Arc<[JsonPointer]>,
+    /// For a template ([`Bindings::register_template`]): which rows appeared, disappeared,
+    /// moved or changed. `None` for other keys.
+    pub rows: Option<RowChanges>,
+}
+
+/// What changed in a template's rows ([`Bindings::register_template`]), for the renderer to
+/// update those rows alone: apply `removed` (rows after each moved up by one), then drop the
+/// `disappeared` rows, add the `appeared` ones, and redraw the `changed` ones.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RowChanges {
+    /// How many rows there are now.
+    pub len: usize,
+    /// Rows removed, in order, each by its index when it was removed (an element removed from
+    /// the array with [`DataModel::remove`], recorded by [`ChangeSet::record_removal`]).
+    pub removed: Vec<usize>,
+    /// New rows at the end (after the removals): indices in the array now.
+    pub appeared: std::ops::Range<usize>,
+    /// Rows gone from the end (after the removals): indices they had.
+    pub disappeared: std::ops::Range<usize>,
+    /// Rows (indices now) whose value changed, sorted; the appeared rows are not listed.
+    pub changed: Vec<usize>,
+    /// The array was replaced (a change at or above it), or the template is new: every row
+    /// is listed in `changed` or `appeared`.
+    pub replaced: bool,
+}
+
+impl RowChanges {
+    fn is_empty(&self) -> bool {
+        self.removed.is_empty()
+            && self.appeared.is_empty()
+            && self.disappeared.is_empty()
+            && self.changed.is_empty()
+            && !self.replaced
+    }
 }
 
 /// A value's dense handle: one per distinct (payload, data context), shared by every key bound
 /// to it.
 type UnitId = u32;
+
+/// What the index holds: a value, or a template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Slot {
+    Unit(UnitId),
+    Template(u32),
+}
+
+/// A template's per-row property: one payload evaluated in each element of an array.
+struct Template<K> {
+    key: K,
+    array: JsonPointer,
+    payload: Arc<Payload>,
+    /// The row's context below its element (`array/i/item`).
+    item: Vec<String>,
+    /// A bare relative binding: what each row reads, below its element.
+    bare: Option<Vec<String>>,
+    /// What each row reads below its element (the item context joined with each relative path).
+    row_deps: Vec<Vec<String>>,
+    /// The absolute paths every row reads.
+    abs_deps: Vec<JsonPointer>,
+    /// Each row's state, for a computed payload (empty for a bare one).
+    rows: Vec<ValueState>,
+    /// The row count at the last refresh.
+    len: usize,
+    fresh: bool,
+}
+
+impl<K> Template<K> {
+    fn row_context(&self, row: usize) -> JsonPointer {
+        let mut context = self.array.clone();
+        context.push(row.to_string());
+        for token in &self.item {
+            context.push(token.clone());
+        }
+        context
+    }
+}
 
 /// What makes two bindings one value: the same absolute path for bare bindings (as the web
 /// reference keeps one signal per path, whichever payload object names it), the same compiled
@@ -139,7 +213,18 @@ struct Unit<K> {
     keys: Vec<K>,
     /// Registered (or bound again) since the last recompute: evaluated by the next one.
     fresh: bool,
-    identity: Identity,
+}
+
+impl<K> Unit<K> {
+    /// What makes the unit one value (rebuilt when it is dropped rather than kept: it repeats
+    /// the path or the context, and memory per key counts).
+    fn identity(&self) -> Identity {
+        if self.bare {
+            Identity::Path(self.deps[0].clone())
+        } else {
+            Identity::Computed(Arc::as_ptr(&self.payload) as usize, self.context.clone())
+        }
+    }
 }
 
 /// A renderer's bound values: for each key of its choosing (a component id and property, a
@@ -200,7 +285,11 @@ struct Unit<K> {
 /// # Ok::<(), a2ui_catalog_mcp::Error>(())
 /// ```
 pub struct Bindings<K> {
-    index: PathIndex<UnitId>,
+    index: PathIndex<Slot>,
+    templates: Vec<Option<Template<K>>>,
+    free_templates: Vec<u32>,
+    template_keys: HashMap<K, u32>,
+    fresh_templates: Vec<u32>,
     units: Vec<Option<Unit<K>>>,
     free_units: Vec<UnitId>,
     by_identity: HashMap<Identity, UnitId>,
@@ -272,6 +361,10 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
     pub fn new() -> Bindings<K> {
         Bindings {
             index: PathIndex::new(),
+            templates: Vec::new(),
+            free_templates: Vec::new(),
+            template_keys: HashMap::new(),
+            fresh_templates: Vec::new(),
             units: Vec::new(),
             free_units: Vec::new(),
             by_identity: HashMap::new(),
@@ -315,15 +408,19 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
             .bare_path()
             .map(|path| path.resolve(&context))
             .filter(|path| !path.has_forbidden_token());
+        // A payload that reads no relative path has one value in every context.
+        let context = if bare.is_none() && !payload.depends_on_context() {
+            JsonPointer::root()
+        } else {
+            context
+        };
         let identity = match &bare {
             Some(path) => Identity::Path(path.clone()),
-            None if payload.depends_on_context() => {
-                Identity::Computed(Arc::as_ptr(&payload) as usize, context.clone())
-            }
-            None => Identity::Computed(Arc::as_ptr(&payload) as usize, JsonPointer::root()),
+            None => Identity::Computed(Arc::as_ptr(&payload) as usize, context.clone()),
         };
         // The state the key had, to seed a new value with (a computed value equal to it is not
         // reported).
+        self.detach_template(&key);
         let old = self.detach_key(&key);
         let unit = match self.by_identity.get(&identity) {
             Some(&unit) => unit,
@@ -334,7 +431,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
                 };
                 let bare = matches!(identity, Identity::Path(_));
                 let state = old.filter(|s| !bare && !matches!(s, ValueState::Bound));
-                self.new_unit(Unit {
+                let unit = Unit {
                     payload,
                     context,
                     deps,
@@ -342,8 +439,8 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
                     state,
                     keys: Vec::new(),
                     fresh: false,
-                    identity,
-                })
+                };
+                self.new_unit(unit, identity)
             }
         };
         let Some(entry) = self.units[unit as usize].as_mut() else {
@@ -362,8 +459,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         Ok(())
     }
 
-    fn new_unit(&mut self, unit: Unit<K>) -> UnitId {
-        let identity = unit.identity.clone();
+    fn new_unit(&mut self, unit: Unit<K>, identity: Identity) -> UnitId {
         let deps = unit.deps.clone();
         let id = match self.free_units.pop() {
             Some(id) => {
@@ -376,7 +472,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
                 UnitId::try_from(self.units.len() - 1).unwrap_or(UnitId::MAX)
             }
         };
-        self.index.register(id, &deps);
+        self.index.register(Slot::Unit(id), &deps);
         self.by_identity.insert(identity, id);
         id
     }
@@ -400,9 +496,9 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
             return unit.state.as_ref().and_then(ValueState::snapshot);
         }
         let unit = self.units[unit_id as usize].take()?;
-        self.index.unregister(&unit_id);
+        self.index.unregister(&Slot::Unit(unit_id));
         self.runs.cancel_with(&unit_id, false);
-        self.by_identity.remove(&unit.identity);
+        self.by_identity.remove(&unit.identity());
         self.free_units.push(unit_id);
         unit.state
     }
@@ -414,6 +510,9 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         K: Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
+        if self.detach_template(key) {
+            return true;
+        }
         if !self.keys.contains_key(key) {
             return false;
         }
@@ -427,17 +526,17 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         K: Borrow<Q>,
         Q: Eq + Hash + ?Sized,
     {
-        self.keys.contains_key(key)
+        self.keys.contains_key(key) || self.template_keys.contains_key(key)
     }
 
-    /// How many keys are bound.
+    /// How many keys are bound (a template is one key, whatever its rows).
     pub fn len(&self) -> usize {
-        self.keys.len()
+        self.keys.len() + self.template_keys.len()
     }
 
     /// Whether no key is bound.
     pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
+        self.keys.is_empty() && self.template_keys.is_empty()
     }
 
     /// How many distinct values the keys share (one per payload and context, one per absolute
@@ -523,7 +622,18 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         changes: &ChangeSet,
     ) -> Vec<Change<K>> {
         let mut out = Vec::new();
-        let mut evaluated: HashSet<UnitId> = HashSet::new();
+        let mut evaluated: HashSet<Slot> = HashSet::new();
+        // The changes as an index of their own, built when a value first needs to know where
+        // it changed: which changes lie at or above a path it reads, which under.
+        let mut located: Option<PathIndex<u32>> = None;
+        for template in std::mem::take(&mut self.fresh_templates) {
+            match self.templates[template as usize].as_mut() {
+                Some(t) if t.fresh => t.fresh = false,
+                _ => continue,
+            }
+            evaluated.insert(Slot::Template(template));
+            self.refresh_template(template, model, None, &mut out);
+        }
         for unit in std::mem::take(&mut self.fresh) {
             match self.units[unit as usize].as_mut() {
                 Some(entry) if entry.fresh => entry.fresh = false,
@@ -531,22 +641,27 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
             }
             let changed = self.update(unit, model);
             if !changes.is_empty() {
-                evaluated.insert(unit);
+                evaluated.insert(Slot::Unit(unit));
             }
             if changed {
-                self.report(unit, Vec::new(), &mut out);
+                self.report(unit, Arc::from([]), &mut out);
             }
         }
         if changes.is_empty() {
             return out;
         }
-        // The changes as an index of their own, built when a value first needs to know where
-        // it changed: which changes lie at or above a path it reads, which under.
-        let mut located: Option<PathIndex<u32>> = None;
-        for unit in self.index.affected(changes) {
-            if evaluated.contains(&unit) {
+        for slot in self.index.affected(changes) {
+            if evaluated.contains(&slot) {
                 continue;
             }
+            let unit = match slot {
+                Slot::Unit(unit) => unit,
+                Slot::Template(template) => {
+                    let located = located.get_or_insert_with(|| index_changes(changes));
+                    self.refresh_template(template, model, Some((changes, located)), &mut out);
+                    continue;
+                }
+            };
             let was_ready = self.units[unit as usize]
                 .as_ref()
                 .and_then(|u| u.state.as_ref())
@@ -559,9 +674,9 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
                     if was_ready && entry.state.as_ref().is_some_and(ValueState::is_ready) =>
                 {
                     let located = located.get_or_insert_with(|| index_changes(changes));
-                    changes_under(located, &entry.deps, changes)
+                    Arc::from(changes_under(located, &entry.deps, changes))
                 }
-                _ => Vec::new(),
+                _ => Arc::from([]),
             };
             self.report(unit, under, &mut out);
         }
@@ -569,7 +684,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
     }
 
     /// Reports every key of `unit` as changed.
-    fn report(&self, unit: UnitId, under: Vec<JsonPointer>, out: &mut Vec<Change<K>>) {
+    fn report(&self, unit: UnitId, under: Arc<[JsonPointer]>, out: &mut Vec<Change<K>>) {
         let Some(entry) = self.units[unit as usize].as_ref() else {
             return;
         };
@@ -577,10 +692,12 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
             out.extend(rest.iter().map(|key| Change {
                 key: key.clone(),
                 under: under.clone(),
+                rows: None,
             }));
             out.push(Change {
                 key: last.clone(),
                 under,
+                rows: None,
             });
         }
     }
@@ -623,6 +740,318 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         changed
     }
 
+    /// Binds `key` to a template's per-row property: `payload` evaluated in each element of the
+    /// array at `array`, in the data context `array/i` joined with `item` (a path relative to
+    /// the element; the root for the element itself). One registration, whatever the number
+    /// of rows: the rows follow the array. A change reports, in [`Change::rows`], which rows
+    /// appeared, disappeared, were removed (the rows after them moving up) or changed; a one-row
+    /// edit refreshes that row alone, and a bare `{"@path": …}` row is never evaluated.
+    ///
+    /// A key already bound (to a value or a template) is bound again. A payload that may write
+    /// is refused (`DATA_ERROR`), and so is one that calls a tool (bind such rows one by one
+    /// with [`register`](Bindings::register), each with its own run).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, JsonPointer, DataModel};
+    /// use a2ui_catalog_mcp::reactive::{Bindings, TrackedModel};
+    /// use serde_json::json;
+    /// use std::sync::Arc;
+    ///
+    /// let env = Environment::new();
+    /// let name = Arc::new(env.compile(&json!({"@path": "name"}))?);
+    /// let p = |s: &str| JsonPointer::parse(s).unwrap();
+    /// let mut model = TrackedModel::new(json!({"rows": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}));
+    /// let mut bindings = Bindings::new();
+    /// bindings.register_template("list.name", p("/rows"), name, JsonPointer::root())?;
+    /// let first = bindings.refresh(&mut model);
+    /// assert_eq!(first[0].rows.as_ref().unwrap().appeared, 0..3);
+    ///
+    /// // One row edited: that row alone.
+    /// model.set(&p("/rows/2/name"), json!("c2"))?;
+    /// let rows = bindings.refresh(&mut model).remove(0).rows.unwrap();
+    /// assert_eq!(rows.changed, [2]);
+    /// assert_eq!(bindings.row_value("list.name", 2, model.get()).as_deref(), Some(&json!("c2")));
+    ///
+    /// // Row 0 removed: rows 1 and 2 moved up, nothing to evaluate or redraw.
+    /// model.remove(&p("/rows/0"))?;
+    /// let rows = bindings.refresh(&mut model).remove(0).rows.unwrap();
+    /// assert_eq!((rows.removed, rows.changed, rows.len), (vec![0], vec![], 2));
+    ///
+    /// // A row appended.
+    /// model.set(&p("/rows/2"), json!({"name": "d"}))?;
+    /// let rows = bindings.refresh(&mut model).remove(0).rows.unwrap();
+    /// assert_eq!(rows.appeared, 2..3);
+    /// assert_eq!(bindings.evaluations(), 0);
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn register_template(
+        &mut self,
+        key: K,
+        array: JsonPointer,
+        payload: Arc<Payload>,
+        item: JsonPointer,
+    ) -> Result<(), Error> {
+        if payload.may_write() || payload.calls_tools() {
+            return Err(Error::new(
+                ErrorCode::DataError,
+                "a template's bound value must only read the data model: this payload may \
+                 write, or calls a tool (bind such rows one by one with register, each with its \
+                 own run)",
+            ));
+        }
+        self.detach_template(&key);
+        self.detach_key(&key);
+        let item: Vec<String> = item.tokens().to_vec();
+        let join =
+            |tokens: &[String]| -> Vec<String> { item.iter().chain(tokens).cloned().collect() };
+        let bare = match payload.bare_path() {
+            Some(crate::path::DataPath::Relative(tokens)) => Some(join(tokens)).filter(|t| {
+                !JsonPointer::from_tokens(t.iter().map(String::as_str)).has_forbidden_token()
+            }),
+            _ => None,
+        };
+        let row_deps: Vec<Vec<String>> = payload.relative_dependencies().map(join).collect();
+        let abs_deps: Vec<JsonPointer> = payload.absolute_dependencies().cloned().collect();
+        let mut deps = abs_deps.clone();
+        deps.push(array.clone());
+        let template = Template {
+            key: key.clone(),
+            array,
+            payload,
+            item,
+            bare,
+            row_deps,
+            abs_deps,
+            rows: Vec::new(),
+            len: 0,
+            fresh: true,
+        };
+        let id = match self.free_templates.pop() {
+            Some(id) => {
+                self.templates[id as usize] = Some(template);
+                id
+            }
+            None => {
+                self.templates.push(Some(template));
+                u32::try_from(self.templates.len() - 1).unwrap_or(u32::MAX)
+            }
+        };
+        self.index.register(Slot::Template(id), &deps);
+        self.template_keys.insert(key, id);
+        self.fresh_templates.push(id);
+        Ok(())
+    }
+
+    /// Drops the template bound to `key`, if any; returns whether there was one.
+    fn detach_template<Q>(&mut self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        let Some(id) = self.template_keys.remove(key) else {
+            return false;
+        };
+        self.templates[id as usize] = None;
+        self.index.unregister(&Slot::Template(id));
+        self.free_templates.push(id);
+        true
+    }
+
+    /// How many rows the template bound to `key` had at the last recompute.
+    pub fn rows<Q>(&self, key: &Q) -> Option<usize>
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        let id = *self.template_keys.get(key)?;
+        Some(self.templates[id as usize].as_ref()?.len)
+    }
+
+    /// The state of row `row` of the template bound to `key`: [`Bound`](ValueState::Bound)
+    /// for a bare binding (read it with [`row_value`](Bindings::row_value)).
+    pub fn row_state<Q>(&self, key: &Q, row: usize) -> Option<&ValueState>
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+    {
+        let id = *self.template_keys.get(key)?;
+        let template = self.templates[id as usize].as_ref()?;
+        if row >= template.len {
+            return None;
+        }
+        match template.bare {
+            Some(_) => Some(&ValueState::Bound),
+            None => template.rows.get(row),
+        }
+    }
+
+    /// The value of row `row` of the template bound to `key`, lent without copying (as
+    /// [`value`](Bindings::value)): a bare binding's borrowed from `model`, a computed one from
+    /// the bindings.
+    pub fn row_value<'a, Q, M>(
+        &'a self,
+        key: &Q,
+        row: usize,
+        model: &'a M,
+    ) -> Option<Cow<'a, Value>>
+    where
+        K: Borrow<Q>,
+        Q: Eq + Hash + ?Sized,
+        M: DataModel + ?Sized,
+    {
+        let id = *self.template_keys.get(key)?;
+        let template = self.templates[id as usize].as_ref()?;
+        if row >= template.len {
+            return None;
+        }
+        match &template.bare {
+            Some(tokens) => {
+                let mut path = template.array.clone();
+                path.push(row.to_string());
+                for token in tokens {
+                    path.push(token.clone());
+                }
+                Some(model.read(&path).unwrap_or(Cow::Owned(Value::Null)))
+            }
+            None => template.rows.get(row)?.value().map(Cow::Borrowed),
+        }
+    }
+
+    /// Refreshes a template: the rows the changes reach (all of them when `changes` is `None`,
+    /// for a new template), and reports what changed.
+    fn refresh_template<M: DataModel + ?Sized>(
+        &mut self,
+        id: u32,
+        model: &M,
+        changes: Option<(&ChangeSet, &PathIndex<u32>)>,
+        out: &mut Vec<Change<K>>,
+    ) {
+        let Some(template) = self.templates[id as usize].as_mut() else {
+            return;
+        };
+        let len = model
+            .read(&template.array)
+            .and_then(|v| v.as_array().map(Vec::len))
+            .unwrap_or(0);
+        let old_len = template.len;
+        let mut rows = RowChanges {
+            len,
+            ..RowChanges::default()
+        };
+        // The rows there were (after removals) that the changes reach.
+        let mut reach: Vec<usize> = Vec::new();
+        let mut all = false;
+        match changes {
+            None => {
+                all = true;
+                rows.replaced = true;
+            }
+            Some((changes, located)) => {
+                let mut under: Vec<u32> = Vec::new();
+                located.strictly_below(&template.array, &mut under);
+                let removals = changes
+                    .removals_from(&template.array)
+                    .filter(|_| under.is_empty() && !located.any_strictly_above(&template.array));
+                if let Some(removed) = removals {
+                    // Each removal must name a row there was, and the count must add up;
+                    // otherwise the array changed in a way removals do not explain.
+                    let fits = removed.len() <= old_len
+                        && old_len - removed.len() == len
+                        && removed.iter().enumerate().all(|(n, &i)| i < old_len - n);
+                    if fits {
+                        for &i in &removed {
+                            if template.bare.is_none() && i < template.rows.len() {
+                                template.rows.remove(i);
+                            }
+                        }
+                        rows.removed = removed;
+                    } else {
+                        all = true;
+                        rows.replaced = true;
+                    }
+                } else if located.any_at_or_above(&template.array) {
+                    all = true;
+                    rows.replaced = true;
+                }
+                if !all
+                    && template
+                        .abs_deps
+                        .iter()
+                        .any(|d| located.any_at_or_above(d) || located.any_strictly_below(d))
+                {
+                    all = true;
+                }
+                if !all {
+                    let depth = template.array.tokens().len();
+                    for change in under {
+                        let Some(path) = changes.get(change as usize) else {
+                            continue;
+                        };
+                        let tokens = &path.tokens()[depth..];
+                        let Some(row) = tokens.first().and_then(|t| crate::path::array_index(t))
+                        else {
+                            continue;
+                        };
+                        let rest = &tokens[1..];
+                        let reads = template.row_deps.iter().any(|d| {
+                            let common = d.len().min(rest.len());
+                            d[..common] == rest[..common]
+                        });
+                        if reads {
+                            reach.push(row);
+                        }
+                    }
+                    reach.sort_unstable();
+                    reach.dedup();
+                }
+            }
+        }
+        let before = old_len - rows.removed.len();
+        let kept = before.min(len);
+        if all {
+            reach = (0..kept).collect();
+        }
+        reach.retain(|&row| row < kept);
+        rows.appeared = kept..len;
+        rows.disappeared = len..before.max(len);
+        match template.bare {
+            Some(_) => {
+                self.recomputed += (reach.len() + rows.appeared.len()) as u64;
+                rows.changed = reach;
+            }
+            None => {
+                template.rows.truncate(kept);
+                for row in reach {
+                    let context = template.row_context(row);
+                    self.evaluations += 1;
+                    self.recomputed += 1;
+                    let outcome = Outcome::Evaluated(template.payload.eval_read(model, &context));
+                    let old = std::mem::replace(&mut template.rows[row], ValueState::Bound);
+                    let (state, changed) = settle(Some(old), outcome);
+                    template.rows[row] = state;
+                    if changed {
+                        rows.changed.push(row);
+                    }
+                }
+                for row in rows.appeared.clone() {
+                    let context = template.row_context(row);
+                    self.evaluations += 1;
+                    self.recomputed += 1;
+                    let outcome = Outcome::Evaluated(template.payload.eval_read(model, &context));
+                    template.rows.push(settle(None, outcome).0);
+                }
+            }
+        }
+        template.len = len;
+        if !rows.is_empty() {
+            out.push(Change {
+                key: template.key.clone(),
+                under: Arc::from([]),
+                rows: Some(rows),
+            });
+        }
+    }
+
     /// The tool runs queued by [`recompute`](Bindings::recompute) since the last call, for the
     /// renderer to drive ([`ToolRun::eval`]) on its executor, handing each result back to
     /// [`finish`](Bindings::finish). A run queued for a value recomputed again since is already
@@ -656,7 +1085,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         let (state, changed) = settle(entry.state.take(), Outcome::Evaluated(result));
         entry.state = Some(state);
         if changed {
-            self.report(unit, Vec::new(), &mut out);
+            self.report(unit, Arc::from([]), &mut out);
         }
         out
     }

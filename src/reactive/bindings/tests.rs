@@ -112,7 +112,7 @@ fn a_list_tells_an_edited_row_from_a_replaced_list() {
     let changed = b.refresh(&mut model);
     assert_eq!(keys(&changed), ["list", "row 1", "row 3"]);
     let list = changed.iter().find(|c| c.key == "list").unwrap();
-    assert_eq!(list.under, [p("/rows/3/name"), p("/rows/1/name")]);
+    assert_eq!(*list.under, [p("/rows/3/name"), p("/rows/1/name")]);
     let row = changed.iter().find(|c| c.key == "row 3").unwrap();
     assert!(row.under.is_empty(), "the row's own path changed");
     // The list replaced (with an edit in the same batch): a change as a whole.
@@ -149,7 +149,7 @@ fn nested_dependencies_report_each_change_once() {
     model.set(&p("/a/b/c"), json!(2)).unwrap();
     model.set(&p("/a/d"), json!(2)).unwrap();
     let changed = b.refresh(&mut model);
-    assert_eq!(changed[0].under, [p("/a/b/c"), p("/a/d")]);
+    assert_eq!(*changed[0].under, [p("/a/b/c"), p("/a/d")]);
     // A change at one read path and under another: the value changed as a whole.
     model.set(&p("/a/b"), json!(0)).unwrap();
     let changed = b.refresh(&mut model);
@@ -344,11 +344,11 @@ fn a_tool_run_of_an_unbound_key_is_never_reported() {
 
 #[test]
 fn big_inputs_stay_linear() {
-    // A key reading thousands of paths, one reading a path 128 tokens deep, a list over
+    // A key reading 10 000 paths, one reading a path 128 tokens deep, a list over
     // 1 000 rows; a change set of 100 000 paths.
     let rows = 1_000;
     let (mut b, mut model) = surface(rows);
-    let many: Vec<Value> = (0..5_000)
+    let many: Vec<Value> = (0..10_000)
         .map(|i| json!({"@path": format!("/wide/{i}")}))
         .collect();
     b.register(
@@ -454,7 +454,7 @@ fn bare_bindings_lend_the_model_value_without_copying_or_comparing() {
     model.set(&p("/rows/5/name"), json!("x")).unwrap();
     let changed = b.refresh(&mut model);
     assert_eq!(keys(&changed), ["list"]);
-    assert_eq!(changed[0].under, [p("/rows/5/name")]);
+    assert_eq!(*changed[0].under, [p("/rows/5/name")]);
     assert_eq!(b.evaluations(), 0);
     // The value is the model's own, borrowed.
     match b.value("list", model.get()) {
@@ -490,4 +490,147 @@ fn a_shared_tool_value_reports_every_key() {
     let done = block_on(runs.remove(0).eval(&model, &host));
     assert_eq!(keys(&b.finish(done)), [1, 2]);
     assert_eq!(server.tool_calls().len(), 1);
+}
+
+#[test]
+fn a_million_keys_cost_what_a_change_reaches() {
+    // 1 000 000 keys (rows of one template payload, bare); the first refresh reports them all,
+    // then one row's edit reaches one key, and removing the keys leaves nothing behind.
+    let n = 1_000_000u32;
+    let mut b = Bindings::new();
+    let name = compile(json!({"@path": "name"}));
+    let started = std::time::Instant::now();
+    for i in 0..n {
+        b.register(i, name.clone(), p(&format!("/rows/{i}")))
+            .unwrap();
+    }
+    let mut model = TrackedModel::new(json!({"rows": []}));
+    assert_eq!(b.refresh(&mut model).len(), n as usize);
+    model.set(&p("/rows/0"), json!({"name": "a"})).unwrap();
+    assert_eq!(keys(&b.refresh(&mut model)), [0]);
+    assert_eq!(b.evaluations(), 0);
+    for i in 0..n {
+        assert!(b.unregister(&i));
+    }
+    assert!(b.is_empty());
+    assert_eq!(b.values_len(), 0);
+    // Loose bound: only catches a quadratic blow-up (a debug build).
+    assert!(started.elapsed().as_secs() < 120, "{:?}", started.elapsed());
+}
+
+#[test]
+fn a_template_registers_once_and_refreshes_the_rows_a_change_reaches() {
+    let n = 100_000;
+    let rows: Vec<Value> = (0..n).map(|i| json!({"name": format!("r{i}")})).collect();
+    let mut model = TrackedModel::new(json!({"rows": rows, "sep": "-"}));
+    let mut b = Bindings::new();
+    // A computed row value reading its row and an absolute path.
+    let label = compile(json!({"@call": "transformData", "args": {
+        "data": {"n": {"@path": "name"}, "s": {"@path": "/sep"}}, "jmespath": "join(s, [n, n])"}}));
+    b.register_template("label", p("/rows"), label, JsonPointer::root())
+        .unwrap();
+    b.register_template(
+        "name",
+        p("/rows"),
+        compile(json!({"@path": "name"})),
+        JsonPointer::root(),
+    )
+    .unwrap();
+    assert_eq!(b.len(), 2);
+    let first = b.refresh(&mut model);
+    assert_eq!(first.len(), 2);
+    assert!(
+        first
+            .iter()
+            .all(|c| c.rows.as_ref().unwrap().appeared == (0..n))
+    );
+    assert_eq!(b.evaluations(), n as u64);
+    assert_eq!(
+        b.row_value("label", 7, model.get()).as_deref(),
+        Some(&json!("r7-r7"))
+    );
+
+    // One row edited: that row's label alone is evaluated; the bare name is not.
+    model.set(&p("/rows/500/name"), json!("x")).unwrap();
+    let changed = b.refresh(&mut model);
+    assert_eq!(b.evaluations(), n as u64 + 1);
+    for change in &changed {
+        assert_eq!(
+            change.rows.as_ref().unwrap().changed,
+            [500],
+            "{:?}",
+            change.key
+        );
+    }
+    assert_eq!(
+        b.row_value("label", 500, model.get()).as_deref(),
+        Some(&json!("x-x"))
+    );
+    // A member no row reads: nothing.
+    model.set(&p("/rows/3/other"), json!(1)).unwrap();
+    assert!(b.refresh(&mut model).is_empty());
+
+    // Rows removed: the rows after them move up, nothing is evaluated.
+    model.remove(&p("/rows/0")).unwrap();
+    model.remove(&p("/rows/10")).unwrap();
+    let changed = b.refresh(&mut model);
+    assert_eq!(changed.len(), 2);
+    for change in &changed {
+        let rows = change.rows.as_ref().unwrap();
+        assert_eq!((rows.removed.as_slice(), rows.len), (&[0, 10][..], n - 2));
+        assert!(rows.changed.is_empty() && rows.appeared.is_empty() && !rows.replaced);
+    }
+    assert_eq!(b.evaluations(), n as u64 + 1);
+    assert_eq!(
+        b.row_value("label", 0, model.get()).as_deref(),
+        Some(&json!("r1-r1"))
+    );
+    assert_eq!(
+        b.row_value("label", 10, model.get()).as_deref(),
+        Some(&json!("r12-r12"))
+    );
+    assert_eq!(
+        b.row_value("name", 10, model.get()).as_deref(),
+        Some(&json!("r12"))
+    );
+
+    // The absolute path every label reads: every label, and the bare names are untouched.
+    model.set(&p("/sep"), json!("+")).unwrap();
+    let changed = b.refresh(&mut model);
+    assert_eq!(keys(&changed), ["label"]);
+    assert_eq!(changed[0].rows.as_ref().unwrap().changed.len(), n - 2);
+
+    // The list replaced by a shorter one: rows disappeared, the kept ones refreshed.
+    model
+        .set(&p("/rows"), json!([{"name": "a"}, {"name": "r1"}]))
+        .unwrap();
+    let changed = b.refresh(&mut model);
+    let name = changed
+        .iter()
+        .find(|c| c.key == "name")
+        .unwrap()
+        .rows
+        .clone()
+        .unwrap();
+    assert!(name.replaced);
+    assert_eq!((name.changed, name.disappeared), (vec![0, 1], 2..n - 2));
+    let label = changed
+        .iter()
+        .find(|c| c.key == "label")
+        .unwrap()
+        .rows
+        .clone()
+        .unwrap();
+    assert_eq!(label.changed, [0, 1]);
+    assert_eq!(b.rows("label"), Some(2));
+    assert_eq!(b.row_value("label", 2, model.get()), None);
+
+    // Unbound like any key; a template of a payload that calls a tool is refused.
+    assert!(b.unregister("label"));
+    assert!(!b.contains_key("label"));
+    let tool = compile(json!({"@call": "callMcpTool", "args": {"name": "t"}}));
+    let err = b
+        .register_template("t", p("/rows"), tool, JsonPointer::root())
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::DataError);
 }
