@@ -264,13 +264,22 @@ fn refresh_model(n: usize, tag: &str, pad: usize) -> Value {
 
 /// The workload's bindings, as a renderer makes them: one compiled `{"@path": "name"}` for every
 /// row (in the row's context), and each of the other 300 keys compiled on its own.
-fn refresh_bindings(n: usize) -> Bindings<u32> {
+/// With `template`, the rows are one template registration (`Bindings::register_template`,
+/// key `u32::MAX`) instead of N keys.
+fn refresh_bindings(n: usize, template: bool) -> Bindings<u32> {
     let env = Environment::new();
     let name = Arc::new(env.compile(&json!({"@path": "name"})).unwrap());
     let mut bindings = Bindings::new();
-    for i in 0..n {
-        let row = JsonPointer::parse(&format!("/rows/{i}")).unwrap();
-        bindings.register(i as u32, name.clone(), row).unwrap();
+    if template {
+        let rows = JsonPointer::parse("/rows").unwrap();
+        bindings
+            .register_template(u32::MAX, rows, name, JsonPointer::root())
+            .unwrap();
+    } else {
+        for i in 0..n {
+            let row = JsonPointer::parse(&format!("/rows/{i}")).unwrap();
+            bindings.register(i as u32, name.clone(), row).unwrap();
+        }
     }
     let n = n as u32;
     for k in 0..100u32 {
@@ -294,7 +303,7 @@ fn refresh_bindings(n: usize) -> Bindings<u32> {
 fn bytes_per_key(n: usize, pad: usize) -> f64 {
     let mut model = TrackedModel::new(refresh_model(n, "r", pad));
     let before = IN_USE.load(Ordering::Relaxed);
-    let mut bindings = refresh_bindings(n);
+    let mut bindings = refresh_bindings(n, false);
     let first = bindings.refresh(&mut model);
     drop(first);
     let after = IN_USE.load(Ordering::Relaxed);
@@ -312,7 +321,7 @@ fn refresh(c: &mut Criterion) {
             bytes_per_key(n.min(10_000), 1_024)
         );
         let mut model = TrackedModel::new(refresh_model(n, "r", 0));
-        let mut bindings = refresh_bindings(n);
+        let mut bindings = refresh_bindings(n, false);
         assert_eq!(bindings.refresh(&mut model).len(), n + 300);
         let row = JsonPointer::parse(&format!("/rows/{}/name", n / 2)).unwrap();
         model.set(&row, json!("x")).unwrap();
@@ -348,6 +357,27 @@ fn refresh(c: &mut Criterion) {
                 BatchSize::LargeInput,
             )
         });
+
+        // The rows as one template: one registration, one change listing the rows.
+        let mut model = TrackedModel::new(refresh_model(n, "r", 0));
+        let mut bindings = refresh_bindings(n, true);
+        assert_eq!(bindings.refresh(&mut model).len(), 301);
+        model.set(&row, json!("x")).unwrap();
+        let changed = bindings.refresh(&mut model);
+        assert_eq!(changed.len(), 201);
+        let rows_changed = changed.iter().find_map(|c| c.rows.as_ref()).unwrap();
+        assert_eq!(rows_changed.changed, [n / 2]);
+        g.bench_with_input(
+            BenchmarkId::new("template:set-row+refresh", n),
+            &n,
+            |b, _| {
+                b.iter(|| {
+                    turn += 1;
+                    model.set(&row, texts[turn % 2].clone()).unwrap();
+                    black_box(bindings.refresh(&mut model))
+                })
+            },
+        );
     }
     g.finish();
 }

@@ -112,7 +112,7 @@ pub struct Change<K> {
     pub under: Arc<[JsonPointer]>,
     /// For a template ([`Bindings::register_template`]): which rows appeared, disappeared,
     /// moved or changed. `None` for other keys.
-    pub rows: Option<RowChanges>,
+    pub rows: Option<Box<RowChanges>>,
 }
 
 /// What changed in a template's rows ([`Bindings::register_template`]), for the renderer to
@@ -673,8 +673,12 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
                 Some(entry)
                     if was_ready && entry.state.as_ref().is_some_and(ValueState::is_ready) =>
                 {
-                    let located = located.get_or_insert_with(|| index_changes(changes));
-                    Arc::from(changes_under(located, &entry.deps, changes))
+                    if changes.len().saturating_mul(entry.deps.len()) <= FEW {
+                        Arc::from(changes_under_few(&entry.deps, changes))
+                    } else {
+                        let located = located.get_or_insert_with(|| index_changes(changes));
+                        Arc::from(changes_under(located, &entry.deps, changes))
+                    }
                 }
                 _ => Arc::from([]),
             };
@@ -1047,7 +1051,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
             out.push(Change {
                 key: template.key.clone(),
                 under: Arc::from([]),
-                rows: Some(rows),
+                rows: Some(Box::new(rows)),
             });
         }
     }
@@ -1089,6 +1093,30 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
         }
         out
     }
+}
+
+/// Up to this many (change, path read) pairs, [`changes_under_few`] compares them directly
+/// rather than building an index of the changes (a keystroke's frame has one change).
+const FEW: usize = 16;
+
+/// [`changes_under`] by comparing each change with each path read: for a few of them.
+fn changes_under_few(deps: &[JsonPointer], changes: &ChangeSet) -> Vec<JsonPointer> {
+    let mut found = Vec::new();
+    for change in changes {
+        let mut below = false;
+        for dep in deps {
+            let (c, d) = (change.tokens(), dep.tokens());
+            if c.len() <= d.len() && d.starts_with(c) {
+                // At or above a path read: the value changed as a whole.
+                return Vec::new();
+            }
+            below |= c.starts_with(d);
+        }
+        if below {
+            found.push(change.clone());
+        }
+    }
+    found
 }
 
 /// Each change as a key of an index, numbered in write order.
