@@ -27,7 +27,9 @@ pub struct Limits {
     /// or an agent's message names; deepest nesting a write may make (its path's tokens and its
     /// value's depth together). Default 128. Deeper is `LIMIT_EXCEEDED`.
     pub max_depth: usize,
-    /// Highest array index a write may use. Default 10 000 (inclusive); above is `DATA_ERROR`.
+    /// Highest array index a write may create (by appending or padding). Default 10 000
+    /// (inclusive); above is `DATA_ERROR`. An element that exists may be written whatever its
+    /// index.
     pub max_index: usize,
     /// Most items one function may return (`split`'s pieces, the values of a `transformData`
     /// result). Default 4 194 304.

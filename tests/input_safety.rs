@@ -339,6 +339,12 @@ fn a_bindings_context_past_the_limit_is_refused() {
                 .register("k", Arc::clone(&payload), context)
                 .unwrap_err();
             assert_limit(&err, "context");
+            let name = Arc::new(env.compile(&json!({"@path": "name"})).unwrap());
+            let array = JsonPointer::from_tokens(std::iter::repeat_n("a", n));
+            let err = bindings
+                .register_template("t", array, name, JsonPointer::root())
+                .unwrap_err();
+            assert_limit(&err, "template array");
         }
         assert!(bindings.is_empty());
     });
@@ -380,14 +386,23 @@ fn a_host_model_deeper_than_the_limit_is_refused_not_walked() {
         let err = transform.eval(&mut model).unwrap_err();
         assert_limit(&err, "argument");
         assert_eq!(err.function(), Some("transformData"));
-        // A bound value on `/` fails, and the renderer keeps going.
+        // Bindings: a bare binding on `/` is lent from the model, never copied or walked by
+        // the engine (what the renderer does with the host's deep model is the host's choice);
+        // a computed value that would copy it fails, and the renderer keeps going.
         let mut tracked = TrackedModel::new(model);
         let mut bindings = Bindings::new();
         bindings
             .register("root", Arc::new(read), JsonPointer::root())
             .unwrap();
+        bindings
+            .register("listed", Arc::new(listed), JsonPointer::root())
+            .unwrap();
         bindings.refresh(&mut tracked);
-        let state = bindings.state("root").unwrap();
+        assert!(matches!(
+            bindings.state("root").unwrap(),
+            a2ui_catalog_mcp::reactive::ValueState::Bound
+        ));
+        let state = bindings.state("listed").unwrap();
         assert_eq!(state.error().unwrap().code(), ErrorCode::LimitExceeded);
         drop(bindings);
         drop_deep(tracked.into_parts().0);

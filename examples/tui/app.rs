@@ -132,10 +132,12 @@ fn text_of(value: &Value) -> String {
     }
 }
 
-fn display(state: Option<&ValueState>) -> String {
+fn display(state: Option<&ValueState>, value: Option<&Value>) -> String {
     match state {
         None => String::new(),
         Some(ValueState::Ready(v)) => text_of(v),
+        // A bare binding: its value is the model's, lent in place.
+        Some(ValueState::Bound) => value.map(text_of).unwrap_or_default(),
         Some(ValueState::Pending { previous: None }) => "loading…".into(),
         Some(ValueState::Pending { previous: Some(v) }) => format!("{} …", text_of(v)),
         Some(ValueState::Failed { error, .. }) => format!("error: {}", error.message()),
@@ -229,9 +231,10 @@ impl App {
         Ok(app)
     }
 
-    /// Evaluations made so far (each bound property evaluated, each tool run started).
+    /// Values recomputed so far: each bound property evaluated, each tool run started, each
+    /// bare binding a change reached (which costs no evaluation).
     pub fn evaluations(&self) -> u64 {
-        self.bindings.evaluations()
+        self.bindings.recomputed()
     }
 
     /// The keys that read `path` or a path under or above it.
@@ -344,7 +347,7 @@ impl App {
     pub fn done(&mut self, done: Done) {
         match done {
             Done::Value(done) => {
-                if let Some(change) = self.bindings.finish(done) {
+                for change in self.bindings.finish(done) {
                     self.show(change);
                 }
             }
@@ -395,8 +398,17 @@ impl App {
     fn show(&mut self, change: Change<String>) -> bool {
         self.dirty = true;
         let key = change.key;
-        self.shown
-            .insert(key.clone(), display(self.bindings.state(key.as_str())));
+        let (shown, len) = {
+            let model = self.model.lock();
+            let value = self.bindings.value(key.as_str(), model.get());
+            let len = value
+                .as_deref()
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len);
+            let shown = display(self.bindings.state(key.as_str()), value.as_deref());
+            (shown, len)
+        };
+        self.shown.insert(key.clone(), shown);
         // A list's items replaced as a whole: rows may come or go. An edit under them (a row's
         // field) reaches the row's own keys.
         let Some(id) = key.strip_suffix(".items") else {
@@ -405,11 +417,6 @@ impl App {
         if !change.under.is_empty() {
             return false;
         }
-        let len = self
-            .bindings
-            .value(key.as_str())
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
         let Some(Component {
             kind:
                 Kind::List {

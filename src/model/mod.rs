@@ -39,8 +39,9 @@ pub struct Write {
 /// - A read of a missing path gives `None`, which the payload sees as `null`, never an error.
 /// - A write group is all or nothing; missing (or `null`) parents are created (an array when
 ///   the next token is a canonical array index, an object otherwise), arrays are padded with
-///   `null`, an index above `max_index` ([`Limits::max_index`](crate::Limits::max_index),
-///   default 10 000) is `DATA_ERROR`, and the root path replaces the whole model:
+///   `null`, creating an index above `max_index` ([`Limits::max_index`](crate::Limits::max_index),
+///   default 10 000) is `DATA_ERROR` (an element that exists is written whatever its index),
+///   and the root path replaces the whole model:
 ///   `{"updates": {"/": 5}}` turns the model into `5`.
 ///
 /// Reads return a [`Cow`] so that a store holding `serde_json::Value`s lends them without
@@ -183,8 +184,9 @@ impl DataModel for Value {
 /// - an empty path (the root) replaces `target` whole;
 /// - a missing or `null` intermediate becomes a container: an array when the token after it is
 ///   a canonical array index (`0`, or digits without a leading zero), an object otherwise;
-/// - writing past the end of an array pads it with `null`; an index above `max_index` is an
-///   error, and so is a token that is not a canonical index on an existing array (`-`, `01`);
+/// - writing past the end of an array pads it with `null`; creating an index above
+///   `max_index` is an error (an element that exists is written whatever its index), and so is
+///   a token that is not a canonical index on an existing array (`-`, `01`);
 /// - writing through a string, number or boolean is an error;
 /// - the value is stored as given (`null` is stored as `null`); an object member that exists
 ///   keeps its place, a new one is appended.
@@ -444,13 +446,15 @@ fn write(
                         format!("'{token}' is not an array index"),
                     ));
                 };
-                if index > max_index {
+                let old_len = items.len();
+                // The limit stops a write from growing (padding) an array; an element that
+                // exists may be written whatever its index.
+                if index > max_index && index >= old_len {
                     return Err(write_error(
                         path,
                         format!("index {token} is above the limit of {max_index}"),
                     ));
                 }
-                let old_len = items.len();
                 let replace = index >= old_len || items[index].is_null();
                 if rest.is_empty() || replace {
                     let new = if rest.is_empty() {
@@ -631,6 +635,37 @@ mod tests {
         assert_eq!(m["a"].as_array().unwrap().len(), 10_001);
         let err = apply(&mut m, vec![w("/a/10001", json!(1))]).unwrap_err();
         assert!(err.message().contains("/a/10001"), "{}", err.message());
+    }
+
+    #[test]
+    fn index_limit_bounds_growth_only() {
+        // 60 elements with a limit of 10: the existing ones above 10 may be written (replaced,
+        // or entered), new ones past the limit may not, and a failed write changes nothing.
+        let mut m = json!({"rows": (0..60).map(|i| json!({"name": i})).collect::<Vec<_>>()});
+        let w10 = |m: &mut Value, path: &str| apply_writes(m, vec![w(path, json!("x"))], 10);
+        w10(&mut m, "/rows/50/name").unwrap();
+        w10(&mut m, "/rows/59").unwrap();
+        assert_eq!(
+            (&m["rows"][50]["name"], &m["rows"][59]),
+            (&json!("x"), &json!("x"))
+        );
+        let before = m.clone();
+        for path in ["/rows/60", "/rows/61", "/rows/50/list/11", "/other/11"] {
+            let err = w10(&mut m, path).unwrap_err();
+            assert_eq!(err.code(), ErrorCode::DataError, "{path}");
+            assert!(
+                err.message().contains("above the limit of 10"),
+                "{}",
+                err.message()
+            );
+        }
+        // A group whose later write pads past the limit: the earlier write is rolled back.
+        let group = vec![w("/rows/55/name", json!("y")), w("/rows/70", json!(1))];
+        assert!(apply_writes(&mut m, group, 10).is_err());
+        assert_eq!(m, before);
+        // Within the limit, growth is allowed as before.
+        w10(&mut m, "/other/10").unwrap();
+        assert_eq!(m["other"].as_array().unwrap().len(), 11);
     }
 
     #[test]

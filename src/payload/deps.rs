@@ -175,6 +175,19 @@ impl Payload {
         !self.deps.relative.is_empty()
     }
 
+    /// The absolute paths the payload reads, whatever its context (sorted, each once).
+    pub(crate) fn absolute_dependencies(&self) -> impl Iterator<Item = &JsonPointer> {
+        self.deps.absolute.iter().map(|(_, p)| p)
+    }
+
+    /// The relative paths the payload reads, as tokens to append to its context.
+    pub(crate) fn relative_dependencies(&self) -> impl Iterator<Item = &[String]> {
+        self.deps
+            .relative
+            .iter()
+            .map(|(_, tokens)| tokens.as_slice())
+    }
+
     /// Whether evaluating the payload may write to the data model: it calls `updateDataModel`,
     /// passes a `targetDataPath` to `callMcpTool`, or calls a host function that declares writes
     /// ([`Function::may_write`](crate::catalog::Function::may_write)). A payload that may not

@@ -230,6 +230,16 @@ impl Payload {
         }
     }
 
+    /// The path of a payload that is a bare binding (`{"@path": P}` and nothing else): its
+    /// value is the model's at `P` in its context, so a renderer can read it in place instead of
+    /// evaluating (and copying) it.
+    pub(crate) fn bare_path(&self) -> Option<&crate::path::DataPath> {
+        match self.program.node(self.program.root) {
+            program::Node::Bind(path) => Some(path),
+            _ => None,
+        }
+    }
+
     /// A machine that evaluates the payload with `context` as the data context.
     pub(crate) fn machine<'p>(&'p self, context: &'p JsonPointer, origin: Origin) -> Machine<'p> {
         Machine::new(&self.program, &self.limits, context, origin)

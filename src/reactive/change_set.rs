@@ -1,8 +1,9 @@
 //! [`ChangeSet`]: the absolute paths a group of writes changed, and its iterators.
 
 use crate::model::DataModel;
-use crate::path::JsonPointer;
+use crate::path::{JsonPointer, array_index};
 use indexmap::IndexSet;
+use std::collections::HashSet;
 
 /// The absolute paths one or more groups of writes changed, in the order first written, each
 /// once.
@@ -30,6 +31,11 @@ use indexmap::IndexSet;
 #[derive(Debug, Clone, Default)]
 pub struct ChangeSet {
     paths: IndexSet<JsonPointer>,
+    /// Arrays recorded only because elements were removed from them (no write at them): a
+    /// template over one can move its rows instead of refreshing them all.
+    removal_only: HashSet<JsonPointer>,
+    /// The elements removed from those arrays, in order: `(array, index at the time)`.
+    removals: Vec<(JsonPointer, usize)>,
 }
 
 impl ChangeSet {
@@ -41,6 +47,9 @@ impl ChangeSet {
     /// Records a write at `path`. Returns whether the path was new to the set (a path already
     /// recorded keeps its first place).
     pub fn record(&mut self, path: JsonPointer) -> bool {
+        if !self.removal_only.is_empty() {
+            self.removal_only.remove(&path);
+        }
         self.paths.insert(path)
     }
 
@@ -61,8 +70,22 @@ impl ChangeSet {
     /// ```
     pub fn record_removal(&mut self, path: JsonPointer, parent_is_array: bool) -> bool {
         match path.tokens().split_last() {
-            Some((_, parent)) if parent_is_array => {
-                self.record(JsonPointer::from_tokens(parent.iter().map(String::as_str)))
+            Some((last, parent)) if parent_is_array => {
+                let array = JsonPointer::from_tokens(parent.iter().map(String::as_str));
+                let new = self.paths.insert(array.clone());
+                if new {
+                    self.removal_only.insert(array.clone());
+                }
+                match array_index(last) {
+                    Some(index) if self.removal_only.contains(&array) => {
+                        self.removals.push((array, index));
+                    }
+                    // Not an element this set can follow: a change of the array as a whole.
+                    _ => {
+                        self.removal_only.remove(&array);
+                    }
+                }
+                new
             }
             _ => self.record(path),
         }
@@ -99,7 +122,57 @@ impl ChangeSet {
     /// Appends the paths of `other` that are not in this set yet, in `other`'s order: the
     /// change set of two write groups applied one after the other.
     pub fn merge(&mut self, other: ChangeSet) {
-        self.paths.extend(other.paths);
+        let ChangeSet {
+            paths,
+            removal_only,
+            removals,
+        } = other;
+        for path in paths {
+            let only = removal_only.contains(&path);
+            if self.paths.contains(&path) {
+                if !only {
+                    self.removal_only.remove(&path);
+                }
+            } else {
+                if only {
+                    self.removal_only.insert(path.clone());
+                }
+                self.paths.insert(path);
+            }
+        }
+        self.removals.extend(
+            removals
+                .into_iter()
+                .filter(|(array, _)| self.removal_only.contains(array)),
+        );
+    }
+
+    /// When `array` was recorded only because elements were removed from it (by
+    /// [`record_removal`](ChangeSet::record_removal), no write at it), the indices removed, in
+    /// order, each as it was when removed: the elements after it moved up by one. `None` when
+    /// the array was written, or not recorded.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{JsonPointer, reactive::ChangeSet};
+    /// let p = |s: &str| JsonPointer::parse(s).unwrap();
+    /// let mut changes = ChangeSet::new();
+    /// changes.record_removal(p("/rows/3"), true);
+    /// changes.record_removal(p("/rows/0"), true);
+    /// assert_eq!(changes.removals_from(&p("/rows")), Some(vec![3, 0]));
+    /// changes.record(p("/rows"));
+    /// assert_eq!(changes.removals_from(&p("/rows")), None);
+    /// ```
+    pub fn removals_from(&self, array: &JsonPointer) -> Option<Vec<usize>> {
+        if !self.removal_only.contains(array) {
+            return None;
+        }
+        Some(
+            self.removals
+                .iter()
+                .filter(|(a, _)| a == array)
+                .map(|(_, i)| *i)
+                .collect(),
+        )
     }
 
     /// The changed paths, in the order first written.
@@ -131,6 +204,8 @@ impl ChangeSet {
     /// Forgets every path (keeps the allocation, for the next frame).
     pub fn clear(&mut self) {
         self.paths.clear();
+        self.removal_only.clear();
+        self.removals.clear();
     }
 
     /// The paths as JSON Pointer strings (the root is `/`), in order.
@@ -150,7 +225,9 @@ impl Eq for ChangeSet {}
 
 impl Extend<JsonPointer> for ChangeSet {
     fn extend<I: IntoIterator<Item = JsonPointer>>(&mut self, iter: I) {
-        self.paths.extend(iter);
+        for path in iter {
+            self.record(path);
+        }
     }
 }
 
@@ -158,6 +235,7 @@ impl FromIterator<JsonPointer> for ChangeSet {
     fn from_iter<I: IntoIterator<Item = JsonPointer>>(iter: I) -> ChangeSet {
         ChangeSet {
             paths: iter.into_iter().collect(),
+            ..ChangeSet::default()
         }
     }
 }

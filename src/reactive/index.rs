@@ -381,6 +381,36 @@ impl<K: Eq + Hash + Clone> PathIndex<K> {
         !self.nodes[id as usize].own.is_empty()
     }
 
+    /// Whether a key is registered at an ancestor of `path` (not at `path` itself). Costs the
+    /// depth of `path`.
+    pub(crate) fn any_strictly_above(&self, path: &JsonPointer) -> bool {
+        let mut id = ROOT;
+        for token in path.tokens() {
+            let node = &self.nodes[id as usize];
+            if !node.own.is_empty() {
+                return true;
+            }
+            match node.children.get(token.as_str()) {
+                Some(&child) => id = child,
+                None => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether a key is registered strictly under `path`. Costs the depth of `path`.
+    pub(crate) fn any_strictly_below(&self, path: &JsonPointer) -> bool {
+        let mut id = ROOT;
+        for token in path.tokens() {
+            match self.nodes[id as usize].children.get(token.as_str()) {
+                Some(&child) => id = child,
+                None => return false,
+            }
+        }
+        let node = &self.nodes[id as usize];
+        node.below.len() > node.own.len()
+    }
+
     /// Appends to `out` the keys registered strictly under `path` (a key registered both at
     /// and under it too; a key registered under two of its children twice). Costs the depth of
     /// `path` plus the keys appended.

@@ -76,7 +76,7 @@ mod index;
 mod runs;
 mod tracked;
 
-pub use bindings::{Bindings, Change, ToolDone, ToolRun, ValueState};
+pub use bindings::{Bindings, Change, RowChanges, ToolDone, ToolRun, ValueState};
 pub use change_set::ChangeSet;
 pub use equal::json_eq;
 pub use index::PathIndex;

@@ -2,7 +2,7 @@ use super::*;
 use crate::model::SharedModel;
 use crate::testing::{ScriptedServer, block_on};
 use crate::{Environment, Payload};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// The cases of the reference group `reactive` that expect a change list (`expect.changed`),
 /// with whether they fail and, where given, the data model afterwards.
@@ -313,4 +313,31 @@ fn host_function_writes_are_changes_in_write_order() {
         )
         .unwrap();
     assert_eq!(changes.to_strings(), ["/rows/0/touched", "/log"]);
+}
+
+#[test]
+fn host_writes_edit_existing_elements_above_the_index_limit() {
+    // The case: a 60 000-row model, the default limit of 10 000.
+    let rows: Vec<Value> = (0..60_000).map(|i| json!({"name": i})).collect();
+    let mut model = TrackedModel::new(json!({ "rows": rows }));
+    let p = |s: &str| JsonPointer::parse(s).unwrap();
+    model.set(&p("/rows/50000/name"), json!("edited")).unwrap();
+    model
+        .apply_message(&json!({"surfaceId": "s", "path": "/rows/59999", "value": {"name": "last"}}))
+        .unwrap();
+    assert_eq!(model.get()["rows"][50_000]["name"], "edited");
+    assert_eq!(model.get()["rows"][59_999]["name"], "last");
+    // Growing the array past the limit stays refused and changes nothing.
+    let err = model.set(&p("/rows/60001"), json!(1)).unwrap_err();
+    assert_eq!(err.code(), crate::ErrorCode::DataError);
+    assert!(
+        err.message().contains("above the limit of 10000"),
+        "{}",
+        err.message()
+    );
+    assert_eq!(model.get()["rows"].as_array().unwrap().len(), 60_000);
+    assert_eq!(
+        model.take_changes().to_strings(),
+        ["/rows/50000/name", "/rows/59999"]
+    );
 }
