@@ -24,6 +24,7 @@ const LAYERS: &[&[&str]] = &[
     &["builtins"],
     &["payload"],
     &["env"],
+    &["basic"],
     &["mcp"],
     &["reactive", "messages"],
     &["testing"],
