@@ -37,6 +37,7 @@
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
 //! | [`messages`] | A2UI message streams checked message by message, each problem located |
 //! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
+//! | `basic` (feature `basic-catalog`) | the A2UI basic catalog: 30 functions, formatString's templates, ICU4X formatting |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
 //! # Errors
@@ -90,6 +91,9 @@ mod builtins;
 mod payload;
 
 mod env;
+
+#[cfg(feature = "basic-catalog")]
+pub mod basic;
 
 pub mod mcp;
 
