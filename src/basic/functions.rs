@@ -217,7 +217,7 @@ fn string_arg<'v>(
 }
 
 /// An array argument of at least two values (`and`, `or`, `min`, `max`).
-fn values_arg<'v>(kind: Kind, args: &'v (impl Get + ?Sized)) -> Result<&'v [Value], Error> {
+fn values_arg(kind: Kind, args: &(impl Get + ?Sized)) -> Result<&[Value], Error> {
     match args.get("values") {
         Some(Value::Array(items)) if items.len() >= 2 => Ok(items),
         Some(Value::Array(items)) => Err(arg_error(
@@ -557,7 +557,7 @@ impl Shared {
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
         });
         match scheme {
-            Some(s) if valid_scheme && self.schemes.iter().any(|allowed| *allowed == s) => Ok(()),
+            Some(s) if valid_scheme && self.schemes.contains(&s) => Ok(()),
             Some(s) if valid_scheme => Err(arg_error(
                 kind,
                 "url",
