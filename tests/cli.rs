@@ -140,14 +140,36 @@ fn check_lints_a_mixed_catalog_stream() {
         out.trim(),
         format!("{stream}: 4 messages, 0 problems, 0 warnings")
     );
-    // Without the basic catalog, the surface that names it is reported.
-    let (code, out, _) = run(&["check", stream, "--json"]);
-    assert_eq!(code, 1);
+    // The basic catalog is built in: the same stream checks clean without the document.
+    let (code, out, err) = run(&["check", stream, "--json"]);
+    assert_eq!(code, 0, "{err}");
     let out = &json_lines(&out)[0];
     assert_eq!(out["kind"], "stream");
-    assert_eq!(out["errors"][0]["code"], "CATALOG_ERROR");
-    assert_eq!(out["errors"][0]["index"], 0);
-    assert_eq!(out["errors"][0]["location"], "/createSurface/catalogId");
+    assert_eq!(out["errors"], serde_json::json!([]));
+}
+
+#[test]
+fn eval_formats_with_the_basic_catalog_in_the_locale_and_time_zone() {
+    let payload = temp_file(
+        "basic-eval.json",
+        r#"{"@call": "formatString", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+            "args": {"value": "${formatCurrency(value: 1234.5, currency: 'EUR')} ${formatDate(value: 0, format: 'EEEE HH:mm')}"}}"#,
+    );
+    let payload = payload.as_str();
+    let (code, out, err) = run(&[
+        "eval",
+        payload,
+        "--locale",
+        "de-DE",
+        "--time-zone",
+        "Europe/Berlin",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["value"], "1.234,50\u{a0}€ Donnerstag 01:00");
+    let (code, _, err) = run(&["eval", payload, "--time-zone", "Mars/Olympus"]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("unknown time zone 'Mars/Olympus'"), "{err}");
 }
 
 #[test]
