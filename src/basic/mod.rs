@@ -117,6 +117,28 @@ impl Shared {
     }
 }
 
+/// Whether the compiled data has the locale's language: month names are the most
+/// language-specific data (ICU4X drops data equal to its fallback, so number symbols or plural
+/// rules equal to the root locale's would not tell).
+fn has_data(locale: &Locale) -> bool {
+    use icu_datetime::provider::names::DatetimeNamesMonthGregorianV1;
+    use icu_provider::prelude::*;
+    let data_locale = DataLocale::from(locale);
+    let mut request = DataRequest {
+        id: DataIdentifierBorrowed::for_marker_attributes_and_locale(
+            DataMarkerAttributes::from_str_or_panic("5"),
+            &data_locale,
+        ),
+        ..Default::default()
+    };
+    // Wide names ("5"): the question is only which locale the data comes from.
+    request.metadata.silent = true;
+    let response: Result<DataResponse<DatetimeNamesMonthGregorianV1>, _> =
+        icu_datetime::provider::Baked.load(request);
+    // `metadata.locale` names the locale fallback reached; none: the locale itself had it.
+    response.is_ok_and(|r| r.metadata.locale.is_none_or(|l| !l.is_unknown()))
+}
+
 /// Builds the basic catalog with the host's locale, time zone and URL schemes.
 ///
 /// Locales: ICU4X's compiled data ships every CLDR locale with modern coverage (de, fr, ja, hi,
@@ -150,14 +172,34 @@ impl BasicCatalog {
 
     /// Sets the locale (BCP 47). A tag that cannot be read is an error here; the CLI and hosts
     /// that want the documented fallback use [`locale_or_default`](BasicCatalog::locale_or_default).
+    /// A well-formed tag of a language the compiled data does not have falls back to `en-US`
+    /// (ICU4X alone would fall back to CLDR's root locale).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::basic::BasicCatalog;
+    /// assert_eq!(BasicCatalog::new().locale("cy")?.locale_tag(), "cy");
+    /// assert_eq!(BasicCatalog::new().locale("ja-JP")?.locale_tag(), "ja-JP");
+    /// assert_eq!(BasicCatalog::new().locale("xx-ZZ")?.locale_tag(), "en-US");
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
     pub fn locale(mut self, tag: &str) -> Result<BasicCatalog, Error> {
-        self.locale = Locale::try_from_str(tag).map_err(|e| {
+        let locale = Locale::try_from_str(tag).map_err(|e| {
             Error::new(
                 ErrorCode::ValidationFailed,
                 format!("the locale '{tag}' is not a BCP 47 tag: {e}"),
             )
         })?;
+        self.locale = if has_data(&locale) {
+            locale
+        } else {
+            icu_locale_core::locale!("en-US")
+        };
         Ok(self)
+    }
+
+    /// The locale in use, as a BCP 47 tag.
+    pub fn locale_tag(&self) -> String {
+        self.locale.to_string()
     }
 
     /// Sets the locale, falling back to `en-US` when the tag cannot be read.

@@ -266,3 +266,23 @@ fn open_url_queues_a_request() {
     assert_eq!(err.code(), ErrorCode::ExpressionError);
     assert!(requests.take().is_empty());
 }
+
+#[test]
+fn unknown_languages_fall_back_to_en_us() {
+    for (tag, kept) in [
+        ("cy", "cy"),
+        ("ja-JP", "ja-JP"),
+        ("ar-EG", "ar-EG"),
+        ("xx-ZZ", "en-US"),
+        ("zz", "en-US"),
+    ] {
+        assert_eq!(BasicCatalog::new().locale(tag).unwrap().locale_tag(), kept);
+    }
+    give(
+        "xx-ZZ",
+        "formatNumber",
+        json!({"value": 1234.5}),
+        json!("1,234.5"),
+    );
+    assert!(BasicCatalog::new().locale("not a tag").is_err());
+}
