@@ -60,7 +60,11 @@
 //!   depth limit, or data: the host's own data model, and tool output parsed under the limit;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
-//!   a linear-time engine.
+//!   a linear-time engine;
+//! - with `basic-catalog`, formatString templates are parsed in one pass without recursion,
+//!   bounded to 64 KiB, 32 levels of nesting and 4 096 parts (`basic::MAX_TEMPLATE_BYTES`,
+//!   `MAX_NESTING`, `MAX_PARTS`), templates from data cached per text within
+//!   [`Limits::cache_capacity`]; formatDate patterns to 256 bytes and date text to 64 bytes.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -133,6 +137,10 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/data-model.md")]
 #[cfg(doctest)]
 pub struct DataModelDoctests;
+
+#[doc = include_str!("../docs/basic-catalog.md")]
+#[cfg(all(doctest, feature = "basic-catalog"))]
+pub struct BasicCatalogDoctests;
 
 #[doc = include_str!("../docs/mcp.md")]
 #[cfg(all(doctest, feature = "testing"))]
