@@ -93,6 +93,11 @@ fn value(kind: Kind, args: &(impl Get + ?Sized)) -> Result<Option<f64>, Error> {
     }
 }
 
+/// A literal `value`, checked when the payload is compiled.
+pub(crate) fn check_value(kind: Kind, v: &Value) -> Result<(), Error> {
+    value(kind, [("value".to_owned(), v.clone())].as_slice()).map(|_| ())
+}
+
 fn grouping(kind: Kind, args: &(impl Get + ?Sized)) -> Result<bool, Error> {
     match args.get("grouping") {
         None | Some(Value::Null) => Ok(true),

@@ -655,6 +655,11 @@ impl Function for Basic {
         };
         match self.kind {
             Kind::FormatNumber | Kind::FormatCurrency | Kind::Round => {
+                if matches!(self.kind, Kind::FormatNumber | Kind::FormatCurrency)
+                    && let Some(v) = literal("value")
+                {
+                    format::check_value(self.kind, v)?;
+                }
                 if let Some(d) = literal("decimals") {
                     format::decimals(self.kind, d)?;
                 }

