@@ -54,7 +54,9 @@ pub type Prepared = Box<dyn Any + Send + Sync>;
 /// `Fn(&Args) -> Result<Value, Error>` is a `Function` too.
 pub trait Function: Send + Sync + 'static {
     /// Looks at one call site when the payload is compiled: rejects literal arguments that can
-    /// never work, and prepares what can be prepared once. The default accepts everything.
+    /// never work, and prepares what can be prepared once. The default accepts everything. An
+    /// error located relative to the call (`args/decimals`, no leading `/`) is reported at that
+    /// argument; one without a location at the call.
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         let _ = args;
         Ok(None)

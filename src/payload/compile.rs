@@ -644,6 +644,13 @@ impl<'e> Compiler<'e> {
         let prepared = match prepared {
             Ok(p) => p,
             Err(e) => {
+                // A location relative to the call (`args/decimals`) goes under it.
+                let e = if e.location().is_empty() || e.location().starts_with('/') {
+                    e
+                } else {
+                    let at = format!("{location}/{}", e.location());
+                    e.with_location(at)
+                };
                 self.errors
                     .push(e.at_call(&name, &location).with_phase(Phase::Compile));
                 return Compiled::Invalid;
