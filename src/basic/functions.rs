@@ -648,46 +648,51 @@ impl Function for Basic {
         if self.kind == Kind::FormatString && args.is_expanded("value") {
             return Ok(Some(Box::new(Expanded)));
         }
-        // Literal arguments that can never work are found now.
+        // Literal arguments that can never work are found now, each at its argument.
         let literal = |name: &str| match args.get(name) {
             StaticArg::Literal(v) => Some(v),
             _ => None,
         };
+        let at = |arg: &'static str| move |e: Error| e.with_location(format!("args/{arg}"));
         match self.kind {
             Kind::FormatNumber | Kind::FormatCurrency | Kind::Round => {
                 if matches!(self.kind, Kind::FormatNumber | Kind::FormatCurrency)
                     && let Some(v) = literal("value")
                 {
-                    format::check_value(self.kind, v)?;
+                    format::check_value(self.kind, v).map_err(at("value"))?;
                 }
                 if let Some(d) = literal("decimals") {
-                    format::decimals(self.kind, d)?;
+                    format::decimals(self.kind, d).map_err(at("decimals"))?;
                 }
                 if let Some(g) = literal("grouping")
                     && !g.is_boolean()
                     && !g.is_null()
                 {
-                    return Err(arg_error(
+                    let e = arg_error(
                         self.kind,
                         "grouping",
                         format!("must be a boolean, got {}", kind_name(g)),
-                    )
-                    .with_location("/args/grouping"));
+                    );
+                    return Err(at("grouping")(e));
                 }
                 if self.kind == Kind::FormatCurrency
                     && let Some(Value::String(code)) = literal("currency")
                 {
-                    self.shared.currency_formatter(code)?;
+                    self.shared
+                        .currency_formatter(code)
+                        .map_err(at("currency"))?;
                 }
             }
             Kind::Regex => {
                 if let Some(Value::String(p)) = literal("pattern") {
-                    self.shared.pattern(p, args.limits())?;
+                    self.shared
+                        .pattern(p, args.limits())
+                        .map_err(at("pattern"))?;
                 }
             }
             Kind::OpenUrl => {
                 if let Some(url) = literal("url") {
-                    self.shared.check_url(url)?;
+                    self.shared.check_url(url).map_err(at("url"))?;
                 }
             }
             _ => {}

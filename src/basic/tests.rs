@@ -286,3 +286,23 @@ fn unknown_languages_fall_back_to_en_us() {
     );
     assert!(BasicCatalog::new().locale("not a tag").is_err());
 }
+
+#[test]
+fn literal_argument_errors_are_located_at_the_argument() {
+    let env = env("en-US");
+    for (args, at) in [
+        (json!({"value": 1, "currency": "EUR", "decimals": "2"}), "/args/decimals"),
+        (json!({"value": 1, "currency": "EURO"}), "/args/currency"),
+        (json!({"value": "abc", "currency": "EUR"}), "/args/value"),
+    ] {
+        let err = env
+            .compile(&json!({"@call": "formatCurrency", "args": args}))
+            .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::ExpressionError, "{err}");
+        assert_eq!(err.location(), at, "{err}");
+    }
+    let err = env
+        .compile(&json!([{"@call": "regex", "args": {"value": "x", "pattern": "(a+)+b"}}]))
+        .unwrap_err();
+    assert_eq!(err.location(), "/0/args/pattern", "{err}");
+}
