@@ -291,7 +291,10 @@ fn unknown_languages_fall_back_to_en_us() {
 fn literal_argument_errors_are_located_at_the_argument() {
     let env = env("en-US");
     for (args, at) in [
-        (json!({"value": 1, "currency": "EUR", "decimals": "2"}), "/args/decimals"),
+        (
+            json!({"value": 1, "currency": "EUR", "decimals": "2"}),
+            "/args/decimals",
+        ),
         (json!({"value": 1, "currency": "EURO"}), "/args/currency"),
         (json!({"value": "abc", "currency": "EUR"}), "/args/value"),
     ] {
@@ -305,4 +308,14 @@ fn literal_argument_errors_are_located_at_the_argument() {
         .compile(&json!([{"@call": "regex", "args": {"value": "x", "pattern": "(a+)+b"}}]))
         .unwrap_err();
     assert_eq!(err.location(), "/0/args/pattern", "{err}");
+}
+
+#[test]
+fn the_issue_template_compiles_to_thirteen_nodes() {
+    let payload = env("en-US")
+        .compile(&json!({"@call": "formatString", "args": {"value": "${name}: ${formatCurrency(value: ${price}, currency: 'EUR')} (${pluralize(value: ${count}, one: 'one item', other: 'many items')})"}}))
+        .unwrap();
+    // 3 bindings, 3 calls (formatString, formatCurrency, pluralize), 6 literals and the parts'
+    // array: what docs/performance.md reports as the template's memory.
+    assert!(format!("{payload:?}").contains("nodes: 13"), "{payload:?}");
 }
