@@ -55,7 +55,9 @@ pub type Prepared = Box<dyn Any + Send + Sync>;
 /// `Fn(&Args) -> Result<Value, Error>` is a `Function` too.
 pub trait Function: Send + Sync + 'static {
     /// Looks at one call site when the payload is compiled: rejects literal arguments that can
-    /// never work, and prepares what can be prepared once. The default accepts everything.
+    /// never work, and prepares what can be prepared once. The default accepts everything. An
+    /// error located relative to the call (`args/decimals`, no leading `/`) is reported at that
+    /// argument; one without a location at the call.
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         let _ = args;
         Ok(None)
@@ -84,6 +86,24 @@ pub trait Function: Send + Sync + 'static {
     fn reads(&self, args: &StaticArgs<'_>) -> Reads {
         let _ = args;
         Reads::Paths(Vec::new())
+    }
+
+    /// Expands a literal argument into a payload that the compiler compiles in its place, so
+    /// that a small language inside a string (the basic catalog's `formatString` templates)
+    /// becomes ordinary bindings and calls: its paths are exact
+    /// [`dependencies`](crate::Payload::dependencies), its calls are resolved and checked like
+    /// any other, and a tool called inside it is a tool call of the payload. `arg` is the
+    /// argument's name, `literal` its value in the payload (never a binding or a call).
+    ///
+    /// `Ok(None)` (the default) keeps the literal. An error is a compile-time problem at the
+    /// argument. The function then receives the expansion's evaluated value instead of the
+    /// literal, and [`StaticArgs::is_expanded`] tells [`prepare`](Function::prepare) so. The
+    /// expansion is not expanded again (a call inside it whose argument is a literal keeps that
+    /// literal), so expansion never recurses; errors inside it are located under the
+    /// argument's pointer, in the expansion's own structure.
+    fn expand(&self, arg: &str, literal: &Value, limits: &Limits) -> Result<Option<Value>, Error> {
+        let _ = (arg, literal, limits);
+        Ok(None)
     }
 }
 
@@ -246,6 +266,8 @@ pub struct StaticArgs<'a> {
     pub(crate) schema: &'a ArgSchema,
     pub(crate) args: Vec<StaticArg<'a>>,
     pub(crate) limits: &'a Limits,
+    /// The slots whose literal [`Function::expand`] replaced.
+    pub(crate) expanded: Vec<bool>,
 }
 
 impl<'a> StaticArgs<'a> {
@@ -259,6 +281,15 @@ impl<'a> StaticArgs<'a> {
     /// The limits the payload is compiled with (the JMESPath limits, for one).
     pub fn limits(&self) -> &Limits {
         self.limits
+    }
+
+    /// Whether [`Function::expand`] replaced this argument's literal with a payload (the
+    /// argument then reads as [`StaticArg::Dynamic`], and the call receives the expansion's
+    /// value).
+    pub fn is_expanded(&self, name: &str) -> bool {
+        self.schema
+            .slot(name)
+            .is_some_and(|slot| self.expanded.get(slot).copied().unwrap_or(false))
     }
 }
 

@@ -39,6 +39,7 @@
 //! | [`messages`] | A2UI message streams checked message by message, each problem located |
 //! | [`surfaces`] | the A2UI message processor: surfaces, components checked against their catalogs and the graph |
 //! | [`reactive`] | for renderers: what a payload reads, what writes changed, which values to recompute |
+//! | `basic` (feature `basic-catalog`) | the A2UI basic catalog: 30 functions, formatString's templates, ICU4X formatting |
 //! | `testing`, `fixtures` (feature `testing`) | a scripted MCP server and a minimal executor; the conformance fixture runner |
 //!
 //! # Errors
@@ -87,7 +88,11 @@
 //!   (100 000) nodes, past them `LIMIT_EXCEEDED`; its graph walks use explicit stacks;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
-//!   a linear-time engine.
+//!   a linear-time engine;
+//! - with `basic-catalog`, formatString templates are parsed in one pass without recursion,
+//!   bounded to 64 KiB, 32 levels of nesting and 4 096 parts (`basic::MAX_TEMPLATE_BYTES`,
+//!   `MAX_NESTING`, `MAX_PARTS`), templates from data cached per text within
+//!   [`Limits::cache_capacity`]; formatDate patterns to 256 bytes and date text to 64 bytes;
 //! - a tool's `outputSchema` (feature `json-schema`, `McpHost::with_output_schema`) is
 //!   compiled only when it is at most `mcp::MAX_OUTPUT_SCHEMA_BYTES` (256 KiB) of JSON and
 //!   within [`Limits::max_depth`], has no `$ref` cycle that never reaches the value, and refers
@@ -129,6 +134,9 @@ mod builtins;
 mod payload;
 
 mod env;
+
+#[cfg(feature = "basic-catalog")]
+pub mod basic;
 
 pub mod mcp;
 
@@ -173,6 +181,10 @@ pub struct ReadmeDoctests;
 #[doc = include_str!("../docs/data-model.md")]
 #[cfg(doctest)]
 pub struct DataModelDoctests;
+
+#[doc = include_str!("../docs/basic-catalog.md")]
+#[cfg(all(doctest, feature = "basic-catalog"))]
+pub struct BasicCatalogDoctests;
 
 #[doc = include_str!("../docs/mcp.md")]
 #[cfg(all(doctest, feature = "testing"))]

@@ -192,6 +192,30 @@ fn check_lints_a_mixed_catalog_stream() {
 }
 
 #[test]
+fn eval_formats_with_the_basic_catalog_in_the_locale_and_time_zone() {
+    let payload = temp_file(
+        "basic-eval.json",
+        r#"{"@call": "formatString", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+            "args": {"value": "${formatCurrency(value: 1234.5, currency: 'EUR')} ${formatDate(value: 0, format: 'EEEE HH:mm')}"}}"#,
+    );
+    let payload = payload.as_str();
+    let (code, out, err) = run(&[
+        "eval",
+        payload,
+        "--locale",
+        "de-DE",
+        "--time-zone",
+        "Europe/Berlin",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["value"], "1.234,50\u{a0}€ Donnerstag 01:00");
+    let (code, _, err) = run(&["eval", payload, "--time-zone", "Mars/Olympus"]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("unknown time zone 'Mars/Olympus'"), "{err}");
+}
+
+#[test]
 fn check_reports_every_mistake_of_a_broken_stream_with_its_message() {
     let (code, out, err) = run(&[
         "check",

@@ -25,6 +25,7 @@ const LAYERS: &[&[&str]] = &[
     &["builtins"],
     &["payload"],
     &["env"],
+    &["basic"],
     &["mcp"],
     &["stream"],
     &["reactive"],

@@ -2,6 +2,7 @@
 //! catalog and any catalog document, from the command line (the fixture format of `fixtures`
 //! is in `docs/fixtures.md`).
 
+use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BASIC_CATALOG_JSON, BasicCatalog};
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
@@ -62,6 +63,12 @@ struct EnvOptions {
     /// How bindings and calls are spelled.
     #[arg(long, value_enum, default_value = "at")]
     spelling: SpellingArg,
+    /// The basic catalog's locale (BCP 47) for numbers, currencies, plurals and dates.
+    #[arg(long, value_name = "BCP47", default_value = "en-US")]
+    locale: String,
+    /// The basic catalog's IANA time zone for formatDate.
+    #[arg(long, value_name = "IANA", default_value = "UTC")]
+    time_zone: String,
 }
 
 #[derive(Subcommand)]
@@ -266,18 +273,23 @@ fn print_error(err: &Error, as_json: bool) {
     }
 }
 
-/// The environment of `check` and `eval`: the MCP catalog, the catalog documents given, the
-/// default catalog and the spelling.
+/// The environment of `check` and `eval`: the MCP catalog, the basic catalog (in the locale and
+/// time zone given), the catalog documents given, the default catalog and the spelling.
 fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
     let mut env = Environment::new();
-    // The basic catalog's functions, declared (implemented by no one yet: values that call
-    // them resolve as failed) unless a --catalog document gives that catalog.
-    env.add_catalog(Catalog::from_schema_str(BASIC_CATALOG_V1_0)?);
+    let basic = BasicCatalog::new()
+        .locale_or_default(&options.locale)
+        .time_zone(&options.time_zone)?;
+    env.add_catalog(basic.build());
     for path in &options.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let catalog = Catalog::from_schema_str(&text)
             .map_err(|e| Error::new(e.code(), format!("{}: {}", path.display(), e.message())))?;
-        env.add_catalog(catalog);
+        // A document of the basic catalog's id declares what the crate implements already:
+        // the implemented catalog stays.
+        if catalog.id() != BASIC_CATALOG_ID {
+            env.add_catalog(catalog);
+        }
     }
     if let Some(id) = &options.default_catalog {
         env.set_default_catalog(id.clone());
@@ -289,15 +301,11 @@ fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
     Ok(env)
 }
 
-/// The A2UI v1.0 basic catalog document (components and functions), as vendored with the
-/// v1.0 schemas.
-const BASIC_CATALOG_V1_0: &str =
-    include_str!("../../tests/a2ui-v1/schemas/catalogs/basic/catalog.json");
-
 /// The catalog documents whose component schemas `check` applies: the basic catalog's, then
 /// the --catalog documents.
 fn documents(options: &EnvOptions) -> Result<Vec<Value>, Failure> {
-    let mut docs = vec![serde_json::from_str(BASIC_CATALOG_V1_0).expect("vendored JSON")];
+    let mut docs =
+        vec![serde_json::from_str(BASIC_CATALOG_JSON).expect("the bundled catalog is JSON")];
     for path in &options.catalogs {
         docs.push(read_json(path, FIXTURE_MAX_DEPTH)?);
     }

@@ -59,6 +59,8 @@ struct PendingCall {
     def: Option<FunctionDef>,
     /// Declared slot of each argument, in document order (`None`: undeclared but accepted).
     slots: Vec<Option<usize>>,
+    /// The declared slots the function expanded ([`Function::expand`]).
+    expanded: Vec<bool>,
     location: String,
 }
 
@@ -75,6 +77,8 @@ enum Task<'v> {
         keys: Vec<String>,
     },
     FinishCall(Box<PendingCall>),
+    /// An argument a function expanded, compiled already.
+    Compiled(Compiled),
 }
 
 struct Compiler<'e> {
@@ -84,6 +88,8 @@ struct Compiler<'e> {
     warnings: Vec<Warning>,
     calls_tools: bool,
     tool_names: ToolNames,
+    /// Whether an expansion is being compiled (expansions are not expanded again).
+    expanding: bool,
 }
 
 /// Compiles a payload; the warnings come whether it compiles or not.
@@ -98,8 +104,9 @@ pub(crate) fn compile(
         warnings: Vec::new(),
         calls_tools: false,
         tool_names: ToolNames::default(),
+        expanding: false,
     };
-    let root = c.run(payload);
+    let root = c.run(payload, String::new(), 0);
     let warnings = std::mem::take(&mut c.warnings);
     (c.finish(root), warnings)
 }
@@ -154,11 +161,11 @@ impl<'e> Compiler<'e> {
             .push(err.with_location(location).with_phase(Phase::Compile));
     }
 
-    fn run<'v>(&mut self, payload: &'v Value) -> Compiled {
+    fn run<'v>(&mut self, payload: &'v Value, location: String, depth: usize) -> Compiled {
         let mut tasks: Vec<Task<'v>> = vec![Task::Visit {
             value: payload,
-            location: String::new(),
-            depth: 0,
+            location,
+            depth,
         }];
         let mut results: Vec<Compiled> = Vec::new();
         while let Some(task) = tasks.pop() {
@@ -183,6 +190,7 @@ impl<'e> Compiler<'e> {
                     let out = self.finish_call(*call, args);
                     results.push(out);
                 }
+                Task::Compiled(compiled) => results.push(compiled),
             }
         }
         results.pop().unwrap_or(Compiled::Invalid)
@@ -449,20 +457,64 @@ impl<'e> Compiler<'e> {
             slots.extend(args.keys().map(|_| None));
         }
         let args_location = child_location(&location, "args");
-        let children: Vec<_> = args.iter().collect();
+        let mut expanded = vec![false; def.as_ref().map_or(0, |d| d.schema.len())];
+        let mut children: Vec<Task<'v>> = Vec::with_capacity(args.len());
+        for ((key, value), slot) in args.iter().zip(&slots) {
+            let at = child_location(&args_location, key);
+            match self.expansion(def.as_ref(), &name, key, value) {
+                Ok(Some(expansion)) => {
+                    if let Some(slot) = slot {
+                        expanded[*slot] = true;
+                    }
+                    // One level: the expansion is compiled now, with expansion turned off, so
+                    // that nothing it contains is expanded again.
+                    self.expanding = true;
+                    let compiled = self.run(&expansion, at, depth + 1);
+                    self.expanding = false;
+                    children.push(Task::Compiled(compiled));
+                }
+                Ok(None) => children.push(Task::Visit {
+                    value,
+                    location: at,
+                    depth: depth + 1,
+                }),
+                Err(err) => {
+                    self.errors
+                        .push(err.at_call(&name, &at).with_phase(Phase::Compile));
+                    children.push(Task::Compiled(Compiled::Invalid));
+                }
+            }
+        }
         tasks.push(Task::FinishCall(Box::new(PendingCall {
             name,
             def,
             slots,
+            expanded,
             location,
         })));
-        for (key, value) in children.into_iter().rev() {
-            tasks.push(Task::Visit {
-                value,
-                location: child_location(&args_location, key),
-                depth: depth + 1,
-            });
+        tasks.extend(children.into_iter().rev());
+    }
+
+    /// What the called function expands a literal argument into ([`Function::expand`]), if
+    /// anything.
+    fn expansion(
+        &self,
+        def: Option<&FunctionDef>,
+        name: &str,
+        arg: &str,
+        value: &Value,
+    ) -> Result<Option<Value>, Error> {
+        let Some(def) = def else { return Ok(None) };
+        if self.expanding || def.imp.is_none() {
+            return Ok(None);
         }
+        if let Value::Object(map) = value
+            && is_dynamic(map, self.scope.spelling)
+        {
+            return Ok(None);
+        }
+        let function = crate::catalog::implementation(def, name);
+        function.expand(arg, value, self.scope.limits)
     }
 
     /// The checks of `@index` that no argument schema states: no `catalogId`, a `returnType`
@@ -541,6 +593,7 @@ impl<'e> Compiler<'e> {
             name,
             def,
             slots,
+            expanded,
             location,
         } = call;
         let Some(def) = def else {
@@ -564,6 +617,7 @@ impl<'e> Compiler<'e> {
             schema: &def.schema,
             args: static_args,
             limits: self.scope.limits,
+            expanded,
         };
         let may_write = function.may_write(&static_args);
         let reads = match function.reads(&static_args) {
@@ -590,6 +644,13 @@ impl<'e> Compiler<'e> {
         let prepared = match prepared {
             Ok(p) => p,
             Err(e) => {
+                // A location relative to the call (`args/decimals`) goes under it.
+                let e = if e.location().is_empty() || e.location().starts_with('/') {
+                    e
+                } else {
+                    let at = format!("{location}/{}", e.location());
+                    e.with_location(at)
+                };
                 self.errors
                     .push(e.at_call(&name, &location).with_phase(Phase::Compile));
                 return Compiled::Invalid;

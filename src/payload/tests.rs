@@ -347,3 +347,76 @@ fn an_undeclared_host_write_fails_in_read_only_mode() {
         assert_eq!(model, json!({"stamped": true}));
     }
 }
+
+/// A function that reads `${path}` in a literal `value` as a binding, through
+/// [`Function::expand`](crate::Function::expand).
+struct Echo;
+
+impl crate::Function for Echo {
+    fn expand(
+        &self,
+        arg: &str,
+        literal: &Value,
+        _limits: &crate::Limits,
+    ) -> crate::Result<Option<Value>> {
+        let Some(text) = literal.as_str() else {
+            return Ok(None);
+        };
+        match text.strip_prefix("${").and_then(|t| t.strip_suffix('}')) {
+            Some(path) if arg == "value" => Ok(Some(
+                json!([{"@path": path}, {"@call": "echo", "args": {"value": "${/never}"}}]),
+            )),
+            _ => Err(Error::new(
+                ErrorCode::ExpressionError,
+                format!("not a template: {text}"),
+            )),
+        }
+    }
+
+    fn prepare(&self, args: &crate::StaticArgs<'_>) -> crate::Result<Option<crate::Prepared>> {
+        Ok(Some(Box::new(args.is_expanded("value"))))
+    }
+
+    fn call(&self, args: &mut Args<'_>, cx: &mut crate::CallContext<'_>) -> crate::Result<Value> {
+        let expanded = *cx.prepared::<bool>().unwrap();
+        Ok(json!({"expanded": expanded, "value": args.value_or_null("value")}))
+    }
+}
+
+#[test]
+fn a_function_expands_its_literal_arguments_into_a_compiled_payload() {
+    let mut env = Environment::new();
+    env.add_catalog(Catalog::new(TEST_CATALOG).with_function(
+        "echo",
+        ArgSchema::new().required("value"),
+        Echo,
+    ));
+    env.set_default_catalog(TEST_CATALOG);
+    let payload = env
+        .compile(&json!({"@call": "echo", "args": {"value": "${/name}"}}))
+        .unwrap();
+    // The path is a dependency like a binding's; the inner call's literal is not expanded again.
+    assert_eq!(
+        payload.dependencies(&JsonPointer::root()),
+        [JsonPointer::parse("/name").unwrap()]
+    );
+    assert_eq!(
+        payload.eval(&mut json!({"name": "Ada"})).unwrap(),
+        json!({"expanded": true, "value": ["Ada", {"expanded": false, "value": "${/never}"}]})
+    );
+    // A binding is not a literal: not expanded.
+    let bound = env
+        .compile(&json!({"@call": "echo", "args": {"value": {"@path": "/t"}}}))
+        .unwrap();
+    assert_eq!(
+        bound.eval(&mut json!({"t": "${/x}"})).unwrap(),
+        json!({"expanded": false, "value": "${/x}"})
+    );
+    // An expansion error is a compile-time problem at the argument.
+    let err = env
+        .compile(&json!({"@call": "echo", "args": {"value": "plain"}}))
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ExpressionError);
+    assert_eq!(err.location(), "/args/value");
+    assert_eq!(err.phase(), Phase::Compile);
+}

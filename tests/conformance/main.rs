@@ -49,6 +49,9 @@ fn message_processor() {
     });
 }
 
+#[cfg(feature = "basic-catalog")]
+mod basic;
+
 /// Every vendored suite file reads as a list of named cases with an action: a truncated or
 /// mangled copy fails here rather than as a runner's skip.
 #[test]

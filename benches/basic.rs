@@ -1,0 +1,107 @@
+//! The basic catalog (issue 23): formatString's template over 10 000 rows, formatCurrency and
+//! formatNumber over 10 000 values, formatDate over 10 000 timestamps, and the template's
+//! compile time. The reference, run in the same session: `node benches/node/basic/basic_catalog.js`
+//! (web_core 0.11.0's own formatString and formatDate, Node's cached `Intl.NumberFormat`), over
+//! the same rows and values. Figures: docs/performance.md.
+
+use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog};
+use a2ui_catalog_mcp::{Environment, JsonPointer, Payload};
+use criterion::{Criterion, criterion_group, criterion_main};
+use serde_json::{Value, json};
+use std::hint::black_box;
+
+const N: usize = 10_000;
+const TEMPLATE: &str = "${name}: ${formatCurrency(value: ${price}, currency: 'EUR')} (${pluralize(value: ${count}, one: 'one item', other: 'many items')})";
+
+/// The rows, values and timestamps of benches/node/basic/basic_catalog.js.
+fn model() -> Value {
+    let rows: Vec<Value> = (0..N)
+        .map(|i| json!({"name": format!("item {i}"), "price": ((i * 37) % 10000) as f64 / 7.0, "count": i % 3}))
+        .collect();
+    let values: Vec<Value> = (0..N)
+        .map(|i| json!(((i * 37) % 10000) as f64 / 7.0 * 13.7 - 5000.0))
+        .collect();
+    let stamps: Vec<Value> = (0..N)
+        .map(|i| json!(1.7e12 as i64 + i as i64 * 3_600_000 * 7))
+        .collect();
+    json!({"rows": rows, "values": values, "stamps": stamps})
+}
+
+fn env() -> Environment {
+    let mut env = Environment::new();
+    env.add_catalog(BasicCatalog::new().build());
+    env.set_default_catalog(BASIC_CATALOG_ID);
+    env
+}
+
+fn contexts(prefix: &str) -> Vec<JsonPointer> {
+    (0..N)
+        .map(|i| JsonPointer::parse(&format!("/{prefix}/{i}")).unwrap())
+        .collect()
+}
+
+/// Evaluates `payload` in each context, as a renderer evaluates one label per row.
+fn sweep(payload: &Payload, model: &Value, contexts: &[JsonPointer]) -> usize {
+    let mut total = 0;
+    for cx in contexts {
+        total += payload
+            .eval_read(model, cx)
+            .unwrap()
+            .as_str()
+            .map_or(0, str::len);
+    }
+    total
+}
+
+fn bench(c: &mut Criterion) {
+    let env = env();
+    let model = model();
+    let mut g = c.benchmark_group("basic");
+    g.sample_size(15);
+
+    let template = json!({"@call": "formatString", "args": {"value": TEMPLATE}});
+    g.bench_function("compile the template", |b| {
+        b.iter(|| env.compile(black_box(&template)).unwrap())
+    });
+
+    let rows = contexts("rows");
+    let label = env.compile(&template).unwrap();
+    g.bench_function("formatString, 10000 rows", |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for row in &rows {
+                total += label
+                    .eval_read(&model, row)
+                    .unwrap()
+                    .as_str()
+                    .map_or(0, str::len);
+            }
+            total
+        })
+    });
+
+    let values = contexts("values");
+    let currency = env
+        .compile(&json!({"@call": "formatCurrency", "args": {"value": {"@path": ""}, "currency": "EUR"}}))
+        .unwrap();
+    g.bench_function("formatCurrency EUR, 10000 values", |b| {
+        b.iter(|| sweep(&currency, &model, &values))
+    });
+    let number = env
+        .compile(&json!({"@call": "formatNumber", "args": {"value": {"@path": ""}, "decimals": 2}}))
+        .unwrap();
+    g.bench_function("formatNumber 2 decimals, 10000 values", |b| {
+        b.iter(|| sweep(&number, &model, &values))
+    });
+    let stamps = contexts("stamps");
+    let date = env
+        .compile(&json!({"@call": "formatDate", "args": {"value": {"@path": ""}, "format": "yyyy-MM-dd HH:mm"}}))
+        .unwrap();
+    g.bench_function("formatDate, 10000 timestamps", |b| {
+        b.iter(|| sweep(&date, &model, &stamps))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,285 @@
+//! formatNumber, formatCurrency and pluralize with ICU4X's CLDR data, as JavaScript's
+//! `Intl.NumberFormat` and `Intl.PluralRules` give them.
+//!
+//! A number is taken at its shortest round-trip decimal form (what ICU does with a double),
+//! then rounded half away from zero ("half-expand", Intl's default) to the fraction digits.
+
+use super::Shared;
+use super::functions::{Get, Kind, arg_error, js_string_number};
+use crate::error::{Error, ErrorCode};
+use crate::json::kind_name;
+use fixed_decimal::{Decimal, FloatPrecision, SignedRoundingMode, UnsignedRoundingMode};
+use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
+use icu_decimal::{DecimalFormatter, DecimalFormatterPreferences};
+use icu_experimental::dimension::currency::CurrencyType;
+use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
+use icu_locale_core::Locale;
+use icu_plurals::{PluralCategory, PluralRules, PluralRulesPreferences};
+use serde_json::Value;
+use std::sync::{Arc, PoisonError};
+
+/// The locale's number formatters, grouped and not, and its plural rules.
+pub(crate) struct NumberFormatters {
+    grouped: DecimalFormatter,
+    ungrouped: DecimalFormatter,
+    plurals: PluralRules,
+    locale: Locale,
+}
+
+impl NumberFormatters {
+    pub(crate) fn new(locale: &Locale) -> NumberFormatters {
+        let prefs = DecimalFormatterPreferences::from(locale);
+        let with = |g: GroupingStrategy| {
+            let mut options = DecimalFormatterOptions::default();
+            options.grouping_strategy = Some(g);
+            // Compiled data covers every locale through fallback to the root locale.
+            DecimalFormatter::try_new(prefs, options).expect("compiled decimal data")
+        };
+        NumberFormatters {
+            grouped: with(GroupingStrategy::Auto),
+            ungrouped: with(GroupingStrategy::Never),
+            plurals: PluralRules::try_new_cardinal(PluralRulesPreferences::from(locale))
+                .expect("compiled plural data"),
+            locale: locale.clone(),
+        }
+    }
+}
+
+/// A currency's formatter in the locale, and its default fraction digits.
+pub(crate) struct Currency {
+    formatter: CurrencyFormatter<DecimalFormatter>,
+    digits: i16,
+}
+
+/// `decimals`: an integer from 0 to 20.
+pub(crate) fn decimals(kind: Kind, v: &Value) -> Result<Option<i16>, Error> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Number(n) => match n.as_f64() {
+            Some(d) if d.fract() == 0.0 && (0.0..=20.0).contains(&d) => Ok(Some(d as i16)),
+            _ => Err(arg_error(
+                kind,
+                "decimals",
+                format!("must be an integer from 0 to 20, got {n}"),
+            )),
+        },
+        other => Err(arg_error(
+            kind,
+            "decimals",
+            format!("must be an integer from 0 to 20, got {}", kind_name(other)),
+        )),
+    }
+}
+
+/// The value to format: a number, or a string `Number()` reads; `None` for `null` (which
+/// formats as `""`).
+fn value(kind: Kind, args: &(impl Get + ?Sized)) -> Result<Option<f64>, Error> {
+    match args.get("value") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(Value::String(s)) => match js_string_number(s) {
+            Some(n) if n.is_finite() => Ok(Some(n)),
+            _ => Err(arg_error(
+                kind,
+                "value",
+                format!("must be a number, got the text {s:?}"),
+            )),
+        },
+        Some(other) => Err(arg_error(
+            kind,
+            "value",
+            format!("must be a number, got {}", kind_name(other)),
+        )),
+    }
+}
+
+/// A literal `value`, checked when the payload is compiled.
+pub(crate) fn check_value(kind: Kind, v: &Value) -> Result<(), Error> {
+    value(kind, [("value".to_owned(), v.clone())].as_slice()).map(|_| ())
+}
+
+fn grouping(kind: Kind, args: &(impl Get + ?Sized)) -> Result<bool, Error> {
+    match args.get("grouping") {
+        None | Some(Value::Null) => Ok(true),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(arg_error(
+            kind,
+            "grouping",
+            format!("must be a boolean, got {}", kind_name(other)),
+        )),
+    }
+}
+
+/// `n` at its shortest round-trip decimal form.
+fn decimal(n: f64) -> Decimal {
+    Decimal::try_from_f64(n, FloatPrecision::RoundTrip).unwrap_or_default()
+}
+
+/// Rounds half-expand to `max` fraction digits, drops trailing zeros past `min`.
+fn round(d: &mut Decimal, min: i16, max: i16) {
+    d.round_with_mode(
+        -max,
+        SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
+    );
+    d.absolute.trim_end();
+    d.absolute.pad_end(-min);
+}
+
+pub(crate) fn format_number(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
+    let kind = Kind::FormatNumber;
+    let decimals = decimals(kind, args.get("decimals").unwrap_or(&Value::Null))?;
+    let grouped = grouping(kind, args)?;
+    let Some(n) = value(kind, args)? else {
+        return Ok(Value::String(String::new()));
+    };
+    let mut d = decimal(n);
+    let (min, max) = decimals.map_or((0, 3), |d| (d, d));
+    round(&mut d, min, max);
+    let f = &shared.numbers;
+    let formatter = if grouped { &f.grouped } else { &f.ungrouped };
+    Ok(Value::String(formatter.format(&d).to_string()))
+}
+
+impl Shared {
+    /// The locale's formatter of this currency (an unknown ISO 4217 code is an error).
+    pub(crate) fn currency_formatter(&self, code: &str) -> Result<Arc<Currency>, Error> {
+        let key = code.to_ascii_uppercase();
+        let mut cache = self
+            .currencies
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(c) = cache.get(&key) {
+            return Ok(Arc::clone(c));
+        }
+        let unknown = || {
+            arg_error(
+                Kind::FormatCurrency,
+                "currency",
+                format!("is not an ISO 4217 currency code: {code:?}"),
+            )
+        };
+        if key.len() != 3 || !key.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(unknown());
+        }
+        let currency =
+            CurrencyType::try_from_str(&key.to_ascii_lowercase()).map_err(|_| unknown())?;
+        let prefs = (&self.numbers.locale).into();
+        let formatter = CurrencyFormatter::try_new_symbol(prefs, currency, Default::default())
+            .map_err(|e| {
+                Error::new(
+                    ErrorCode::ExpressionError,
+                    format!("formatCurrency: no data for {code}: {e}"),
+                )
+            })?;
+        let digits = i16::from(currency_digits(currency));
+        let c = Arc::new(Currency { formatter, digits });
+        if cache.len() < 512 {
+            cache.insert(key, Arc::clone(&c));
+        }
+        Ok(c)
+    }
+}
+
+/// The currency's minor units from ICU4X's ISO 4217 data (JPY 0, BHD 3, most 2).
+fn currency_digits(currency: CurrencyType) -> u8 {
+    use icu_experimental::dimension::provider::currency::fractions::CurrencyFractionsV1;
+    use icu_provider::prelude::*;
+    let loaded: Result<DataResponse<CurrencyFractionsV1>, _> =
+        icu_experimental::provider::Baked.load(Default::default());
+    loaded.map_or(2, |r| r.payload.get().resolve(currency).digits)
+}
+
+pub(crate) fn format_currency(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
+    let kind = Kind::FormatCurrency;
+    let decimals = decimals(kind, args.get("decimals").unwrap_or(&Value::Null))?;
+    let grouped = grouping(kind, args)?;
+    let code = match args.get("currency") {
+        Some(Value::String(s)) => s.as_str(),
+        other => {
+            return Err(arg_error(
+                kind,
+                "currency",
+                format!(
+                    "must be an ISO 4217 code, got {}",
+                    kind_name(other.unwrap_or(&Value::Null))
+                ),
+            ));
+        }
+    };
+    let currency = shared.currency_formatter(code)?;
+    let Some(n) = value(kind, args)? else {
+        return Ok(Value::String(String::new()));
+    };
+    // ICU4X's currency formatter rounds to the currency's own digits with grouping: format
+    // that, then put the number as asked (decimals, grouping) in place of its digits.
+    let digits = currency.digits;
+    let mut own = decimal(n);
+    round(&mut own, digits, digits);
+    let with_symbol = currency.formatter.format_fixed_decimal(&own).to_string();
+    let (min, max) = decimals.map_or((digits, digits), |d| (d, d));
+    let mut wanted = decimal(n);
+    round(&mut wanted, min, max);
+    if (min, max) == (digits, digits) && grouped {
+        return Ok(Value::String(with_symbol));
+    }
+    let f = &shared.numbers;
+    let mut own_abs = own.clone();
+    own_abs.sign = fixed_decimal::Sign::None;
+    let mut wanted_abs = wanted.clone();
+    wanted_abs.sign = fixed_decimal::Sign::None;
+    let own_text = f.grouped.format(&own_abs).to_string();
+    let wanted_text = if grouped { &f.grouped } else { &f.ungrouped }
+        .format(&wanted_abs)
+        .to_string();
+    let mut out = with_symbol.replacen(&own_text, &wanted_text, 1);
+    // Rounded to the currency's digits a tiny negative can be zero while the asked digits
+    // keep it negative, or the other way round: the sign follows the number shown.
+    let own_negative = with_symbol.contains('-') || with_symbol.contains('\u{2212}');
+    let wanted_negative = wanted.sign == fixed_decimal::Sign::Negative;
+    if own_negative != wanted_negative {
+        let mut flipped = own.clone();
+        flipped.sign = wanted.sign;
+        let redone = currency
+            .formatter
+            .format_fixed_decimal(&flipped)
+            .to_string();
+        out = redone.replacen(&own_text, &wanted_text, 1);
+    }
+    Ok(Value::String(out))
+}
+
+pub(crate) fn pluralize(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
+    let kind = Kind::Pluralize;
+    let n = value(kind, args)?.unwrap_or(0.0);
+    let exact = |name: &str, v: f64| {
+        if n == v {
+            args.get(name).and_then(Value::as_str)
+        } else {
+            None
+        }
+    };
+    if let Some(text) = exact("zero", 0.0)
+        .or_else(|| exact("one", 1.0))
+        .or_else(|| exact("two", 2.0))
+    {
+        return Ok(Value::String(text.to_owned()));
+    }
+    // Intl.PluralRules reads the number as formatted with up to 3 fraction digits.
+    let mut d = decimal(n);
+    round(&mut d, 0, 3);
+    let category = shared.numbers.plurals.category_for(&d);
+    let name = match category {
+        PluralCategory::Zero => "zero",
+        PluralCategory::One => "one",
+        PluralCategory::Two => "two",
+        PluralCategory::Few => "few",
+        PluralCategory::Many => "many",
+        PluralCategory::Other => "other",
+    };
+    let text = args
+        .get(name)
+        .and_then(Value::as_str)
+        .or_else(|| args.get("other").and_then(Value::as_str))
+        .ok_or_else(|| arg_error(kind, "other", "must be a string"))?;
+    Ok(Value::String(text.to_owned()))
+}

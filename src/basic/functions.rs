@@ -1,0 +1,813 @@
+//! The basic catalog's functions, written once over an argument lookup ([`Get`]) so that the
+//! engine's calls and the interpolation of templates from data run the same code.
+
+use super::template::{Expr, Template};
+use super::{Shared, format};
+use crate::cache::LruCache;
+use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
+use crate::error::{Error, ErrorCode};
+use crate::json::{js_number_string, kind_name};
+use crate::limits::Limits;
+use crate::regex::Pattern;
+use serde_json::{Number, Value};
+use std::sync::Arc;
+
+/// The functions, by name (the catalog document's 30).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Required,
+    Regex,
+    Length,
+    Numeric,
+    Email,
+    FormatString,
+    FormatNumber,
+    FormatCurrency,
+    FormatDate,
+    Pluralize,
+    OpenUrl,
+    And,
+    Or,
+    Not,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    GreaterThan,
+    LessThan,
+    Equals,
+    NotEquals,
+    Contains,
+    StartsWith,
+    EndsWith,
+    Clamp,
+    Round,
+    Min,
+    Max,
+    Abs,
+}
+
+impl Kind {
+    pub(crate) const ALL: [(&'static str, Kind); 30] = [
+        ("required", Kind::Required),
+        ("regex", Kind::Regex),
+        ("length", Kind::Length),
+        ("numeric", Kind::Numeric),
+        ("email", Kind::Email),
+        ("formatString", Kind::FormatString),
+        ("formatNumber", Kind::FormatNumber),
+        ("formatCurrency", Kind::FormatCurrency),
+        ("formatDate", Kind::FormatDate),
+        ("pluralize", Kind::Pluralize),
+        ("openUrl", Kind::OpenUrl),
+        ("and", Kind::And),
+        ("or", Kind::Or),
+        ("not", Kind::Not),
+        ("add", Kind::Add),
+        ("subtract", Kind::Subtract),
+        ("multiply", Kind::Multiply),
+        ("divide", Kind::Divide),
+        ("greater_than", Kind::GreaterThan),
+        ("less_than", Kind::LessThan),
+        ("equals", Kind::Equals),
+        ("not_equals", Kind::NotEquals),
+        ("contains", Kind::Contains),
+        ("starts_with", Kind::StartsWith),
+        ("ends_with", Kind::EndsWith),
+        ("clamp", Kind::Clamp),
+        ("round", Kind::Round),
+        ("min", Kind::Min),
+        ("max", Kind::Max),
+        ("abs", Kind::Abs),
+    ];
+
+    pub(crate) fn of(name: &str) -> Option<Kind> {
+        Kind::ALL.iter().find(|(n, _)| *n == name).map(|(_, k)| *k)
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        Kind::ALL
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("", |(n, _)| n)
+    }
+}
+
+/// Reads a call's arguments by name.
+pub(crate) trait Get {
+    fn get(&self, name: &str) -> Option<&Value>;
+}
+
+impl Get for Args<'_> {
+    fn get(&self, name: &str) -> Option<&Value> {
+        Args::get(self, name)
+    }
+}
+
+impl Get for [(String, Value)] {
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+}
+
+/// A JSON number for `n`: an integer when it is one (as JavaScript prints `3`, not `3.0`).
+pub(crate) fn number_value(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        // Exact: |n| < 2^53 and integral (-0 becomes 0, as JSON.stringify writes it).
+        Value::from(n as i64)
+    } else {
+        Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+pub(crate) fn arg_error(kind: Kind, arg: &str, message: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorCode::ExpressionError,
+        format!("{}: '{arg}' {message}", kind.name()),
+    )
+    .with_function(kind.name())
+}
+
+/// JavaScript's `Number(x)` for a string: trimmed, empty is 0, decimal or `0x`/`0o`/`0b`
+/// integers, `Infinity`; anything else is NaN (`None`).
+pub(crate) fn js_string_number(s: &str) -> Option<f64> {
+    let t = s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if t.is_empty() {
+        return Some(0.0);
+    }
+    for (prefix, radix) in [
+        ("0x", 16),
+        ("0X", 16),
+        ("0o", 8),
+        ("0O", 8),
+        ("0b", 2),
+        ("0B", 2),
+    ] {
+        if let Some(digits) = t.strip_prefix(prefix) {
+            if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+                return None;
+            }
+            return Some(digits.chars().fold(0.0, |acc, c| {
+                acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))
+            }));
+        }
+    }
+    match t {
+        "Infinity" | "+Infinity" => return Some(f64::INFINITY),
+        "-Infinity" => return Some(f64::NEG_INFINITY),
+        _ => {}
+    }
+    let body = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let ok = !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        && body
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_digit() || b == b'.')
+        && body != ".";
+    if !ok {
+        return None;
+    }
+    t.parse::<f64>().ok()
+}
+
+/// A number argument: a JSON number, or a string JavaScript's `Number()` reads. `None` when
+/// absent or `null`.
+fn number_arg(kind: Kind, args: &(impl Get + ?Sized), name: &str) -> Result<Option<f64>, Error> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(Value::String(s)) => match js_string_number(s) {
+            Some(n) if n.is_finite() => Ok(Some(n)),
+            _ => Err(arg_error(
+                kind,
+                name,
+                format!("must be a number, got the text {s:?}"),
+            )),
+        },
+        Some(other) => Err(arg_error(
+            kind,
+            name,
+            format!("must be a number, got {}", kind_name(other)),
+        )),
+    }
+}
+
+fn required_number(kind: Kind, args: &(impl Get + ?Sized), name: &str) -> Result<f64, Error> {
+    number_arg(kind, args, name)?.ok_or_else(|| arg_error(kind, name, "must be a number, got null"))
+}
+
+/// A string argument (`null` and absent: `None`).
+fn string_arg<'v>(
+    kind: Kind,
+    args: &'v (impl Get + ?Sized),
+    name: &str,
+) -> Result<Option<&'v str>, Error> {
+    match args.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(arg_error(
+            kind,
+            name,
+            format!("must be a string, got {}", kind_name(other)),
+        )),
+    }
+}
+
+/// An array argument of at least two values (`and`, `or`, `min`, `max`).
+fn values_arg(kind: Kind, args: &(impl Get + ?Sized)) -> Result<&[Value], Error> {
+    match args.get("values") {
+        Some(Value::Array(items)) if items.len() >= 2 => Ok(items),
+        Some(Value::Array(items)) => Err(arg_error(
+            kind,
+            "values",
+            format!("needs at least 2 values, got {}", items.len()),
+        )),
+        other => Err(arg_error(
+            kind,
+            "values",
+            format!(
+                "must be an array, got {}",
+                kind_name(other.unwrap_or(&Value::Null))
+            ),
+        )),
+    }
+}
+
+/// A result JSON can hold: `x / 0` and `NaN` cannot.
+fn finite(kind: Kind, n: f64) -> Result<Value, Error> {
+    if n.is_finite() {
+        Ok(number_value(n))
+    } else {
+        Err(Error::new(
+            ErrorCode::ExpressionError,
+            format!(
+                "{}: the result is {} , which JSON cannot hold",
+                kind.name(),
+                if n.is_nan() { "NaN" } else { "infinite" }
+            )
+            .replace(" ,", ","),
+        )
+        .with_function(kind.name()))
+    }
+}
+
+/// JavaScript truthiness, with v1.0 `validationResult` objects read by their `valid`.
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) => true,
+        Value::Object(map) => match map.get("valid") {
+            Some(valid) => truthy(valid),
+            None => true,
+        },
+    }
+}
+
+/// `String(v)` as formatString prints a value: `null` as `""`, objects and arrays as JSON.
+pub(crate) fn display(v: &Value, out: &mut String) {
+    match v {
+        Value::Null => {}
+        Value::String(s) => out.push_str(s),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&js_number_string(n)),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// UTF-16 code units, as JavaScript's `length` counts.
+fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The reference's ASCII email check: `local@domain.tld`, the local part of letters, digits
+/// and `._%+-`, the domain of letters, digits, `.` and `-`, a top-level part of 2+ letters.
+fn is_email(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    let local_ok = !local.is_empty()
+        && local
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'%' | b'+' | b'-'));
+    let Some((host, tld)) = domain.rsplit_once('.') else {
+        return false;
+    };
+    let host_ok = !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'));
+    local_ok && host_ok && tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())
+}
+
+/// Deep JSON equality, numbers by value (`1` equals `1.0`).
+fn json_equal(a: &Value, b: &Value) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                if x.as_f64() != y.as_f64() {
+                    return false;
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                stack.extend(x.iter().zip(y));
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                for (k, v) in x {
+                    match y.get(k) {
+                        Some(w) => stack.push((v, w)),
+                        None => return false,
+                    }
+                }
+            }
+            (x, y) => {
+                if x != y {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Math.round: halves go up (toward +∞).
+fn js_round(x: f64) -> f64 {
+    let floor = x.floor();
+    if x - floor >= 0.5 { floor + 1.0 } else { floor }
+}
+
+impl Shared {
+    /// Runs a function (all but formatString, which needs the call's context) on evaluated
+    /// arguments.
+    pub(crate) fn run(
+        &self,
+        kind: Kind,
+        args: &(impl Get + ?Sized),
+        limits: &Limits,
+    ) -> Result<Value, Error> {
+        Ok(match kind {
+            Kind::Required => Value::Bool(match args.get("value") {
+                None | Some(Value::Null) => false,
+                Some(Value::String(s)) => !s.is_empty(),
+                Some(Value::Array(a)) => !a.is_empty(),
+                Some(_) => true,
+            }),
+            Kind::Regex => {
+                let pattern = string_arg(kind, args, "pattern")?.unwrap_or("");
+                let pattern = self
+                    .pattern(pattern, limits)
+                    .map_err(|e| e.with_function(kind.name()))?;
+                let value = crate::json::to_js_string(args.get("value").unwrap_or(&Value::Null));
+                Value::Bool(pattern.is_match(&value))
+            }
+            Kind::Length => {
+                let len = match args.get("value") {
+                    None | Some(Value::Null) => 0,
+                    Some(Value::String(s)) => utf16_len(s),
+                    Some(Value::Array(a)) => a.len(),
+                    Some(other) => {
+                        return Err(arg_error(
+                            kind,
+                            "value",
+                            format!("must be a string or an array, got {}", kind_name(other)),
+                        ));
+                    }
+                };
+                let min = number_arg(kind, args, "min")?;
+                let max = number_arg(kind, args, "max")?;
+                if min.is_none() && max.is_none() {
+                    return Err(arg_error(kind, "min", "or 'max' must be given"));
+                }
+                let len = len as f64;
+                Value::Bool(min.is_none_or(|m| len >= m) && max.is_none_or(|m| len <= m))
+            }
+            Kind::Numeric => {
+                let n = match args.get("value") {
+                    Some(Value::Number(n)) => n.as_f64(),
+                    Some(Value::String(s)) if !s.trim().is_empty() => js_string_number(s),
+                    _ => None,
+                };
+                let min = number_arg(kind, args, "min")?;
+                let max = number_arg(kind, args, "max")?;
+                Value::Bool(n.is_some_and(|n| {
+                    n.is_finite() && min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
+                }))
+            }
+            Kind::Email => Value::Bool(match args.get("value") {
+                Some(Value::String(s)) => is_email(s),
+                _ => false,
+            }),
+            Kind::FormatString => {
+                // Reached from a template from data only: a nested formatString there would
+                // interpolate text again without bound.
+                return Err(Error::new(
+                    ErrorCode::ExpressionError,
+                    "formatString cannot be called inside a template that comes from data",
+                )
+                .with_function(kind.name()));
+            }
+            Kind::FormatNumber => format::format_number(self, args)?,
+            Kind::FormatCurrency => format::format_currency(self, args)?,
+            Kind::FormatDate => super::date::format_date(self, args)?,
+            Kind::Pluralize => format::pluralize(self, args)?,
+            Kind::OpenUrl => self.open_url(args)?,
+            Kind::And => Value::Bool(values_arg(kind, args)?.iter().all(truthy)),
+            Kind::Or => Value::Bool(values_arg(kind, args)?.iter().any(truthy)),
+            Kind::Not => Value::Bool(!truthy(args.get("value").unwrap_or(&Value::Null))),
+            Kind::Add | Kind::Subtract | Kind::Multiply | Kind::Divide => {
+                let a = required_number(kind, args, "a")?;
+                let b = required_number(kind, args, "b")?;
+                finite(
+                    kind,
+                    match kind {
+                        Kind::Add => a + b,
+                        Kind::Subtract => a - b,
+                        Kind::Multiply => a * b,
+                        _ => a / b,
+                    },
+                )?
+            }
+            Kind::GreaterThan => {
+                Value::Bool(required_number(kind, args, "a")? > required_number(kind, args, "b")?)
+            }
+            Kind::LessThan => {
+                Value::Bool(required_number(kind, args, "a")? < required_number(kind, args, "b")?)
+            }
+            Kind::Equals | Kind::NotEquals => {
+                let a = args.get("a").unwrap_or(&Value::Null);
+                let b = args.get("b").unwrap_or(&Value::Null);
+                Value::Bool(json_equal(a, b) == (kind == Kind::Equals))
+            }
+            Kind::Contains | Kind::StartsWith | Kind::EndsWith => {
+                let (other, test): (&str, fn(&str, &str) -> bool) = match kind {
+                    Kind::Contains => ("substring", |s, t| s.contains(t)),
+                    Kind::StartsWith => ("prefix", |s, t| s.starts_with(t)),
+                    _ => ("suffix", |s, t| s.ends_with(t)),
+                };
+                let s = string_arg(kind, args, "string")?.unwrap_or("");
+                let t = string_arg(kind, args, other)?.unwrap_or("");
+                Value::Bool(test(s, t))
+            }
+            Kind::Clamp => {
+                let v = required_number(kind, args, "value")?;
+                let min = required_number(kind, args, "min")?;
+                let max = required_number(kind, args, "max")?;
+                if min > max {
+                    return Err(arg_error(
+                        kind,
+                        "min",
+                        format!("({min}) is greater than 'max' ({max})"),
+                    ));
+                }
+                number_value(v.max(min).min(max))
+            }
+            Kind::Round => {
+                let v = required_number(kind, args, "value")?;
+                let decimals = match number_arg(kind, args, "decimals")? {
+                    None => 0,
+                    Some(d) if d.fract() == 0.0 && (0.0..=20.0).contains(&d) => d as i32,
+                    Some(d) => {
+                        return Err(arg_error(
+                            kind,
+                            "decimals",
+                            format!("must be an integer from 0 to 20, got {d}"),
+                        ));
+                    }
+                };
+                let scale = 10f64.powi(decimals);
+                let scaled = v * scale;
+                finite(
+                    kind,
+                    if scaled.is_finite() {
+                        js_round(scaled) / scale
+                    } else {
+                        v
+                    },
+                )?
+            }
+            Kind::Min | Kind::Max => {
+                let values = values_arg(kind, args)?;
+                let mut best: Option<f64> = None;
+                for (i, v) in values.iter().enumerate() {
+                    let n = match v {
+                        Value::Number(n) => n.as_f64().unwrap_or(0.0),
+                        other => {
+                            return Err(arg_error(
+                                kind,
+                                &format!("values/{i}"),
+                                format!("must be a number, got {}", kind_name(other)),
+                            ));
+                        }
+                    };
+                    best = Some(match best {
+                        None => n,
+                        Some(b) if kind == Kind::Min => b.min(n),
+                        Some(b) => b.max(n),
+                    });
+                }
+                number_value(best.unwrap_or(0.0))
+            }
+            Kind::Abs => number_value(required_number(kind, args, "value")?.abs()),
+        })
+    }
+
+    /// A regex of the crate's dialect, checked and compiled once per text (bounded cache).
+    fn pattern(&self, pattern: &str, limits: &Limits) -> Result<Pattern, Error> {
+        let verdict = match self.patterns.get(pattern) {
+            Some(v) => v,
+            None => {
+                let v = Pattern::new(pattern).map_err(|e| e.message().to_owned());
+                self.patterns
+                    .insert_within(Arc::from(pattern), v.clone(), limits.cache_capacity);
+                v
+            }
+        };
+        verdict.map_err(|m| Error::new(ErrorCode::ExpressionError, m))
+    }
+
+    fn open_url(&self, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
+        let kind = Kind::OpenUrl;
+        let url = string_arg(kind, args, "url")?
+            .ok_or_else(|| arg_error(kind, "url", "must be a string, got null"))?;
+        self.url_verdict(url)?;
+        self.url_requests.push(url.to_owned());
+        Ok(Value::Null)
+    }
+
+    /// Whether the host opens this URL: an absolute URL of an allowed scheme.
+    fn url_verdict(&self, url: &str) -> Result<(), Error> {
+        let kind = Kind::OpenUrl;
+        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+        let valid_scheme = scheme.as_deref().is_some_and(|s| {
+            !s.is_empty()
+                && s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        });
+        match scheme {
+            Some(s) if valid_scheme && self.schemes.contains(&s) => Ok(()),
+            Some(s) if valid_scheme => Err(arg_error(
+                kind,
+                "url",
+                format!(
+                    "uses the scheme '{s}', which the host does not open (allowed: {})",
+                    self.schemes.join(", ")
+                ),
+            )),
+            _ => Err(arg_error(
+                kind,
+                "url",
+                format!("is not an absolute URL: {url:?}"),
+            )),
+        }
+    }
+
+    /// Interpolates a template that came from data: paths read through `read`, calls to the
+    /// catalog's pure functions only.
+    pub(crate) fn interpolate(
+        &self,
+        template: &Template,
+        read: &dyn Fn(&str) -> Result<Value, Error>,
+        limits: &Limits,
+    ) -> Result<String, Error> {
+        let mut out = String::new();
+        for part in template.parts() {
+            let v = self.eval_expr(part, read, limits)?;
+            display(&v, &mut out);
+            if out.len() > limits.max_output_bytes {
+                return Err(Error::new(
+                    ErrorCode::LimitExceeded,
+                    format!(
+                        "formatString: the output has more than {} bytes of text",
+                        limits.max_output_bytes
+                    ),
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// One expression's value. The parsed tree is at most `template::MAX_NESTING` deep, so
+    /// this recursion is bounded.
+    fn eval_expr(
+        &self,
+        expr: &Expr,
+        read: &dyn Fn(&str) -> Result<Value, Error>,
+        limits: &Limits,
+    ) -> Result<Value, Error> {
+        match expr {
+            Expr::Literal(v) => Ok(v.clone()),
+            Expr::Path(p) => read(p),
+            Expr::Call(call) => {
+                let kind = match Kind::of(&call.name) {
+                    Some(Kind::OpenUrl) | Some(Kind::FormatString) | None => {
+                        return Err(Error::new(
+                            ErrorCode::ExpressionError,
+                            format!(
+                                "formatString: a template that comes from data may call the basic catalog's pure functions only, not '{}'",
+                                call.name
+                            ),
+                        )
+                        .with_function("formatString"));
+                    }
+                    Some(kind) => kind,
+                };
+                let mut args = Vec::with_capacity(call.args.len());
+                for (name, e) in &call.args {
+                    args.push((name.clone(), self.eval_expr(e, read, limits)?));
+                }
+                self.run(kind, args.as_slice(), limits)
+            }
+        }
+    }
+}
+
+/// A basic catalog function as the engine calls it.
+pub(crate) struct Basic {
+    pub(crate) kind: Kind,
+    pub(crate) shared: Arc<Shared>,
+}
+
+/// What formatString's `prepare` found: the template was expanded at compile time.
+struct Expanded;
+
+impl Function for Basic {
+    fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
+        if self.kind == Kind::FormatString && args.is_expanded("value") {
+            return Ok(Some(Box::new(Expanded)));
+        }
+        // Literal arguments that can never work are found now, each at its argument.
+        let literal = |name: &str| match args.get(name) {
+            StaticArg::Literal(v) => Some(v),
+            _ => None,
+        };
+        let at = |arg: &'static str| move |e: Error| e.with_location(format!("args/{arg}"));
+        match self.kind {
+            Kind::FormatNumber | Kind::FormatCurrency | Kind::Round => {
+                if matches!(self.kind, Kind::FormatNumber | Kind::FormatCurrency)
+                    && let Some(v) = literal("value")
+                {
+                    format::check_value(self.kind, v).map_err(at("value"))?;
+                }
+                if let Some(d) = literal("decimals") {
+                    format::decimals(self.kind, d).map_err(at("decimals"))?;
+                }
+                if let Some(g) = literal("grouping")
+                    && !g.is_boolean()
+                    && !g.is_null()
+                {
+                    let e = arg_error(
+                        self.kind,
+                        "grouping",
+                        format!("must be a boolean, got {}", kind_name(g)),
+                    );
+                    return Err(at("grouping")(e));
+                }
+                if self.kind == Kind::FormatCurrency
+                    && let Some(Value::String(code)) = literal("currency")
+                {
+                    self.shared
+                        .currency_formatter(code)
+                        .map_err(at("currency"))?;
+                }
+            }
+            Kind::Regex => {
+                if let Some(Value::String(p)) = literal("pattern") {
+                    self.shared
+                        .pattern(p, args.limits())
+                        .map_err(at("pattern"))?;
+                }
+            }
+            Kind::OpenUrl => {
+                if let Some(url) = literal("url") {
+                    self.shared.check_url(url).map_err(at("url"))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(None)
+    }
+
+    fn reads(&self, args: &StaticArgs<'_>) -> crate::catalog::Reads {
+        if self.kind == Kind::FormatString
+            && !args.is_expanded("value")
+            && matches!(args.get("value"), StaticArg::Dynamic)
+        {
+            // A template from data may read any path.
+            return crate::catalog::Reads::Everything;
+        }
+        crate::catalog::Reads::default()
+    }
+
+    fn expand(&self, arg: &str, literal: &Value, _limits: &Limits) -> Result<Option<Value>, Error> {
+        if self.kind != Kind::FormatString || arg != "value" {
+            return Ok(None);
+        }
+        let Value::String(text) = literal else {
+            return Ok(None);
+        };
+        let template = Template::parse(text).map_err(|e| e.with_function("formatString"))?;
+        let shared = &self.shared;
+        Ok(Some(template.to_payload(&|name| shared.catalog_of(name))))
+    }
+
+    fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        if self.kind != Kind::FormatString {
+            return self.shared.run(self.kind, args, cx.limits());
+        }
+        let value = args.get("value").unwrap_or(&Value::Null);
+        if cx.prepared::<Expanded>().is_some() {
+            let mut out = String::new();
+            if let Value::Array(parts) = value {
+                for part in parts {
+                    display(part, &mut out);
+                }
+            }
+            cx.check_output(1, out.len())?;
+            return Ok(Value::String(out));
+        }
+        let Value::String(text) = value else {
+            let mut out = String::new();
+            display(value, &mut out);
+            return Ok(Value::String(out));
+        };
+        let template = self.shared.template(text, cx.limits())?;
+        let read = |path: &str| -> Result<Value, Error> {
+            Ok(cx
+                .read(path)?
+                .map(std::borrow::Cow::into_owned)
+                .unwrap_or(Value::Null))
+        };
+        let out = self.shared.interpolate(&template, &read, cx.limits())?;
+        Ok(Value::String(out))
+    }
+}
+
+/// Parsed templates from data, by text.
+pub(crate) type TemplateCache = LruCache<Arc<str>, Arc<Template>>;
+
+impl Shared {
+    /// A template from data, parsed once per distinct text (bounded cache).
+    fn template(&self, text: &str, limits: &Limits) -> Result<Arc<Template>, Error> {
+        if let Some(t) = self.templates.get(text) {
+            return Ok(t);
+        }
+        // Only parsed templates are kept: a bad one fails fast (the parser is linear and
+        // bounded), and an error is not worth a cache slot.
+        let t = Template::parse(text)
+            .map(Arc::new)
+            .map_err(|e| e.with_function("formatString"))?;
+        self.templates
+            .insert_within(Arc::from(text), Arc::clone(&t), limits.cache_capacity);
+        Ok(t)
+    }
+
+    fn check_url(&self, url: &Value) -> Result<(), Error> {
+        let Value::String(u) = url else {
+            return Err(arg_error(
+                Kind::OpenUrl,
+                "url",
+                format!("must be a string, got {}", kind_name(url)),
+            ));
+        };
+        self.url_verdict(u)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_numbers() {
+        assert_eq!(js_string_number(" 42.5 "), Some(42.5));
+        assert_eq!(js_string_number(""), Some(0.0));
+        assert_eq!(js_string_number("0x1F"), Some(31.0));
+        assert_eq!(js_string_number("1e3"), Some(1000.0));
+        assert_eq!(js_string_number("abc"), None);
+        assert_eq!(js_string_number("1,5"), None);
+        assert_eq!(js_round(2.5), 3.0);
+        assert_eq!(js_round(-2.5), -2.0);
+        assert_eq!(js_round(-2.6), -3.0);
+    }
+
+    #[test]
+    fn emails() {
+        assert!(is_email("user@example.com"));
+        assert!(!is_email("test@test.c"));
+        assert!(!is_email("invalid-email"));
+        assert!(!is_email("a@b@c.de"));
+    }
+}

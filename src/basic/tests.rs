@@ -1,0 +1,332 @@
+use super::*;
+use crate::{Environment, ErrorCode, JsonPointer};
+use serde_json::json;
+
+fn env(locale: &str) -> Environment {
+    let mut env = Environment::new();
+    env.add_catalog(BasicCatalog::new().locale(locale).unwrap().build());
+    env.set_default_catalog(BASIC_CATALOG_ID);
+    env
+}
+
+fn call(env: &Environment, f: &str, args: Value, model: Value) -> Result<Value, Error> {
+    let mut model = model;
+    env.compile(&json!({"@call": f, "args": args}))?
+        .eval(&mut model)
+}
+
+fn give(locale: &str, f: &str, args: Value, want: Value) {
+    let got = call(&env(locale), f, args.clone(), json!({}));
+    assert_eq!(
+        got.as_ref().ok(),
+        Some(&want),
+        "{f}({args}) in {locale}: {got:?}"
+    );
+}
+
+#[test]
+fn numbers_and_currencies_in_locales() {
+    give(
+        "en-US",
+        "formatNumber",
+        json!({"value": 1234.567, "decimals": 2}),
+        json!("1,234.57"),
+    );
+    give(
+        "en-US",
+        "formatNumber",
+        json!({"value": 1234.5678}),
+        json!("1,234.568"),
+    );
+    give(
+        "en-US",
+        "formatNumber",
+        json!({"value": 1.005, "decimals": 2}),
+        json!("1.01"),
+    );
+    give("en-US", "formatNumber", json!({"value": "42"}), json!("42"));
+    give("en-US", "formatNumber", json!({"value": null}), json!(""));
+    give(
+        "de-DE",
+        "formatNumber",
+        json!({"value": 1234.5}),
+        json!("1.234,5"),
+    );
+    give(
+        "en-US",
+        "formatCurrency",
+        json!({"value": 1234.5, "currency": "USD"}),
+        json!("$1,234.50"),
+    );
+    give(
+        "en-US",
+        "formatCurrency",
+        json!({"value": 1234.5, "currency": "JPY"}),
+        json!("¥1,235"),
+    );
+    give(
+        "de-DE",
+        "formatCurrency",
+        json!({"value": 1234.5, "currency": "EUR"}),
+        json!("1.234,50\u{a0}€"),
+    );
+    give(
+        "en-US",
+        "formatCurrency",
+        json!({"value": -5, "currency": "USD", "decimals": 0, "grouping": false}),
+        json!("-$5"),
+    );
+    give(
+        "en-US",
+        "formatCurrency",
+        json!({"value": 12345.678, "currency": "USD", "decimals": 3, "grouping": false}),
+        json!("$12345.678"),
+    );
+    for bad in [
+        json!({"value": 1, "currency": "XYZW"}),
+        json!({"value": 1, "currency": "USD", "decimals": 1e9}),
+        json!({"value": 1, "currency": "USD", "grouping": "yes"}),
+    ] {
+        let err = call(&env("en-US"), "formatCurrency", bad.clone(), json!({})).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::ExpressionError, "{bad}: {err}");
+    }
+}
+
+#[test]
+fn plurals_dates_and_operators() {
+    give(
+        "en-US",
+        "pluralize",
+        json!({"value": 1, "one": "one", "other": "many"}),
+        json!("one"),
+    );
+    give(
+        "pl-PL",
+        "pluralize",
+        json!({"value": 5, "one": "plik", "few": "pliki", "many": "plików", "other": "pliku"}),
+        json!("plików"),
+    );
+    give(
+        "en-US",
+        "formatDate",
+        json!({"value": "2026-09-04T12:00:00Z", "format": "yyyy-MM-dd"}),
+        json!("2026-09-04"),
+    );
+    give(
+        "en-US",
+        "formatDate",
+        json!({"value": "2026-09-04T15:04:00Z", "format": "EEEE, MMMM d, h:mm a"}),
+        json!("Friday, September 4, 3:04 PM"),
+    );
+    give(
+        "fr-FR",
+        "formatDate",
+        json!({"value": 0, "format": "d MMMM yyyy"}),
+        json!("1 janvier 1970"),
+    );
+    give(
+        "en-US",
+        "formatDate",
+        json!({"value": "2026-02-30", "format": "yyyy-MM-dd"}),
+        json!(""),
+    );
+    give(
+        "en-US",
+        "formatDate",
+        json!({"value": "x".repeat(1 << 20), "format": "yyyy"}),
+        json!(""),
+    );
+    give(
+        "en-US",
+        "formatDate",
+        json!({"value": 1e308, "format": "yyyy"}),
+        json!(""),
+    );
+    give(
+        "en-US",
+        "add",
+        json!({"a": 0.1, "b": 0.2}),
+        json!(0.30000000000000004),
+    );
+    give(
+        "en-US",
+        "round",
+        json!({"value": 2.345, "decimals": 1}),
+        json!(2.3),
+    );
+    give(
+        "en-US",
+        "equals",
+        json!({"a": {"x": [1]}, "b": {"x": [1.0]}}),
+        json!(true),
+    );
+    give(
+        "en-US",
+        "length",
+        json!({"value": "a😀", "min": 3}),
+        json!(true),
+    );
+    let err = call(&env("en-US"), "divide", json!({"a": 1, "b": 0}), json!({})).unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ExpressionError);
+    let err = call(
+        &env("en-US"),
+        "formatDate",
+        json!({"value": 0, "format": "y".repeat(10_000)}),
+        json!({}),
+    )
+    .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::LimitExceeded);
+}
+
+#[test]
+fn literal_templates_compile_into_the_payload() {
+    let env = env("en-US");
+    let payload = env
+        .compile(&json!({"@call": "formatString", "args": {"value": "${name}: ${formatCurrency(value: ${price}, currency: 'EUR')} (${pluralize(value: ${count}, one: 'one item', other: 'many items')})"}}))
+        .unwrap();
+    let row = JsonPointer::parse("/rows/0").unwrap();
+    let deps: Vec<String> = payload
+        .dependencies(&row)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(deps, ["/rows/0/count", "/rows/0/name", "/rows/0/price"]);
+    let mut model = json!({"rows": [{"name": "Tea", "price": 3.5, "count": 1}]});
+    assert_eq!(
+        payload.eval_in(&mut model, &row).unwrap(),
+        json!("Tea: €3.50 (one item)")
+    );
+    // A call inside a template is checked like any other, at compile time.
+    let err = env
+        .compile(
+            &json!({"@call": "formatString", "args": {"value": "${formatCurrency(value: 1)}"}}),
+        )
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ValidationFailed, "{err:#}");
+    assert!(err.location().starts_with("/args/value"), "{err:#}");
+    let err = env
+        .compile(&json!({"@call": "formatString", "args": {"value": "${nope()}"}}))
+        .unwrap_err();
+    assert!(err.message().contains("unknown function 'nope'"), "{err:#}");
+    let err = env
+        .compile(&json!({"@call": "formatString", "args": {"value": "a ${b"}}))
+        .unwrap_err();
+    assert_eq!(err.location(), "/args/value");
+    assert!(err.message().contains("Unclosed interpolation"));
+    // A tool inside a template is a tool call of the payload.
+    let tool = env
+        .compile(
+            &json!({"@call": "formatString", "args": {"value": "${callMcpTool(name: 'weather')}"}}),
+        )
+        .unwrap();
+    assert_eq!(tool.tool_names().literal, ["weather"]);
+}
+
+#[test]
+fn templates_from_data_call_pure_functions_only() {
+    let env = env("en-US");
+    let payload = env
+        .compile(&json!({"@call": "formatString", "args": {"value": {"@path": "/t"}}}))
+        .unwrap();
+    assert_eq!(
+        payload.dependencies(&JsonPointer::root())[0],
+        JsonPointer::root()
+    );
+    let mut model = json!({"t": "${/n} is ${formatNumber(value: ${/n}, decimals: 1)}", "n": 2});
+    assert_eq!(payload.eval(&mut model).unwrap(), json!("2 is 2.0"));
+    for t in [
+        "${callMcpTool(name: 'x')}",
+        "${openUrl(url: 'https://a.b')}",
+        "${formatString(value: 'x')}",
+    ] {
+        let err = payload.eval(&mut json!({"t": t})).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::ExpressionError, "{t}");
+    }
+    let deep = "${".repeat(10_000);
+    assert_eq!(
+        payload.eval(&mut json!({"t": deep})).unwrap_err().code(),
+        ErrorCode::LimitExceeded
+    );
+}
+
+#[test]
+fn open_url_queues_a_request() {
+    let builder = BasicCatalog::new().allow_scheme("mailto");
+    let requests = builder.url_requests();
+    let mut env = Environment::new();
+    env.add_catalog(builder.build());
+    env.set_default_catalog(BASIC_CATALOG_ID);
+    let mut opened = Vec::new();
+    for url in ["https://example.com", "mailto:a@b.c"] {
+        let open = env
+            .compile(&json!({"@call": "openUrl", "args": {"url": url}}))
+            .unwrap();
+        // A binding (a value re-evaluated because data changed) may not open anything.
+        let err = open.eval(&mut json!({})).unwrap_err();
+        assert_eq!(err.denial(), Some(crate::Denial::UserActivation), "{err}");
+        assert!(requests.take().is_empty());
+        // The user's tap may.
+        open.eval_from(&mut json!({}), &JsonPointer::root(), crate::Origin::Action)
+            .unwrap();
+        opened.extend(requests.take());
+    }
+    assert_eq!(opened, ["https://example.com", "mailto:a@b.c"]);
+    let err = env
+        .compile(&json!({"@call": "openUrl", "args": {"url": "javascript:alert(1)"}}))
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ExpressionError);
+    assert!(requests.take().is_empty());
+}
+
+#[test]
+fn unknown_languages_fall_back_to_en_us() {
+    for (tag, kept) in [
+        ("cy", "cy"),
+        ("ja-JP", "ja-JP"),
+        ("ar-EG", "ar-EG"),
+        ("xx-ZZ", "en-US"),
+        ("zz", "en-US"),
+    ] {
+        assert_eq!(BasicCatalog::new().locale(tag).unwrap().locale_tag(), kept);
+    }
+    give(
+        "xx-ZZ",
+        "formatNumber",
+        json!({"value": 1234.5}),
+        json!("1,234.5"),
+    );
+    assert!(BasicCatalog::new().locale("not a tag").is_err());
+}
+
+#[test]
+fn literal_argument_errors_are_located_at_the_argument() {
+    let env = env("en-US");
+    for (args, at) in [
+        (
+            json!({"value": 1, "currency": "EUR", "decimals": "2"}),
+            "/args/decimals",
+        ),
+        (json!({"value": 1, "currency": "EURO"}), "/args/currency"),
+        (json!({"value": "abc", "currency": "EUR"}), "/args/value"),
+    ] {
+        let err = env
+            .compile(&json!({"@call": "formatCurrency", "args": args}))
+            .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::ExpressionError, "{err}");
+        assert_eq!(err.location(), at, "{err}");
+    }
+    let err = env
+        .compile(&json!([{"@call": "regex", "args": {"value": "x", "pattern": "(a+)+b"}}]))
+        .unwrap_err();
+    assert_eq!(err.location(), "/0/args/pattern", "{err}");
+}
+
+#[test]
+fn the_issue_template_compiles_to_thirteen_nodes() {
+    let payload = env("en-US")
+        .compile(&json!({"@call": "formatString", "args": {"value": "${name}: ${formatCurrency(value: ${price}, currency: 'EUR')} (${pluralize(value: ${count}, one: 'one item', other: 'many items')})"}}))
+        .unwrap();
+    // 3 bindings, 3 calls (formatString, formatCurrency, pluralize), 6 literals and the parts'
+    // array: what docs/performance.md reports as the template's memory.
+    assert!(format!("{payload:?}").contains("nodes: 13"), "{payload:?}");
+}
