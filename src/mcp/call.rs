@@ -120,7 +120,6 @@ async fn call_tool<M: DataModel + Send>(
         Ok(result) => respond(host, &client, &name, arguments, result, limits, state).await,
         Err(e) => Err(e),
     };
-    let latest = ticket.as_ref().map(|t| model.finish_call(t));
     let Response {
         value,
         messages,
@@ -128,6 +127,9 @@ async fn call_tool<M: DataModel + Send>(
     } = match outcome {
         Ok(response) => response,
         Err(e) => {
+            if let Some(ticket) = &ticket {
+                model.finish_call(ticket);
+            }
             audit.finish(if tool_error {
                 CallOutcome::ToolError
             } else {
@@ -137,15 +139,22 @@ async fn call_tool<M: DataModel + Send>(
         }
     };
 
-    let superseded = latest == Some(false);
-    if let (Some(path), false) = (target, superseded) {
-        let write = Write {
-            path,
-            value: value.value().clone(),
-        };
-        if let Err(e) = model.lock().apply(vec![write], limits.max_index) {
-            audit.finish(CallOutcome::HostFailure(e.message().to_owned()));
-            return Err(e);
+    let mut superseded = false;
+    if let (Some(path), Some(ticket)) = (target, &ticket) {
+        // The value is built (a large response takes a while) before the model is locked,
+        // unless a newer call has already started; whether this call is still the latest is
+        // decided again under the model's lock, and the write happens under that same lock:
+        // a newer call that starts meanwhile is either seen here or writes after this one.
+        let built = model.is_latest(ticket).then(|| value.value().clone());
+        let mut locked = model.lock();
+        superseded = !model.finish_call(ticket);
+        if let (false, Some(built)) = (superseded, built) {
+            let write = Write { path, value: built };
+            if let Err(e) = locked.apply(vec![write], limits.max_index) {
+                drop(locked);
+                audit.finish(CallOutcome::HostFailure(e.message().to_owned()));
+                return Err(e);
+            }
         }
     }
     // Only now has every step worked: forward what the call collected.
