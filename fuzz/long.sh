@@ -7,6 +7,7 @@
 #
 #   fuzz/long.sh                 every target
 #   RUNS=1000000 fuzz/long.sh regex messages
+#   BUILD=0 fuzz/long.sh reactive    run the binaries built last (while the sources change)
 #
 # What libFuzzer finds goes to target/fuzz-long/<target> (the committed seeds stay as they
 # are); a crash stops the script and leaves its input in fuzz/artifacts/<target>.
@@ -16,7 +17,9 @@ runs=${RUNS:-10000000}
 seconds=${SECONDS_PER_TARGET:-1800}
 
 unset CARGO_TARGET_DIR # cargo fuzz builds in fuzz/target
-cargo +nightly fuzz build -s none -O
+if [ "${BUILD:-1}" != 0 ]; then
+    cargo +nightly fuzz build -s none -O
+fi
 bin=fuzz/target/x86_64-unknown-linux-gnu/release
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
