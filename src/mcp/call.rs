@@ -430,6 +430,13 @@ fn parse_container(text: &str, limits: &Limits) -> Result<Option<FastValue>, Err
                 limits.max_depth
             ),
         )),
+        Err(e) if e.code() == ErrorCode::ExpressionError => Err(Error::new(
+            ErrorCode::ExpressionError,
+            format!(
+                "the tool's text is JSON that cannot be read: {}",
+                e.message()
+            ),
+        )),
         Err(_) => Ok(None),
     }
 }
