@@ -2,8 +2,8 @@
 # Long fuzzing runs without the sanitizer: builds every target optimised and uninstrumented for
 # memory errors (the crate forbids `unsafe`; the run still catches panics, stack overflows,
 # hangs and memory blow-ups), then runs each one from its committed seeds for RUNS executions
-# (default 10 000 000) or SECONDS seconds (default 1800), whichever comes first, and prints the
-# executions each target made.
+# (default 10 000 000) or SECONDS_PER_TARGET seconds (default 7200), whichever comes first, and
+# prints the executions each target made.
 #
 #   fuzz/long.sh                 every target
 #   RUNS=1000000 fuzz/long.sh regex messages
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-10000000}
-seconds=${SECONDS_PER_TARGET:-1800}
+seconds=${SECONDS_PER_TARGET:-7200}
 
 unset CARGO_TARGET_DIR # cargo fuzz builds in fuzz/target
 if [ "${BUILD:-1}" != 0 ]; then

@@ -67,7 +67,7 @@ impl ToolClient for Numbering {
             self.turnstile.leave();
             let r = scramble(n);
             std::thread::sleep(Duration::from_micros(r % 1000));
-            let rows = if r % 4 == 0 { 4_000 } else { 1 };
+            let rows = if r.is_multiple_of(4) { 4_000 } else { 1 };
             let rows: Vec<Value> = (0..rows).map(|i| json!({"id": i, "name": "row"})).collect();
             let text = json!({"n": n, "rows": rows}).to_string();
             Ok(json!({"content": [{"type": "text", "text": text}]}))
