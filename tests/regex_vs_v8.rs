@@ -556,6 +556,10 @@ fn dialect_matches_v8() {
         "(?:(?:(a)|b)*c)+",
         "^(?:(a)|b|(c))+?$",
         "(?:(\\d)|\\w)+",
+        // `[]` matches nothing: an optional repetition of `[]*` can only match empty text.
+        "(?:[]*)?",
+        "([]*)?a",
+        "a(?:[]*)?b",
     ] {
         cases.push((
             p.to_string(),

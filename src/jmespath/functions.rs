@@ -6,6 +6,7 @@ use super::error::{JmespathError, JmespathErrorKind};
 use super::interpreter::Interp;
 use super::value::{Num, Val, equals, number_text, push_json};
 use super::view::JsonView;
+use crate::json::MAX_SAFE_INTEGER;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -171,9 +172,26 @@ fn mixed_array<'a, V: JsonView + ?Sized>(items: &[Val<'a, V>], want: &str) -> St
     }
 }
 
+/// ECMAScript's StrWhiteSpaceChar: WhiteSpace (tab, VT, FF, ZWNBSP U+FEFF and the Zs space
+/// separators) and LineTerminator (LF, CR, U+2028, U+2029). Not Rust's `char::is_whitespace`,
+/// which also takes U+0085 (NEL) and U+001C..U+001F and leaves out U+FEFF.
+fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
 /// `+text` in JavaScript: `to_number` of a string, `None` where JavaScript gives `NaN`.
 pub(crate) fn js_string_to_number(text: &str) -> Option<Num> {
-    let t = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let t = text.trim_matches(is_js_space);
     if t.is_empty() {
         return Some(Num::Int(0));
     }
@@ -359,11 +377,9 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         }
         Ok(match func {
             Func::Abs => Val::Num(match self.number(func, args, 0)? {
-                Num::Int(i) => i
-                    .checked_abs()
-                    .map_or(Num::Float((i as f64).abs()), Num::Int),
-                Num::UInt(u) => Num::UInt(u),
-                Num::Float(f) => Num::computed(f.abs()),
+                Num::Int(i) if i.unsigned_abs() <= MAX_SAFE_INTEGER => Num::Int(i.abs()),
+                // Beyond 2^53, JavaScript computes with the nearest double.
+                n => Num::computed(n.as_f64().abs()),
             }),
             Func::Avg => {
                 let nums = self.numbers(func, args, 0)?;
@@ -377,7 +393,8 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
             Func::Ceil | Func::Floor => Val::Num(match self.number(func, args, 0)? {
                 Num::Float(f) if func == Func::Ceil => Num::computed(f.ceil()),
                 Num::Float(f) => Num::computed(f.floor()),
-                whole => whole,
+                // A safe integer comes back as itself; a larger one as JavaScript's double.
+                whole => Num::computed(whole.as_f64()),
             }),
             Func::Contains => {
                 if let Some(subject) = args[0].as_str() {
@@ -548,8 +565,13 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 let mut int_total: Option<i64> = Some(0);
                 let mut float_total = 0.0;
                 for n in &nums {
+                    // Exact integer sums equal JavaScript's sum of doubles only while every
+                    // addend and partial sum is a safe integer; past that, doubles as in
+                    // JavaScript (`sum([9007199254740993])` is 9007199254740992).
                     int_total = match (int_total, n) {
-                        (Some(t), Num::Int(i)) => t.checked_add(*i),
+                        (Some(t), Num::Int(i)) if i.unsigned_abs() <= MAX_SAFE_INTEGER => t
+                            .checked_add(*i)
+                            .filter(|t| t.unsigned_abs() <= MAX_SAFE_INTEGER),
                         _ => None,
                     };
                     float_total += n.as_f64();

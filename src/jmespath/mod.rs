@@ -14,6 +14,14 @@
 //!   wildcard or a multi-select (`foo.*.bar.baz` projects `bar.baz` and `foo[*].{a: a}.a`
 //!   projects `.a`, as `foo[*].bar.baz` does; the JavaScript parser ends the projection there
 //!   and applies the rest to the whole list, which usually gives `null`).
+//! - Numbers compare and compute as JavaScript's doubles: an integer beyond 2^53 equals the
+//!   double it rounds to (with `{"n": 9007199254740993}`, `` n == `9007199254740992` `` is
+//!   true and `sum([n])` is `9007199254740992`), and `to_number` trims exactly ECMAScript's
+//!   white space and line terminators (not U+0085). One difference remains: a number of the
+//!   data that a result passes on unchanged (`n`, `max([n])`, `sort`, a projection or filter)
+//!   keeps its digits (`9007199254740993`), where JavaScript, having parsed the data into
+//!   doubles, gives `9007199254740992`. Data that holds integers beyond 2^53 and must round-trip
+//!   exactly keeps them; data made by `JSON.parse` never has them.
 //! - Bounded: expression length and nesting are limited ([`Limits`]), input of any depth is
 //!   walked without recursion, and an evaluation budget stops runaway work.
 //!

@@ -31,9 +31,12 @@ impl Num {
     }
 
     /// A computed number: integral values that JavaScript prints without a fraction become
-    /// integers, so `sum`, `avg`, `floor`... keep integers as integers.
+    /// integers, so `sum`, `avg`, `floor`... keep integers as integers. Past 2^53 the integer
+    /// is the double's exact value, which is what JavaScript prints for it (below 2^63).
     pub(crate) fn computed(f: f64) -> Num {
-        if f.fract() == 0.0 && f.abs() <= MAX_SAFE_INTEGER as f64 {
+        // 2^63 as a double: the first integral value an `i64` cannot hold.
+        const I64_END: f64 = 9_223_372_036_854_775_808.0;
+        if f.fract() == 0.0 && f.abs() < I64_END {
             Num::Int(f as i64)
         } else {
             Num::Float(f)
@@ -58,20 +61,16 @@ impl Num {
         }
     }
 
+    /// Compares as JavaScript does: as doubles, so integers beyond 2^53 that round to the same
+    /// double are equal (`9007199254740993 == 9007199254740992`).
     pub(crate) fn compare(self, other: Num) -> Option<Ordering> {
         match (self, other) {
-            (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
-            (Num::UInt(a), Num::UInt(b)) => Some(a.cmp(&b)),
-            (Num::Int(a), Num::UInt(b)) => Some(if a < 0 {
-                Ordering::Less
-            } else {
-                (a as u64).cmp(&b)
-            }),
-            (Num::UInt(a), Num::Int(b)) => Some(if b < 0 {
-                Ordering::Greater
-            } else {
-                a.cmp(&(b as u64))
-            }),
+            // Safe integers are exact doubles: comparing them as integers is the same answer.
+            (Num::Int(a), Num::Int(b))
+                if a.unsigned_abs() <= MAX_SAFE_INTEGER && b.unsigned_abs() <= MAX_SAFE_INTEGER =>
+            {
+                Some(a.cmp(&b))
+            }
             (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
         }
     }

@@ -196,7 +196,6 @@ async fn call_tool<M: DataModel + Send>(
         }
         Err(e) => Err(e),
     };
-    let latest = ticket.as_ref().map(|t| model.finish_call(t));
     let Response {
         value,
         messages,
@@ -205,6 +204,9 @@ async fn call_tool<M: DataModel + Send>(
     } = match outcome {
         Ok(response) => response,
         Err(e) => {
+            if let Some(ticket) = &ticket {
+                model.finish_call(ticket);
+            }
             audit.finish(if tool_error {
                 CallOutcome::ToolError
             } else {
@@ -217,24 +219,28 @@ async fn call_tool<M: DataModel + Send>(
     for warning in warnings {
         audit.warn(warning);
     }
-    let superseded = latest == Some(false);
-    if let (Some(path), false) = (target, superseded) {
-        let write = Write {
-            path,
-            value: value.value().clone(),
-        };
-        let written = {
-            let mut model = model.lock();
-            check_write_depth(&write, limits.max_depth)
+    let mut superseded = false;
+    if let (Some(path), Some(ticket)) = (target, &ticket) {
+        // The value is built (a large response takes a while) before the model is locked,
+        // unless a newer call has already started; whether this call is still the latest is
+        // decided again under the model's lock, and the write happens under that same lock:
+        // a newer call that starts meanwhile is either seen here or writes after this one.
+        let built = model.is_latest(ticket).then(|| value.value().clone());
+        let mut locked = model.lock();
+        superseded = !model.finish_call(ticket);
+        if let (false, Some(built)) = (superseded, built) {
+            let write = Write { path, value: built };
+            let written = check_write_depth(&write, limits.max_depth)
                 .and_then(|()| {
-                    let padding = padding_bound(&*model, std::slice::from_ref(&write));
+                    let padding = padding_bound(&*locked, std::slice::from_ref(&write));
                     budget.spend_items(padding, &format!("padding arrays with {padding} nulls"))
                 })
-                .and_then(|()| model.apply(vec![write], limits.max_index))
-        };
-        if let Err(e) = written {
-            audit.finish(CallOutcome::HostFailure(e.message().to_owned()));
-            return Err(e);
+                .and_then(|()| locked.apply(vec![write], limits.max_index));
+            if let Err(e) = written {
+                drop(locked);
+                audit.finish(CallOutcome::HostFailure(e.message().to_owned()));
+                return Err(e);
+            }
         }
     }
     // Only now has every step worked: forward what the call collected, with where it came
@@ -582,6 +588,13 @@ fn parse_container(text: &str, limits: &Limits) -> Result<Option<FastValue>, Err
             format!(
                 "the tool's text is JSON nested deeper than the limit of {} levels",
                 limits.max_depth
+            ),
+        )),
+        Err(e) if e.code() == ErrorCode::ExpressionError => Err(Error::new(
+            ErrorCode::ExpressionError,
+            format!(
+                "the tool's text is JSON that cannot be read: {}",
+                e.message()
             ),
         )),
         Err(_) => Ok(None),

@@ -77,8 +77,17 @@ impl<M: DataModel> SharedModel<M> {
         CallTicket { path, number }
     }
 
+    /// Whether no newer call to the same path has started after `ticket`'s so far; the ticket
+    /// stays in flight (a newer call may still start: [`finish_call`](Self::finish_call)
+    /// decides).
+    pub(crate) fn is_latest(&self, ticket: &CallTicket) -> bool {
+        self.calls().latest.get(&ticket.path) == Some(&ticket.number)
+    }
+
     /// Whether no newer call to the same path started after `ticket`'s; ends the ticket either
-    /// way (a path with no call in flight is forgotten).
+    /// way (a path with no call in flight is forgotten). A caller that writes when this says
+    /// yes holds the model's lock ([`lock`](Self::lock)) from this call until its write is
+    /// made, so that no newer call's write can come in between.
     pub(crate) fn finish_call(&self, ticket: &CallTicket) -> bool {
         let mut calls = self.calls();
         let latest = calls.latest.get(&ticket.path) == Some(&ticket.number);

@@ -61,6 +61,9 @@ impl Turn {
 /// # }
 /// ```
 ///
+/// A result written after its run completed (the run's output, not a write inside its future)
+/// goes through [`Ticket::write_if_current`], which decides and writes as one step.
+///
 /// The wrapped futures need no particular runtime. Spawned on one, a [`Run`] stops at its next
 /// poll once superseded; dropping it stops it at once. On a multi-threaded executor, do not
 /// call [`start`](Runs::start) (or [`run`](Runs::run), [`cancel`](Runs::cancel)) while holding
@@ -147,6 +150,33 @@ impl Ticket {
     /// Whether no later run of the same key has started (and the key was not cancelled).
     pub fn is_current(&self) -> bool {
         self.turn.is(self.number)
+    }
+
+    /// Runs `write` when this ticket is still current, deciding and writing as one step: under
+    /// the lock that [`Run`]'s polls hold and that [`Runs::start`] waits for. Returns `None`,
+    /// without calling `write`, once a later run of the key has started.
+    ///
+    /// Checking [`is_current`](Ticket::is_current) and then writing is not enough on several
+    /// threads: a newer run can start, complete and write in between, and the older result
+    /// would overwrite it. With this method, writes of one key land in the order the runs
+    /// started, and once `start` returns no older run writes again.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::reactive::Runs;
+    /// use std::sync::Mutex;
+    ///
+    /// let shown = Mutex::new("");
+    /// let mut runs = Runs::new();
+    /// let older = runs.start("search");
+    /// let newer = runs.start("search");
+    /// // The results come back in any order, on any thread.
+    /// assert_eq!(newer.write_if_current(|| *shown.lock().unwrap() = "rust"), Some(()));
+    /// assert_eq!(older.write_if_current(|| *shown.lock().unwrap() = "ru"), None);
+    /// assert_eq!(*shown.lock().unwrap(), "rust");
+    /// ```
+    pub fn write_if_current<T>(&self, write: impl FnOnce() -> T) -> Option<T> {
+        let _polling = self.turn.lock();
+        self.turn.is(self.number).then(write)
     }
 
     /// Wraps `future`: it runs while this ticket is current.
@@ -307,6 +337,49 @@ mod tests {
             !wrote.load(std::sync::atomic::Ordering::SeqCst),
             "never polled again"
         );
+    }
+
+    /// Eight threads start 1 000 runs of one key and write their results, slow to build and
+    /// ready in scrambled order, with `write_if_current`: the writes land in start order, and
+    /// the latest run's result is what stays.
+    #[test]
+    fn write_if_current_keeps_start_order_across_threads() {
+        const THREADS: u64 = 8;
+        const RUNS: u64 = 1000;
+        let runs = Mutex::new((Runs::new(), 0u64));
+        let written = Mutex::new(Vec::new());
+        std::thread::scope(|scope| {
+            for _ in 0..THREADS {
+                scope.spawn(|| {
+                    for _ in 0..RUNS / THREADS {
+                        let (ticket, n) = {
+                            let mut runs = runs.lock().unwrap();
+                            runs.1 += 1;
+                            // Bindings starts its runs without waiting; so does this test.
+                            (runs.0.start_with("k", false), runs.1)
+                        };
+                        // Ready in scrambled order; one result in four slow to build.
+                        let r = n.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40;
+                        std::thread::sleep(std::time::Duration::from_micros(r % 300));
+                        let cost = if r.is_multiple_of(4) { 200_000 } else { 10 };
+                        let built: u64 = (0..cost).fold(n, |a, i| std::hint::black_box(a ^ i));
+                        ticket.write_if_current(|| written.lock().unwrap().push((n, built)));
+                    }
+                });
+            }
+        });
+        let written: Vec<u64> = written
+            .into_inner()
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        let late: Vec<_> = written.windows(2).filter(|w| w[0] >= w[1]).collect();
+        assert!(
+            late.is_empty(),
+            "an older run wrote after a newer one: {late:?}"
+        );
+        assert_eq!(written.last(), Some(&RUNS), "the latest run's result stays");
     }
 
     #[test]

@@ -138,7 +138,7 @@ pub(crate) struct Props {
     pub first: NodeId,
     /// It can match the empty string.
     pub nullable: bool,
-    /// It may match non-empty text (over-approximated: `[]` counts).
+    /// It may match non-empty text (over-approximated: `a[]` counts, `[]` alone does not).
     pub consumes: bool,
     /// It can match the empty string between the two halves of an astral character, where `\B`
     /// holds and `^`, `$`, `\b` and every character fail.
@@ -200,6 +200,11 @@ impl Ast {
         match kind {
             NodeKind::Empty => leaf(true, true),
             NodeKind::Assertion(a) => leaf(true, *a == Assertion::NotWordBoundary),
+            // `[]` matches nothing, so it never consumes: `(?:[]*)?` can only match empty text.
+            NodeKind::Class(class) if class.items.is_empty() && !class.negated => Props {
+                consumes: false,
+                ..leaf(false, false)
+            },
             NodeKind::Literal(_)
             | NodeKind::Dot
             | NodeKind::Perl(_)

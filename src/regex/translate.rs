@@ -223,7 +223,10 @@ impl Translator<'_> {
                         self.pattern,
                     ));
                 }
-                if max == Some(0) {
+                // JavaScript refuses an optional iteration that matches empty text, so a body
+                // that can match nothing else (`[]*`, `\b`) never iterates past `min`: with
+                // `min` 0 it is `x{0}`.
+                if max == Some(0) || (min == 0 && !body.consumes) {
                     // `x{0}` matches the empty string; its groups never take part.
                     self.never_participate(child);
                     self.out.push_str("(?:)");

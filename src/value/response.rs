@@ -184,18 +184,99 @@ pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<FastValue, Erro
             format!("JSON nests deeper than the limit of {max_depth} levels"),
         ));
     }
-    #[cfg(not(target_family = "wasm"))]
-    let parsed = sonic_rs::from_str(text);
-    // serde_json's own nesting limit (128) would refuse what the check above allows.
-    #[cfg(target_family = "wasm")]
-    let parsed: Result<FastValue, serde_json::Error> = {
-        let mut de = serde_json::Deserializer::from_str(text);
-        de.disable_recursion_limit();
-        serde::Deserialize::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
-    };
+    let parsed = parse_text(text).or_else(|e| match lone_surrogates_replaced(text) {
+        // `JSON.parse` accepts a lone surrogate escape (`"\ud800"`); its string, encoded as
+        // UTF-8, has U+FFFD there: the text is read again with that replacement.
+        Some(repaired) => parse_text(&repaired),
+        None => Err(e),
+    });
     parsed.map_err(|e| {
-        Error::new(ErrorCode::ValidationFailed, format!("invalid JSON: {e}")).with_source(e)
+        if is_json_grammar(text) {
+            // What JSON.parse reads but a JSON value cannot hold: a number past the double
+            // range, which JavaScript makes Infinity. Said, rather than read as prose.
+            Error::new(
+                ErrorCode::ExpressionError,
+                format!(
+                    "the JSON has a number beyond the range of a double (JavaScript reads it as \
+                     Infinity, which JSON cannot hold): {e}"
+                ),
+            )
+        } else {
+            Error::new(ErrorCode::ValidationFailed, format!("invalid JSON: {e}"))
+        }
+        .with_source(e)
     })
+}
+
+/// Whether `text` follows the JSON grammar, whatever its numbers' magnitude (and with lone
+/// surrogate escapes, which the grammar allows).
+fn is_json_grammar(text: &str) -> bool {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(&mut de)
+        .and_then(|_| de.end())
+        .is_ok()
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn parse_text(text: &str) -> Result<FastValue, sonic_rs::Error> {
+    sonic_rs::from_str(text)
+}
+
+#[cfg(target_family = "wasm")]
+fn parse_text(text: &str) -> Result<FastValue, serde_json::Error> {
+    // serde_json's own nesting limit (128) would refuse what `parse_fast`'s check allows.
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+}
+
+/// `text` with every `\uXXXX` escape of a lone surrogate (a high one not followed by an
+/// escaped low one, or a low one not preceded by a high one) written `\ufffd`; `None` when it
+/// has none. Outside strings a backslash is not JSON anyway, so every backslash is read as the
+/// start of an escape.
+fn lone_surrogates_replaced(text: &str) -> Option<String> {
+    /// The code unit of a `\uXXXX` escape starting at `at` (the backslash).
+    fn unit(bytes: &[u8], at: usize) -> Option<u16> {
+        if bytes.get(at + 1) != Some(&b'u') {
+            return None;
+        }
+        let hex = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
+        u16::from_str_radix(hex, 16).ok()
+    }
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let lone = match unit(bytes, i) {
+            Some(0xD800..=0xDBFF) if matches!(unit(bytes, i + 6), Some(0xDC00..=0xDFFF)) => {
+                i += 12;
+                continue;
+            }
+            Some(0xD800..=0xDFFF) => true,
+            Some(_) => false,
+            // Any other escape is two bytes (an invalid one fails the parse either way).
+            None => {
+                i += 2;
+                continue;
+            }
+        };
+        if lone {
+            let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            out.push_str(&text[copied..i]);
+            out.push_str("\\ufffd");
+            copied = i + 6;
+        }
+        i += 6;
+    }
+    let mut out = out?;
+    out.push_str(&text[copied..]);
+    Some(out)
 }
 
 /// An array of fast values.
@@ -345,6 +426,55 @@ mod tests {
             back.as_object().unwrap().keys().collect::<Vec<_>>(),
             ["z", "a", "m"]
         );
+    }
+
+    #[test]
+    fn a_lone_surrogate_escape_reads_as_u_fffd_as_json_parse_shows_it_in_utf8() {
+        // Node: Buffer.from(JSON.parse('["\\ud800","ok"]')[0]) is ef bf bd (U+FFFD).
+        let cases = [
+            (r#"["\ud800","ok"]"#, json!(["\u{fffd}", "ok"])),
+            (r#"["a\udc00b"]"#, json!(["a\u{fffd}b"])),
+            (
+                r#"{"\udbff": "\ud83d\ude00\ud83d"}"#,
+                json!({"\u{fffd}": "😀\u{fffd}"}),
+            ),
+            (
+                r#"["\\ud800", "\ud800\ud800\udc00"]"#,
+                json!(["\\ud800", "\u{fffd}𐀀"]),
+            ),
+        ];
+        for (text, want) in &cases {
+            let got = to_serde(&parse_fast(text, 10).unwrap());
+            assert_eq!(&got, want, "{text}");
+        }
+        assert_eq!(lone_surrogates_replaced(r#"["\ud83d\ude00", "\n"]"#), None);
+        // Both parsers refuse the escape as written (sonic-rs natively, serde_json on
+        // WebAssembly), and both read the repaired text.
+        for (text, want) in &cases {
+            assert!(parse_text(text).is_err(), "{text}");
+            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
+            let repaired = lone_surrogates_replaced(text).unwrap();
+            assert_eq!(&serde_json::from_str::<Value>(&repaired).unwrap(), want);
+        }
+    }
+
+    #[test]
+    fn json_that_json_parse_reads_is_never_prose() {
+        // JSON.parse('[1e400]') is [Infinity]: an error that says so, not a missing `json`.
+        for text in ["[1e400]", r#"{"a": [-1e400, 1]}"#] {
+            let e = parse_fast(text, 10).unwrap_err();
+            assert_eq!(e.code(), ErrorCode::ExpressionError, "{text}");
+            assert!(e.message().contains("Infinity"), "{}", e.message());
+        }
+        for text in ["[1e400", "[1, 2]]", "[01]", r#"["\x"]"#] {
+            assert_eq!(
+                parse_fast(text, 10).unwrap_err().code(),
+                ErrorCode::ValidationFailed,
+                "{text}"
+            );
+        }
+        // Still refused: what JSON.parse refuses.
+        assert!(parse_fast(r#"["\ud800", ]"#, 10).is_err());
     }
 
     #[test]
