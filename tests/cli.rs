@@ -163,7 +163,7 @@ fn check_lints_a_mixed_catalog_stream() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.trim(),
-        format!("{stream}: 4 messages, 0 problems, 0 warnings")
+        format!("{stream}: 4 messages (numbered from 0), 0 problems, 0 warnings")
     );
     // The basic catalog is known without flags.
     let (code, _, err) = run(&["check", stream]);
@@ -225,7 +225,7 @@ fn check_reports_every_mistake_of_a_broken_stream_with_its_message() {
     ]);
     assert_eq!(code, 1);
     assert!(
-        out.ends_with("4 messages, 5 problems, 0 warnings\n"),
+        out.ends_with("4 messages (numbered from 0), 5 problems, 0 warnings\n"),
         "{out}"
     );
     assert!(
@@ -245,7 +245,7 @@ fn a_plain_v1_stream_is_clean_without_flags() {
         let (code, out, err) = run(&args);
         assert_eq!(code, 0, "{err}");
         assert!(
-            out.ends_with("4 messages, 0 problems, 0 warnings\n"),
+            out.ends_with("4 messages (numbered from 0), 0 problems, 0 warnings\n"),
             "{out}"
         );
         assert_eq!(err, "");
@@ -419,7 +419,7 @@ fn check_reports_component_mistakes_with_their_location() {
     let (code, out, err) = run(&["check", &file]);
     assert_eq!(code, 1);
     assert!(
-        out.ends_with("9 messages, 8 problems, 0 warnings\n"),
+        out.ends_with("9 messages (numbered from 0), 8 problems, 0 warnings\n"),
         "{out}\n{err}"
     );
     for expected in [

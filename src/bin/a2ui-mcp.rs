@@ -488,8 +488,10 @@ fn check_stream(
         report.problems().len(),
         report.warnings().len(),
     );
+    // Problems name messages by their index from 0, as `--json` gives it ("index"): the
+    // summary says so once.
     out!(
-        "{file}: {n} message{}, {e} problem{}, {w} warning{}",
+        "{file}: {n} message{} (numbered from 0), {e} problem{}, {w} warning{}",
         plural(n),
         plural(e),
         plural(w)
