@@ -409,3 +409,26 @@ fn a_long_stream_runs_in_linear_time() {
         "{small:?} for 20 000, {large:?} for 200 000"
     );
 }
+
+/// A surface a tool returned remembers the tool and its server (what `SameServerAsSource`
+/// confines its calls to); one the agent sent has no source.
+#[test]
+fn surfaces_a_tool_returned_keep_their_source() {
+    use a2ui_catalog_mcp::Provenance;
+    use a2ui_catalog_mcp::mcp::MessageSink;
+    use a2ui_catalog_mcp::surfaces::SharedProcessor;
+    let shared = SharedProcessor::new(processor(ProcessorOptions::default()));
+    let create = |id: &str| json!({"version": "v1.0", "createSurface": {"surfaceId": id, "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"}});
+    shared.process_from(
+        vec![create("from-tool")],
+        &Provenance::new("show_issues", Some("github".to_owned())),
+    );
+    shared.process(vec![create("from-agent")]);
+    assert!(shared.take_errors().is_empty());
+    shared.with(|p| {
+        let source = p.surface("from-tool").unwrap().source().unwrap();
+        assert_eq!(source.tool, "show_issues");
+        assert_eq!(source.server.as_deref(), Some("github"));
+        assert!(p.surface("from-agent").unwrap().source().is_none());
+    });
+}

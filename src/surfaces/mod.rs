@@ -51,6 +51,7 @@ mod tests;
 
 use crate::env::Environment;
 use crate::error::{Error, ErrorCode};
+use crate::origin::{Origin, Provenance};
 use crate::path::JsonPointer;
 use crate::payload::{Payload, Spelling};
 use crate::reactive::TrackedModel;
@@ -258,15 +259,6 @@ pub struct GraphProblems {
     pub orphans: Vec<String>,
 }
 
-/// Where a surface came from, when a tool returned it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Origin {
-    /// The MCP server.
-    pub server: String,
-    /// The tool.
-    pub tool: String,
-}
-
 /// A surface: what its messages built.
 #[derive(Debug)]
 pub struct Surface {
@@ -280,7 +272,7 @@ pub struct Surface {
     /// Component ids in the order they were first defined.
     order: Vec<String>,
     data: TrackedModel<Value>,
-    origin: Option<Origin>,
+    source: Option<Provenance>,
 }
 
 impl Surface {
@@ -371,14 +363,16 @@ impl Surface {
         resolve::resolve(self, limits)
     }
 
-    /// Where it came from, when a tool returned it.
-    pub fn origin(&self) -> Option<&Origin> {
-        self.origin.as_ref()
+    /// Where it came from, when a tool returned it (the tool and its server): what a policy
+    /// such as [`SameServerAsSource`](crate::mcp::SameServerAsSource) confines its calls to.
+    pub fn source(&self) -> Option<&Provenance> {
+        self.source.as_ref()
     }
 
-    /// Records where the surface came from.
-    pub fn set_origin(&mut self, origin: Origin) {
-        self.origin = Some(origin);
+    /// Records where the surface came from ([`SharedProcessor`] does it for the surfaces a
+    /// tool's result creates).
+    pub fn set_source(&mut self, source: Provenance) {
+        self.source = Some(source);
     }
 }
 
@@ -672,7 +666,7 @@ impl Processor {
             let compiled = self.env_for(catalog.as_deref()).compile(call);
             let surface = self.surfaces.get_mut(surface_id).expect("found above");
             match compiled {
-                Ok(payload) => match run_call(&payload, surface, data_path, EvalOrigin::Action) {
+                Ok(payload) => match run_call(&payload, surface, data_path, Origin::Action) {
                     Ok(value) => done.value = Some(value),
                     Err(e) => done.errors.push(e),
                 },
@@ -879,7 +873,7 @@ impl Processor {
             components: HashMap::new(),
             order: Vec::new(),
             data: TrackedModel::new(Value::Object(Map::new())),
-            origin: None,
+            source: None,
         };
         if let Some(model) = create.data_model {
             surface.data.set(&JsonPointer::root(), model).map_err(|e| {
@@ -1355,15 +1349,33 @@ impl SharedProcessor {
     }
 }
 
-impl crate::mcp::MessageSink for SharedProcessor {
-    fn process(&self, messages: Vec<Value>) {
+impl SharedProcessor {
+    fn process_all(&self, messages: &[Value], source: Option<&Provenance>) {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let (processor, errors) = &mut *guard;
-        for message in &messages {
-            if let Err(e) = processor.process(message) {
-                errors.push(e);
+        for message in messages {
+            match processor.process(message) {
+                Ok(Applied::SurfaceCreated(id)) => {
+                    if let (Some(source), Some(surface)) = (source, processor.surface_mut(&id)) {
+                        surface.set_source(source.clone());
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => errors.push(e),
             }
         }
+    }
+}
+
+impl crate::mcp::MessageSink for SharedProcessor {
+    fn process(&self, messages: Vec<Value>) {
+        self.process_all(&messages, None);
+    }
+
+    /// Processes the messages a tool returned; the surfaces they create remember the tool and
+    /// its server ([`Surface::source`]).
+    fn process_from(&self, messages: Vec<Value>, source: &Provenance) {
+        self.process_all(&messages, Some(source));
     }
 
     fn has_surface(&self, surface_id: &str) -> bool {
@@ -1387,16 +1399,6 @@ pub struct Activation {
     pub errors: Vec<Error>,
 }
 
-/// Who asks for an evaluation: the origin a `functionCall` runs with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EvalOrigin {
-    /// The user activated a component (an action's `functionCall`): user activation.
-    Action,
-    /// The agent asked (`callRendererFunction`).
-    Agent,
-}
-
 /// Installs prepared components: each replaces the one of its id whole.
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
     for component in upserts {
@@ -1408,18 +1410,18 @@ fn install(surface: &mut Surface, upserts: Vec<Component>) {
 }
 
 /// Runs a call on a surface's data model: the one place where actions' `functionCall`s (and,
-/// when they are wired, the agent's `callRendererFunction`s) are evaluated, so that the origin
-/// of the evaluation can govern what it may do. Writes are allowed (an action may update the
+/// when they are wired, the agent's `callRendererFunction`s) are evaluated, with the origin
+/// that governs what they may do. Writes are allowed (an action may update the
 /// data model); tool calls need the host's executor (`Payload::eval_async`).
 fn run_call(
     payload: &Payload,
     surface: &mut Surface,
     context: &JsonPointer,
-    origin: EvalOrigin,
+    origin: Origin,
 ) -> Result<Value, Error> {
-    // Both origins run with the same rights today; the trust work plugs in here.
-    let _ = origin;
-    payload.eval_in(&mut surface.data, context)
+    // The origin governs what the call may do: an action runs with user activation
+    // (`requiresUserActivation` holds), the agent only what `allowedCallers` admits.
+    payload.eval_from(&mut surface.data, context, origin)
 }
 
 /// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first
