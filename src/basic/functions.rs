@@ -305,41 +305,9 @@ fn is_email(s: &str) -> bool {
     local_ok && host_ok && tld.len() >= 2 && tld.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
-/// Deep JSON equality, numbers by value (`1` equals `1.0`).
+/// Deep JSON equality, numbers as JavaScript's doubles (`1` equals `1.0`).
 fn json_equal(a: &Value, b: &Value) -> bool {
-    let mut stack = vec![(a, b)];
-    while let Some((a, b)) = stack.pop() {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) => {
-                if x.as_f64() != y.as_f64() {
-                    return false;
-                }
-            }
-            (Value::Array(x), Value::Array(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                stack.extend(x.iter().zip(y));
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                for (k, v) in x {
-                    match y.get(k) {
-                        Some(w) => stack.push((v, w)),
-                        None => return false,
-                    }
-                }
-            }
-            (x, y) => {
-                if x != y {
-                    return false;
-                }
-            }
-        }
-    }
-    true
+    crate::json::deep_equal(a, b, |x, y| x.as_f64() == y.as_f64())
 }
 
 /// Math.round: halves go up (toward +∞).

@@ -12,7 +12,7 @@
 mod js;
 
 use crate::error::{Error, ErrorCode};
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
 pub use js::{js_number_string, to_js_string};
@@ -222,6 +222,50 @@ pub(crate) fn drop_deep(value: Value) {
             _ => {}
         }
     }
+}
+
+/// Deep JSON equality with the number rule the caller chooses: object members in any order,
+/// arrays in order, everything else by value. Iterative, for values of any depth. The engine has
+/// two number rules: exact (`reactive::json_eq`, whether a value changed) and JavaScript's
+/// doubles (the basic catalog's `equals`).
+pub(crate) fn deep_equal(
+    a: &Value,
+    b: &Value,
+    same_number: impl Fn(&Number, &Number) -> bool,
+) -> bool {
+    let mut stack = vec![(a, b)];
+    while let Some((a, b)) = stack.pop() {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) => {
+                if !same_number(x, y) {
+                    return false;
+                }
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                stack.extend(x.iter().zip(y));
+            }
+            (Value::Object(x), Value::Object(y)) => {
+                if x.len() != y.len() {
+                    return false;
+                }
+                for (k, xv) in x {
+                    match y.get(k) {
+                        Some(yv) => stack.push((xv, yv)),
+                        None => return false,
+                    }
+                }
+            }
+            (x, y) => {
+                if x != y {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// The kind of a value as the reference's error messages name it (`a string`, `an array`, …).

@@ -15,44 +15,13 @@ use serde_json::Value;
 /// assert!(!json_eq(&json!(1), &json!("1")));
 /// ```
 pub fn json_eq(a: &Value, b: &Value) -> bool {
-    let mut stack = vec![(a, b)];
-    while let Some((a, b)) = stack.pop() {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) => {
-                let same = match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-                    (Some(x), Some(y), _, _) => x == y,
-                    (_, _, Some(x), Some(y)) => x == y,
-                    _ => x.as_f64() == y.as_f64(),
-                };
-                if !same {
-                    return false;
-                }
-            }
-            (Value::Array(x), Value::Array(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                stack.extend(x.iter().zip(y));
-            }
-            (Value::Object(x), Value::Object(y)) => {
-                if x.len() != y.len() {
-                    return false;
-                }
-                for (k, xv) in x {
-                    match y.get(k) {
-                        Some(yv) => stack.push((xv, yv)),
-                        None => return false,
-                    }
-                }
-            }
-            (x, y) => {
-                if x != y {
-                    return false;
-                }
-            }
+    crate::json::deep_equal(a, b, |x, y| {
+        match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+            (Some(x), Some(y), _, _) => x == y,
+            (_, _, Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
         }
-    }
-    true
+    })
 }
 
 #[cfg(test)]
