@@ -5,7 +5,7 @@
 //! then rounded half away from zero ("half-expand", Intl's default) to the fraction digits.
 
 use super::Shared;
-use super::functions::{Get, Kind, arg_error, js_string_number};
+use super::functions::{Get, Kind, arg_error, number_arg};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use fixed_decimal::{Decimal, FloatPrecision, SignedRoundingMode, UnsignedRoundingMode};
@@ -74,23 +74,7 @@ pub(crate) fn decimals(kind: Kind, v: &Value) -> Result<Option<i16>, Error> {
 /// The value to format: a number, or a string `Number()` reads; `None` for `null` (which
 /// formats as `""`).
 fn value(kind: Kind, args: &(impl Get + ?Sized)) -> Result<Option<f64>, Error> {
-    match args.get("value") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => Ok(n.as_f64()),
-        Some(Value::String(s)) => match js_string_number(s) {
-            Some(n) if n.is_finite() => Ok(Some(n)),
-            _ => Err(arg_error(
-                kind,
-                "value",
-                format!("must be a number, got the text {s:?}"),
-            )),
-        },
-        Some(other) => Err(arg_error(
-            kind,
-            "value",
-            format!("must be a number, got {}", kind_name(other)),
-        )),
-    }
+    number_arg(kind, args, "value")
 }
 
 /// A literal `value`, checked when the payload is compiled.

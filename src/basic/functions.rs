@@ -175,7 +175,11 @@ pub(crate) fn js_string_number(s: &str) -> Option<f64> {
 
 /// A number argument: a JSON number, or a string JavaScript's `Number()` reads. `None` when
 /// absent or `null`.
-fn number_arg(kind: Kind, args: &(impl Get + ?Sized), name: &str) -> Result<Option<f64>, Error> {
+pub(super) fn number_arg(
+    kind: Kind,
+    args: &(impl Get + ?Sized),
+    name: &str,
+) -> Result<Option<f64>, Error> {
     match args.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Number(n)) => Ok(n.as_f64()),
