@@ -10,8 +10,8 @@ use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog, Expr, Template};
 use a2ui_catalog_mcp::{Environment, ErrorCode, JsonPointer, Origin};
 use serde_json::{Map, Value, json};
 
-const NEEDS_MESSAGES: &str = "needs the message processor (issue 22): the case renders a surface";
-const NEEDS_ROUTING: &str = "catalog routing on a surface (catalogPaths, surface catalogId): needs the message processor (issue 22)";
+const NEEDS_MESSAGES: &str = "renders a surface (data model, templates, checks): this runner evaluates functions alone, and the processor runner does not register the basic catalog's implementation yet";
+const NEEDS_ROUTING: &str = "catalog routing on a surface (catalogPaths, surface catalogId): this runner evaluates functions alone, and the processor runner does not register the basic catalog's implementation yet";
 const V09: &str = "protocol v0.9 semantics (a validationResult is a plain truthy object there); the crate implements v1.0";
 
 fn environment() -> Environment {
