@@ -8,6 +8,7 @@
 //! - a tool's JSON text with a lone surrogate escape reads as `JSON.parse` shows it once encoded
 //!   as UTF-8 (U+FFFD), and JSON that `JSON.parse` reads is never taken for prose;
 //! - the regex dialect accepts `(?:[]*)?`, which can only match empty text.
+#![cfg(feature = "testing")]
 
 use a2ui_catalog_mcp::jmespath::Expression;
 use a2ui_catalog_mcp::regex::Pattern;

@@ -2,6 +2,7 @@
 //! one `targetDataPath`, completing in scrambled order, some with a result slow to build. The
 //! model logs every write it receives: a call may write only while no newer call has started,
 //! so the writes come in start order and the latest started call's value is what stays.
+#![cfg(feature = "testing")]
 
 use a2ui_catalog_mcp::mcp::{BoxFuture, HostError, McpHost, ToolClient};
 use a2ui_catalog_mcp::testing::block_on;
