@@ -141,7 +141,13 @@ fn refresh(
             .expect("a bound key is evaluated by refresh");
         match (payload.eval_read(model.get(), context), state) {
             (Ok(fresh), ValueState::Ready(kept)) => {
-                assert_eq!(&fresh, kept, "key {key} is stale: {payload:?} in {context}")
+                assert_eq!(&fresh, kept.as_ref(), "key {key} is stale: {payload:?} in {context}")
+            }
+            // A bare binding is lent from the model: what the renderer reads must be what an
+            // evaluation gives.
+            (Ok(fresh), ValueState::Bound) => {
+                let lent = bindings.value(key, model.get()).expect("a bound key has a value");
+                assert_eq!(&fresh, lent.as_ref(), "key {key} reads {lent:?}, not {fresh:?}")
             }
             (Err(_), ValueState::Failed { .. }) => {}
             (fresh, state) => panic!("key {key}: evaluated afresh {fresh:?}, kept {state:?}"),

@@ -63,6 +63,15 @@ pub extern "C" fn output_len() -> usize {
     OUTPUT.lock().unwrap_or_else(PoisonError::into_inner).len()
 }
 
+/// The MCP catalog; with the feature `basic`, the basic catalog too.
+fn environment() -> Environment {
+    #[cfg_attr(not(feature = "basic"), allow(unused_mut))]
+    let mut env = Environment::new();
+    #[cfg(feature = "basic")]
+    env.add_catalog(a2ui_catalog_mcp::basic::BasicCatalog::new().build());
+    env
+}
+
 fn evaluate(mut request: Value) -> Result<Value, Error> {
     let payload = request.get("payload").cloned().unwrap_or(Value::Null);
     let data = request.get_mut("data").map(Value::take).unwrap_or(json!({}));
@@ -70,7 +79,7 @@ fn evaluate(mut request: Value) -> Result<Value, Error> {
         Some(Value::Object(tools)) => tools,
         _ => Map::new(),
     };
-    let compiled = Environment::new().compile(&payload)?;
+    let compiled = environment().compile(&payload)?;
     // A policy and an audit sink too: the audit's stopwatch has no clock here, and must not
     // need one.
     let host = McpHost::new(Arc::new(Scripted(tools)) as Arc<dyn ToolClient>)
