@@ -32,10 +32,11 @@ use std::sync::Arc;
 #[global_allocator]
 static ALLOCATOR: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
-/// Bytes in use now, as the allocator counts them.
+/// Bytes in use now, as the allocator counts them (a reallocation's growth or shrinkage is
+/// already in `bytes_allocated` / `bytes_deallocated`).
 fn in_use() -> isize {
     let stats = ALLOCATOR.stats();
-    stats.bytes_allocated as isize - stats.bytes_deallocated as isize + stats.bytes_reallocated
+    stats.bytes_allocated as isize - stats.bytes_deallocated as isize
 }
 
 /// The registrations of the workload: `(key, path)`.
