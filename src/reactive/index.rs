@@ -367,18 +367,9 @@ impl<K: Eq + Hash + Clone> PathIndex<K> {
     /// Whether a key is registered at `path` or at one of its ancestors. Costs the depth of
     /// `path`.
     pub(crate) fn any_at_or_above(&self, path: &JsonPointer) -> bool {
-        let mut id = ROOT;
-        for token in path.tokens() {
-            let node = &self.nodes[id as usize];
-            if !node.own.is_empty() {
-                return true;
-            }
-            match node.children.get(token.as_str()) {
-                Some(&child) => id = child,
-                None => return false,
-            }
-        }
-        !self.nodes[id as usize].own.is_empty()
+        self.walk_down(path)
+            .is_some_and(|end| !self.nodes[end as usize].own.is_empty())
+            || self.any_strictly_above(path)
     }
 
     /// Whether a key is registered at an ancestor of `path` (not at `path` itself). Costs the
@@ -398,17 +389,21 @@ impl<K: Eq + Hash + Clone> PathIndex<K> {
         false
     }
 
-    /// Whether a key is registered strictly under `path`. Costs the depth of `path`.
-    pub(crate) fn any_strictly_below(&self, path: &JsonPointer) -> bool {
+    /// The node of `path`, when the index has one.
+    fn walk_down(&self, path: &JsonPointer) -> Option<NodeId> {
         let mut id = ROOT;
         for token in path.tokens() {
-            match self.nodes[id as usize].children.get(token.as_str()) {
-                Some(&child) => id = child,
-                None => return false,
-            }
+            id = *self.nodes[id as usize].children.get(token.as_str())?;
         }
-        let node = &self.nodes[id as usize];
-        node.below.len() > node.own.len()
+        Some(id)
+    }
+
+    /// Whether a key is registered strictly under `path`. Costs the depth of `path`.
+    pub(crate) fn any_strictly_below(&self, path: &JsonPointer) -> bool {
+        self.walk_down(path).is_some_and(|id| {
+            let node = &self.nodes[id as usize];
+            node.below.len() > node.own.len()
+        })
     }
 
     /// Appends to `out` the keys registered strictly under `path` (a key registered both at
