@@ -728,6 +728,117 @@ impl Processor {
         Ok(done)
     }
 
+    /// Every component problem of a `createSurface` or `updateComponents` message, judged
+    /// against its surface as it stands and applying nothing (what [`process`](Processor::process)
+    /// stops at is the first): each duplicate id, each component's problems (a property that is
+    /// refused is set aside and the rest of the component judged again, so an unknown property
+    /// does not hide a bad `variant`), then the graph of the components that passed. A message
+    /// that does not parse gives its one parse error; other messages give none. The message is
+    /// not counted.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default());
+    /// p.register_catalog(&json!({"catalogId": "my", "components": {
+    ///     "Text": {"properties": {"component": {"const": "Text"}, "text": {"type": "string"},
+    ///         "variant": {"enum": ["h1", "body"]}}, "required": ["component", "text"]}}}))?;
+    /// let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "my", "components": [
+    ///     {"id": "root", "component": "Text", "text": "x", "colour": "red", "variant": "huge"},
+    ///     {"id": "b", "component": "Txt"}]}});
+    /// let found: Vec<String> = p.component_problems(&message).iter().map(|e| e.pointer.clone()).collect();
+    /// assert_eq!(found, ["/createSurface/components/0/colour", "/createSurface/components/0/variant",
+    ///     "/createSurface/components/1/component"]);
+    /// assert!(p.surface("s").is_none());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn component_problems(&mut self, message: &Value) -> Vec<MessageError> {
+        let mut options = ParseOptions::default();
+        options.require_version = self.options.require_version;
+        options.max_depth = self.env.limits().max_depth;
+        let parsed = match parse_message_with(message, options) {
+            Ok(parsed) => parsed,
+            Err(e) => return vec![e],
+        };
+        let version = parsed.version_or_default();
+        let (surface, defs, existing) = match parsed.body {
+            Body::UpdateComponents(update) => match self.surfaces.remove(&update.surface_id) {
+                Some(surface) => (surface, update.components, true),
+                None => return Vec::new(),
+            },
+            Body::CreateSurface(create) => {
+                let Some(components) = create.components else {
+                    return Vec::new();
+                };
+                let mut surface = Surface {
+                    id: create.surface_id,
+                    version,
+                    catalog_id: create.catalog_id,
+                    send_data_model: create.send_data_model,
+                    theme: None,
+                    metadata: None,
+                    components: HashMap::new(),
+                    order: Vec::new(),
+                    data: TrackedModel::new(Value::Object(Map::new())),
+                    source: None,
+                };
+                if let Some(model) = create.data_model {
+                    // A model that cannot be written is process()'s problem, not a component's.
+                    let _ = surface.data.set(&JsonPointer::root(), model);
+                }
+                (surface, components, false)
+            }
+            _ => return Vec::new(),
+        };
+        let mut problems = Vec::new();
+        let mut seen = HashSet::with_capacity(defs.len());
+        let mut passed = Vec::with_capacity(defs.len());
+        for def in defs {
+            if !seen.insert(def.id.clone()) {
+                problems.push(MessageError::new(
+                    Category::Integrity,
+                    format!("{}/id", def.pointer),
+                    format!("duplicate component id '{}' in one message", def.id),
+                ));
+                continue;
+            }
+            let mut def = def;
+            // Bounded: each round sets one property aside.
+            loop {
+                match self.component(&surface, def.clone()) {
+                    Ok(component) => {
+                        passed.push(component);
+                        break;
+                    }
+                    Err(e) => {
+                        let prop = e
+                            .pointer
+                            .strip_prefix(&format!("{}/", def.pointer))
+                            .map(|rest| rest.split('/').next().unwrap_or(rest))
+                            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+                            .filter(|p| def.props.contains_key(p.as_str()));
+                        problems.push(e);
+                        match prop {
+                            Some(prop) => {
+                                def.props.shift_remove(&prop);
+                            }
+                            None => break,
+                        }
+                    }
+                }
+            }
+        }
+        if let Err(e) = graph::check(&surface, &passed, self.options.strict, |def| {
+            self.schema_of(&surface, def)
+        }) {
+            problems.push(e);
+        }
+        if existing {
+            self.surfaces.insert(surface.id.clone(), surface);
+        }
+        problems
+    }
+
     /// How many messages were given to the processor.
     pub fn message_count(&self) -> usize {
         self.messages
