@@ -482,3 +482,129 @@ fn render_prints_what_every_gallery_stream_draws() {
         "/items/0"
     );
 }
+
+/// A gallery example as JSON, to inject a mistake into.
+fn gallery(name: &str) -> Value {
+    let text = std::fs::read_to_string(format!("tests/a2ui-v1/gallery/{name}.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The component of `id` in message `message` of a gallery example.
+fn component_of<'a>(stream: &'a mut Value, message: usize, id: &str) -> &'a mut Value {
+    stream["messages"][message]["updateComponents"]["components"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["id"] == id)
+        .unwrap()
+}
+
+#[test]
+fn check_reports_every_mistake_injected_into_gallery_examples() {
+    // Five mistakes in one message of the login form: each is reported, located, and the
+    // message (refused whole) leaves no other trace.
+    let mut login = gallery("09_login-form");
+    component_of(&mut login, 1, "title")["component"] = json!("Txt");
+    component_of(&mut login, 1, "subtitle")
+        .as_object_mut()
+        .unwrap()
+        .remove("text");
+    component_of(&mut login, 1, "header")["colour"] = json!("red");
+    component_of(&mut login, 1, "login_btn_text")["variant"] = json!("huge");
+    let divider = component_of(&mut login, 1, "divider").clone();
+    let components = login["messages"][1]["updateComponents"]["components"]
+        .as_array_mut()
+        .unwrap();
+    components.push(divider);
+    assert_eq!(components.len(), 15);
+    let file = temp_file("login-mistakes.json", &login.to_string());
+    let (code, out, err) = run(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        out.ends_with("3 messages (numbered from 0), 5 problems, 0 warnings\n"),
+        "{out}\n{err}"
+    );
+    for expected in [
+        "message 1 at /updateComponents/components/2/colour: VALIDATION_FAILED: unknown property 'colour' of Column",
+        "message 1 at /updateComponents/components/3/component: VALIDATION_FAILED: unknown component type 'Txt'",
+        "message 1 at /updateComponents/components/4: VALIDATION_FAILED: Text 'subtitle' needs the property 'text'",
+        "message 1 at /updateComponents/components/7/variant: VALIDATION_FAILED: Text.variant is \"huge\"",
+        "message 1 at /updateComponents/components/14/id: VALIDATION_FAILED: duplicate component id 'divider' in one message",
+    ] {
+        assert!(err.contains(expected), "{expected}\n{err}");
+    }
+    let (_, out, _) = run(&["--json", "check", &file]);
+    let reply: Value = serde_json::from_str(out.trim()).unwrap();
+    let located: Vec<(u64, &str)> = reply["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["index"].as_u64().unwrap(),
+                e["location"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        located,
+        [
+            (1, "/updateComponents/components/2/colour"),
+            (1, "/updateComponents/components/3/component"),
+            (1, "/updateComponents/components/4"),
+            (1, "/updateComponents/components/7/variant"),
+            (1, "/updateComponents/components/14/id"),
+        ]
+    );
+
+    // A dangling child, judged as the stream leaves the surface, and by every message with
+    // --strict; a component in the other envelope spelling is a warning either way.
+    let mut dangling = gallery("09_login-form");
+    component_of(&mut dangling, 1, "main_column")["children"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("ghost"));
+    let password = component_of(&mut dangling, 1, "password_field")
+        .as_object_mut()
+        .unwrap();
+    let checks = password.remove("checks").unwrap();
+    password.insert("@checks".into(), checks);
+    let file = temp_file("login-dangling.json", &dangling.to_string());
+    for strict in [false, true] {
+        let mut args = vec!["check", file.as_str()];
+        if strict {
+            args.push("--strict");
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 1);
+        assert!(out.ends_with("1 problem, 1 warning\n"), "{out}\n{err}");
+        assert!(
+            err.contains(
+                "message 1 at /updateComponents/components/1/children/6: VALIDATION_FAILED: "
+            ) && err.contains("'ghost' (children[6])"),
+            "{err}"
+        );
+        assert!(
+            err.contains("message 1 at /updateComponents/components/6/@checks: warning OTHER_SPELLING: this stream writes envelope keys (\"@checks\" or \"checks\") in both spellings: the '@' spelling here, the plain spelling at message 1 /updateComponents/components/5/checks")
+                && err.contains("at message 1 /updateComponents/components/5/checks"),
+            "{err}"
+        );
+    }
+
+    // No root: a problem of the message with --strict, of the stream's end without.
+    let mut rootless = gallery("00_simple-text");
+    component_of(&mut rootless, 1, "root")["id"] = json!("main");
+    let file = temp_file("rootless.json", &rootless.to_string());
+    let (code, _, err) = run(&["check", "--strict", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("message 1 at /: VALIDATION_FAILED: Missing root component: surface 'gallery-simple-text' has no component 'root'"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["check", &file]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("message 1 at /: VALIDATION_FAILED: surface 'gallery-simple-text' has no component 'root' at the end of the stream"),
+        "{err}"
+    );
+}

@@ -422,6 +422,11 @@ pub struct StreamChecker<'e> {
     envs: HashMap<(String, bool), Environment>,
     /// Whether the message being checked is v1.0, whose values are read in both spellings.
     both_spellings: bool,
+    /// The first spelling v1.0 components of the stream used (`true`: `@`) for envelope keys
+    /// and for dynamic values, each with its message index and pointer; a component in the
+    /// other gets one warning per stream and kind.
+    first_spelling: [Option<(bool, usize, String)>; 2],
+    mixed_warned: [bool; 2],
     /// The surfaces as a permissive processor builds them: component schemas and the graph.
     processor: crate::surfaces::Processor,
     /// The message index at which each component of each surface was last defined, and its
@@ -444,6 +449,8 @@ impl<'e> StreamChecker<'e> {
             deleted: HashSet::new(),
             envs: HashMap::new(),
             both_spellings: false,
+            first_spelling: [None, None],
+            mixed_warned: [false, false],
             processor: crate::surfaces::Processor::with_environment(
                 env.clone(),
                 crate::surfaces::ProcessorOptions::default()
@@ -664,16 +671,26 @@ impl<'e> StreamChecker<'e> {
             // one the processor refused): its surfaceId problems are theirs.
             Err(e) if e.error.pointer.ends_with("/surfaceId") => {}
             Err(e) => {
-                let pointer = e.error.pointer.as_str();
-                let related = |p: &str| pointer.starts_with(p) || p.starts_with(pointer);
-                let known = self.problems[before..]
-                    .iter()
-                    .any(|p| p.index == Some(index) && related(p.pointer()));
-                if !known {
-                    self.problems.push(Problem {
-                        index: Some(index),
-                        error: e.to_error().with_phase(Phase::Compile),
-                    });
+                // The processor stops at the first problem: every component problem of the
+                // message is asked for, the first one kept when it is of another kind.
+                let mut found = self.processor.component_problems(message);
+                if !found.contains(&e.error) {
+                    found.insert(0, e.error);
+                }
+                // Judged against what the checks above found, not against one another.
+                let theirs = self.problems.len();
+                for error in found {
+                    let pointer = error.pointer.as_str();
+                    let related = |p: &str| pointer.starts_with(p) || p.starts_with(pointer);
+                    let known = self.problems[before..theirs]
+                        .iter()
+                        .any(|p| p.index == Some(index) && related(p.pointer()));
+                    if !known {
+                        self.problems.push(Problem {
+                            index: Some(index),
+                            error: error.to_error().with_phase(Phase::Compile),
+                        });
+                    }
                 }
             }
         }
@@ -1074,6 +1091,9 @@ impl<'e> StreamChecker<'e> {
                 format!("'component' must be a string, got {}", kind_name(other)),
             ),
         }
+        if self.both_spellings {
+            self.note_spelling(index, at, map);
+        }
         // Each property is compiled on its own; the envelope keys (either spelling) are not
         // values, except `checks` and `accessibility`, which hold some.
         for (key, value) in map {
@@ -1085,6 +1105,51 @@ impl<'e> StreamChecker<'e> {
             }
             let at = format!("{at}/{}", crate::path::escape_token(key));
             self.compile(index, &at, value, catalog);
+        }
+    }
+
+    /// v1.0 reads envelope keys and dynamic values in both spellings; a stream that writes
+    /// one of them both ways is most likely two generators' output pasted together, so the
+    /// first component in the other spelling gets a warning, once per stream for envelope keys
+    /// and once for dynamic values (the two are independent: `{"@path"}` values beside a plain
+    /// `checks` key is one consistent style). A component carrying both forms of one envelope
+    /// key is an error of its own.
+    fn note_spelling(&mut self, index: usize, at: &str, map: &Map<String, Value>) {
+        let (envelope, values) = spelling_of(at, map);
+        for (kind, found) in [(0, envelope), (1, values)] {
+            let Some((at_form, pointer)) = found else {
+                continue;
+            };
+            let what = [
+                "envelope keys (\"@checks\" or \"checks\")",
+                "dynamic values ({\"@path\"} or {\"path\"})",
+            ][kind];
+            match &self.first_spelling[kind] {
+                None => self.first_spelling[kind] = Some((at_form, index, pointer)),
+                Some((first, first_index, first_pointer))
+                    if *first != at_form && !self.mixed_warned[kind] =>
+                {
+                    let name = |at_form: bool| {
+                        if at_form {
+                            "the '@' spelling"
+                        } else {
+                            "the plain spelling"
+                        }
+                    };
+                    let message = format!(
+                        "this stream writes {what} in both spellings: {} here, {} at message {first_index} {first_pointer}; v1.0 reads both, so neither wins, but write one",
+                        name(at_form),
+                        name(*first)
+                    );
+                    self.mixed_warned[kind] = true;
+                    self.warnings.push(StreamWarning {
+                        index,
+                        warning: Warning::new(crate::error::WarningCode::OtherSpelling, message)
+                            .with_location(pointer),
+                    });
+                }
+                Some(_) => {}
+            }
         }
     }
 
@@ -1183,3 +1248,59 @@ impl<'e> StreamChecker<'e> {
 
 #[cfg(test)]
 mod tests;
+
+/// The spellings a component is written in, and where they show: of its envelope keys
+/// (`@checks` or `checks`, …), and of its dynamic values (the first binding or call found:
+/// `{"@path"}`, or the plain `{"path"}` in a binding's exact shape). `None` when nothing
+/// tells. Explicit stack.
+type Spotted = Option<(bool, String)>;
+
+fn spelling_of(at: &str, map: &Map<String, Value>) -> (Spotted, Spotted) {
+    let envelope = map.keys().find_map(|key| {
+        let plain = key.trim_start_matches('@');
+        matches!(plain, "catalogId" | "accessibility" | "checks" | "metadata").then(|| {
+            let pointer = format!("{at}/{}", crate::path::escape_token(key));
+            (key.starts_with('@'), pointer)
+        })
+    });
+    let mut stack: Vec<(String, &Value)> = map
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "id" | "component"))
+        .map(|(k, v)| (format!("{at}/{}", crate::path::escape_token(k)), v))
+        .collect();
+    stack.reverse();
+    while let Some((pointer, value)) = stack.pop() {
+        match value {
+            Value::Object(object) => {
+                if object.contains_key("@path") || object.contains_key("@call") {
+                    return (envelope, Some((true, pointer)));
+                }
+                let binding = object.len() == 1 && object.get("path").is_some_and(Value::is_string);
+                let call = object.get("call").is_some_and(Value::is_string)
+                    && object.keys().all(|k| {
+                        matches!(k.as_str(), "call" | "args" | "catalogId" | "returnType")
+                    });
+                if binding || call {
+                    return (envelope, Some((false, pointer)));
+                }
+                let mut inner: Vec<(String, &Value)> = object
+                    .iter()
+                    .map(|(k, v)| (format!("{pointer}/{}", crate::path::escape_token(k)), v))
+                    .collect();
+                inner.reverse();
+                stack.extend(inner);
+            }
+            Value::Array(items) => {
+                stack.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .map(|(i, v)| (format!("{pointer}/{i}"), v)),
+                );
+            }
+            _ => {}
+        }
+    }
+    (envelope, None)
+}

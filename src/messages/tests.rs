@@ -452,3 +452,34 @@ fn a_smaller_depth_limit_is_followed() {
         [(Some(0), String::new(), ErrorCode::LimitExceeded)]
     );
 }
+
+#[test]
+fn a_stream_writing_dynamic_values_both_ways_gets_one_warning() {
+    let env = Environment::new();
+    let update = |components: Value| json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": components}});
+    let report = check_messages(
+        &env,
+        &[
+            create("s", MCP_CATALOG_ID),
+            update(json!([{"id": "root", "component": "Text", "text": {"@path": "/a"}}])),
+            // Plain envelope keys beside `@` values: one consistent style, no warning.
+            update(json!([{"id": "b", "component": "Text", "text": {"@path": "/b"}, "checks": []}])),
+            update(json!([{"id": "c", "component": "Text", "text": {"label": {"path": "/c"}}}])),
+            update(json!([{"id": "d", "component": "Text", "text": {"path": "/d"}}])),
+        ],
+    );
+    let warnings: Vec<(usize, &str, &str)> = report
+        .warnings()
+        .iter()
+        .filter(|w| w.warning().code() == crate::error::WarningCode::OtherSpelling)
+        .map(|w| (w.index(), w.pointer(), w.message()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            3,
+            "/updateComponents/components/0/text/label",
+            "this stream writes dynamic values ({\"@path\"} or {\"path\"}) in both spellings: the plain spelling here, the '@' spelling at message 1 /updateComponents/components/0/text; v1.0 reads both, so neither wins, but write one"
+        )]
+    );
+}
