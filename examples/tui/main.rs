@@ -1,5 +1,21 @@
-//! A small terminal A2UI renderer built on `a2ui_catalog_mcp::reactive`.
+//! A small terminal A2UI renderer.
 //!
+//! Given a stream (`cargo run --example tui --features rmcp,basic-catalog -- STREAM.json`), it
+//! draws what the stream builds: any official example of `tests/a2ui-v1/gallery/`, through the
+//! crate's `surfaces::Processor` with the basic catalog registered (`stream.rs`), every surface
+//! drawn as text (`draw.rs`). Tab moves between inputs, typing writes a text field's bound path,
+//! Enter or Space presses a button (its `action` message is printed) or toggles a check box or a
+//! picker's option, Left and Right move sliders, pickers and tabs, Esc closes a modal and quits.
+//!
+//! ```sh
+//! cargo run --example tui --features rmcp,basic-catalog -- tests/a2ui-v1/gallery/09_login-form.json
+//! cargo run --example tui --features rmcp,basic-catalog -- tests/a2ui-v1/gallery/09_login-form.json \
+//!     --script '<Tab>ada@example.com<Tab>secret123<Tab><Enter>' --width 60   # headless
+//! ```
+//!
+//! `--locale` and `--time-zone` set the basic catalog's (default `en-US`, `UTC`).
+//!
+//! Without a stream, it runs the reactive demo below, built on `a2ui_catalog_mcp::reactive`.
 //! It reads a surface (`examples/tui/surface.json`: text, a text field, a button, a list whose
 //! properties are dynamic values), compiles every property once, binds it in
 //! `reactive::Bindings`, and redraws only when a bound value changed. The search field is
@@ -9,8 +25,8 @@
 //! again supersedes a search in flight. The issue count is a value that needs a tool call.
 //!
 //! ```sh
-//! cargo run --example tui --features rmcp                       # interactive (Esc quits)
-//! cargo run --example tui --features rmcp -- --script 'rust<Enter>'  # headless: prints the screen
+//! cargo run --example tui --features rmcp,basic-catalog                       # interactive (Esc quits)
+//! cargo run --example tui --features rmcp,basic-catalog -- --script 'rust<Enter>'  # headless: prints the screen
 //! ```
 //!
 //! `--script` types the keys (characters, `<Enter>`, `<Backspace>`, `<Wait>` to wait for the
@@ -18,7 +34,11 @@
 //! step made. `--surface FILE` reads another surface.
 
 mod app;
+mod draw;
 mod host;
+// Its accessors serve the tests (tests/tui_gallery.rs).
+#[allow(dead_code)]
+mod stream;
 
 use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::reactive::TrackedModel;
@@ -30,12 +50,21 @@ use std::sync::Arc;
 struct Options {
     surface: String,
     script: Option<String>,
+    /// A message stream to draw (the first argument that is not an option).
+    stream: Option<String>,
+    width: usize,
+    locale: String,
+    time_zone: String,
 }
 
 fn options() -> Result<Options, String> {
     let mut options = Options {
         surface: concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tui/surface.json").into(),
         script: None,
+        stream: None,
+        width: 80,
+        locale: "en-US".into(),
+        time_zone: "UTC".into(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -43,9 +72,23 @@ fn options() -> Result<Options, String> {
             "--surface" => options.surface = args.next().ok_or("--surface needs a file")?,
             "--script" => options.script = Some(args.next().ok_or("--script needs keys")?),
             "--headless" => options.script = Some("rust<Enter>".into()),
+            "--width" => {
+                options.width = args
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .filter(|w| *w >= 20)
+                    .ok_or("--width needs a number of columns, at least 20")?
+            }
+            "--locale" => options.locale = args.next().ok_or("--locale needs a BCP 47 tag")?,
+            "--time-zone" => {
+                options.time_zone = args.next().ok_or("--time-zone needs an IANA name")?
+            }
+            other if !other.starts_with("--") && options.stream.is_none() => {
+                options.stream = Some(other.to_owned())
+            }
             other => {
                 return Err(format!(
-                    "unknown argument {other} (try --script 'rust<Enter>')"
+                    "unknown argument {other} (try STREAM.json, or --script 'rust<Enter>')"
                 ));
             }
         }
@@ -56,6 +99,9 @@ fn options() -> Result<Options, String> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
     let options = options()?;
+    if let Some(path) = &options.stream {
+        return run_stream(path, &options);
+    }
     let surface: Value = serde_json::from_str(&std::fs::read_to_string(&options.surface)?)?;
     let model = Arc::new(SharedModel::new(TrackedModel::new(json!({}))));
     let mut app = App::new(&surface, model, Arc::new(host::demo_host().await?))?;
@@ -147,4 +193,140 @@ async fn interactive(app: &mut App) -> Result<(), Box<dyn Error>> {
     .await;
     ratatui::restore();
     result
+}
+
+/// Draws a message stream: headless with `--script` (the keys, then the screen), else in the
+/// terminal.
+fn run_stream(path: &str, options: &Options) -> Result<(), Box<dyn Error>> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let stream = stream_value(&text).map_err(|e| format!("{path}: {e}"))?;
+    let mut app = stream::StreamApp::new(&stream, &options.locale, &options.time_zone)?
+        .with_clock(|| jiff::Timestamp::now().to_string());
+    app.set_width(options.width);
+    match &options.script {
+        Some(script) => {
+            for key in stream::parse_script(script)? {
+                app.key(key);
+            }
+            print!("{}", app.screen(options.width));
+            Ok(())
+        }
+        None => interactive_stream(&mut app),
+    }
+}
+
+/// A stream file: one JSON value (an array, `{"messages"}`, the gallery's form), or JSON lines.
+fn stream_value(text: &str) -> Result<Value, String> {
+    let depth = a2ui_catalog_mcp::Limits::default().max_depth + 8;
+    match a2ui_catalog_mcp::json::from_str_limited(text, depth) {
+        Ok(value) => Ok(value),
+        Err(whole) => text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| a2ui_catalog_mcp::json::from_str_limited(l, depth))
+            .collect::<Result<Vec<Value>, _>>()
+            .map(Value::Array)
+            .map_err(|_| whole.message().to_owned()),
+    }
+}
+
+/// The terminal loop of a stream: draw, read a key, act.
+fn interactive_stream(app: &mut stream::StreamApp) -> Result<(), Box<dyn Error>> {
+    use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind, KeyModifiers};
+    use stream::Key;
+    let mut terminal = ratatui::init();
+    let mut scroll = 0usize;
+    let result = (|| {
+        loop {
+            terminal.draw(|frame| {
+                let area = frame.area();
+                app.set_width(usize::from(area.width));
+                scroll = draw_stream(frame, app, scroll);
+            })?;
+            let Event::Key(key) = event::read()? else {
+                continue;
+            };
+            if key.kind != KeyEventKind::Press {
+                continue;
+            }
+            let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+            let open = app.modal_open();
+            let key = match key.code {
+                KeyCode::Char('c') if ctrl => break,
+                KeyCode::Esc if !open => break,
+                KeyCode::Esc => Key::Esc,
+                KeyCode::Char(c) => Key::Char(c),
+                KeyCode::Backspace => Key::Backspace,
+                KeyCode::Enter => Key::Enter,
+                KeyCode::Tab => Key::Tab,
+                KeyCode::BackTab => Key::BackTab,
+                KeyCode::Left => Key::Left,
+                KeyCode::Right => Key::Right,
+                KeyCode::Up => Key::Up,
+                KeyCode::Down => Key::Down,
+                _ => continue,
+            };
+            app.key(key);
+        }
+        Ok::<(), Box<dyn Error>>(())
+    })();
+    ratatui::restore();
+    result
+}
+
+/// Draws the frame, the focused input reversed, scrolled so that it shows; returns the scroll.
+fn draw_stream(frame: &mut ratatui::Frame, app: &stream::StreamApp, scroll: usize) -> usize {
+    use ratatui::style::{Modifier, Style};
+    use ratatui::text::{Line, Span};
+    use ratatui::widgets::Paragraph;
+    let area = frame.area();
+    let drawn = app.frame(usize::from(area.width));
+    let focused: Vec<(usize, usize, usize)> = app
+        .focus()
+        .and_then(|(s, k)| drawn.inputs.iter().find(|f| &f.surface == s && &f.key == k))
+        .map(|f| f.regions.clone())
+        .unwrap_or_default();
+    let height = usize::from(area.height).max(1);
+    let mut scroll = scroll;
+    if let Some(&(line, _, _)) = focused.first() {
+        if line < scroll {
+            scroll = line;
+        } else if line >= scroll + height {
+            scroll = line + 1 - height;
+        }
+    }
+    let lines: Vec<Line> = drawn
+        .lines
+        .iter()
+        .enumerate()
+        .skip(scroll)
+        .take(height)
+        .map(|(i, text)| match focused.iter().find(|(l, _, _)| *l == i) {
+            None => Line::raw(text.clone()),
+            Some(&(_, col, width)) => {
+                let (before, rest) = split_at_cells(text, col);
+                let (inside, after) = split_at_cells(&rest, width);
+                Line::from(vec![
+                    Span::raw(before),
+                    Span::styled(inside, Style::new().add_modifier(Modifier::REVERSED)),
+                    Span::raw(after),
+                ])
+            }
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines), area);
+    scroll
+}
+
+/// `text` cut after `cells` terminal cells.
+fn split_at_cells(text: &str, cells: usize) -> (String, String) {
+    let mut used = 0;
+    for (i, c) in text.char_indices() {
+        let w = draw::cells(c.encode_utf8(&mut [0; 4]));
+        if used + w > cells {
+            return (text[..i].to_owned(), text[i..].to_owned());
+        }
+        used += w;
+    }
+    (text.to_owned(), String::new())
 }
