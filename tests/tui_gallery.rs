@@ -1,0 +1,190 @@
+//! The terminal renderer of `examples/tui` on the official gallery, headless: every example is
+//! drawn at a fixed width and compared with its reviewed snapshot in `tests/snapshots/tui/`
+//! (`A2UI_UPDATE_SNAPSHOTS=1` rewrites them); keys typed into the login form write its model
+//! and its button sends its action.
+
+#[path = "../examples/tui/draw.rs"]
+mod draw;
+#[path = "../examples/tui/stream.rs"]
+mod stream;
+
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use stream::{Key, StreamApp, parse_script};
+
+/// The snapshots' width: a terminal's usual 80 columns.
+const WIDTH: usize = 80;
+
+fn gallery() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("tests/a2ui-v1/gallery")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn app(path: &Path) -> StreamApp {
+    let stream: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    StreamApp::new(&stream, "en-US", "UTC")
+        .unwrap()
+        .with_clock(|| "2026-12-04T18:00:00Z".into())
+}
+
+/// Compares `screen` with the snapshot `name`, or writes it when asked to.
+fn snapshot(name: &str, screen: &str, failures: &mut Vec<String>) {
+    let path = Path::new("tests/snapshots/tui").join(format!("{name}.txt"));
+    if std::env::var_os("A2UI_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, screen).unwrap();
+        return;
+    }
+    match std::fs::read_to_string(&path) {
+        Ok(expected) if expected == screen => {}
+        Ok(expected) => failures.push(format!(
+            "{name}: the screen differs from {}\n--- expected\n{expected}--- drawn\n{screen}",
+            path.display()
+        )),
+        Err(e) => failures.push(format!(
+            "{name}: no snapshot at {} ({e}); A2UI_UPDATE_SNAPSHOTS=1 writes it\n{screen}",
+            path.display()
+        )),
+    }
+}
+
+#[test]
+fn every_gallery_example_draws_as_its_reviewed_snapshot() {
+    let files = gallery();
+    assert_eq!(files.len(), 43);
+    let mut failures = Vec::new();
+    for path in &files {
+        let app = app(path);
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        assert!(app.errors().is_empty(), "{name}: {:?}", app.errors());
+        let screen = app.screen(WIDTH);
+        // Drawn in full: no line wider than the screen, no value that failed, no child that
+        // is not defined.
+        for line in screen.lines() {
+            assert!(draw::cells(line) <= WIDTH, "{name}: {line:?}");
+        }
+        assert!(!screen.contains('⚠'), "{name}:\n{screen}");
+        assert!(!screen.contains("not defined yet"), "{name}:\n{screen}");
+        snapshot(&name, &screen, &mut failures);
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn tabs_and_modals_draw_what_the_user_opened() {
+    let mut failures = Vec::new();
+    let mut recipe = app(Path::new("tests/a2ui-v1/gallery/24_recipe-card.json"));
+    // The tabs are the first input: Right selects the second tab.
+    for key in parse_script("<Tab><Right>").unwrap() {
+        recipe.key(key);
+    }
+    snapshot(
+        "24_recipe-card.second-tab",
+        &recipe.screen(WIDTH),
+        &mut failures,
+    );
+    let mut modal = app(Path::new("tests/a2ui-v1/gallery/36_modal.json"));
+    for key in parse_script("<Tab><Enter>").unwrap() {
+        modal.key(key);
+    }
+    assert!(modal.modal_open());
+    snapshot("36_modal.open", &modal.screen(WIDTH), &mut failures);
+    modal.key(Key::Esc);
+    assert!(!modal.modal_open());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn typing_writes_the_bound_model_and_the_button_sends_its_action() {
+    let mut login = app(Path::new("tests/a2ui-v1/gallery/09_login-form.json"));
+    let surface = "gallery-login-form";
+    let model = |app: &StreamApp| {
+        app.processor()
+            .surface(surface)
+            .unwrap()
+            .data_model()
+            .clone()
+    };
+    // The button's checks fail while the form is empty: pressing it sends nothing.
+    for key in parse_script("<Tab><Tab><Tab><Enter>").unwrap() {
+        login.key(key);
+    }
+    assert_eq!(
+        login.focus(),
+        Some(&(surface.to_owned(), "login_btn@/".to_owned()))
+    );
+    assert!(
+        login.log()[0].starts_with("login_btn is disabled: "),
+        "{:?}",
+        login.log()
+    );
+    for key in
+        parse_script("<BackTab><BackTab>ada@example.com<Tab>secret12x<Backspace>3<Tab><Enter>")
+            .unwrap()
+    {
+        login.key(key);
+    }
+    assert_eq!(
+        model(&login),
+        json!({"email": "ada@example.com", "password": "secret123"})
+    );
+    let screen = login.screen(WIDTH);
+    assert!(screen.contains("Email: [ada@example.com "), "{screen}");
+    assert!(screen.contains("Password: [•••••••••"), "{screen}");
+    assert!(!screen.contains("(disabled)"), "{screen}");
+    let sent = login.log().last().unwrap();
+    let message: Value =
+        serde_json::from_str(sent.strip_prefix("with data model ").unwrap()).unwrap();
+    assert_eq!(message["surfaces"][surface]["email"], "ada@example.com");
+    let action = &login.log()[login.log().len() - 2];
+    let action: Value = serde_json::from_str(action.strip_prefix("sent ").unwrap()).unwrap();
+    assert_eq!(action["action"]["sourceComponentId"], "login_btn");
+    assert_eq!(action["action"]["surfaceId"], surface);
+    assert_eq!(action["action"]["timestamp"], "2026-12-04T18:00:00Z");
+}
+
+#[test]
+fn inputs_of_every_kind_write_their_paths() {
+    // A check box, a picker (multiple selection), a slider and a date, all bound, one of them
+    // relative to a template item.
+    let stream = json!([
+        {"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json",
+            "dataModel": {"rows": [{"done": false}], "tags": ["a"], "volume": 5, "when": ""}}},
+        {"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Column", "children": ["list", "tags", "volume", "when"]},
+            {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+            {"id": "row", "component": "CheckBox", "label": "Done", "value": {"path": "done"}},
+            {"id": "tags", "component": "ChoicePicker", "label": "Tags", "variant": "multipleSelection",
+                "options": [{"label": "A", "value": "a"}, {"label": "B", "value": "b"}], "value": {"path": "/tags"}},
+            {"id": "volume", "component": "Slider", "label": "Volume", "min": 0, "max": 10, "value": {"path": "/volume"}},
+            {"id": "when", "component": "DateTimeInput", "label": "When", "enableDate": true, "value": {"path": "/when"}}
+        ]}}
+    ]);
+    let mut app = StreamApp::new(&stream, "en-US", "UTC").unwrap();
+    app.set_width(40);
+    assert!(app.errors().is_empty(), "{:?}", app.errors());
+    let keys = "<Tab><Space><Tab><Right><Enter><Left><Enter><Tab><Right><Right><Tab>2026-12-04";
+    for key in parse_script(keys).unwrap() {
+        app.key(key);
+    }
+    assert_eq!(
+        app.processor().surface("s").unwrap().data_model(),
+        &json!({"rows": [{"done": true}], "tags": ["b"], "volume": 7, "when": "2026-12-04"})
+    );
+    let screen = app.screen(40);
+    for expected in [
+        "[x] Done",
+        "›[ ] A",
+        " [x] B",
+        "Volume: ├",
+        "┤ 7",
+        "When: [2026-12-04",
+    ] {
+        assert!(screen.contains(expected), "{expected}\n{screen}");
+    }
+}
