@@ -463,7 +463,9 @@ fn a_stream_writing_dynamic_values_both_ways_gets_one_warning() {
             create("s", MCP_CATALOG_ID),
             update(json!([{"id": "root", "component": "Text", "text": {"@path": "/a"}}])),
             // Plain envelope keys beside `@` values: one consistent style, no warning.
-            update(json!([{"id": "b", "component": "Text", "text": {"@path": "/b"}, "checks": []}])),
+            update(
+                json!([{"id": "b", "component": "Text", "text": {"@path": "/b"}, "checks": []}]),
+            ),
             update(json!([{"id": "c", "component": "Text", "text": {"label": {"path": "/c"}}}])),
             update(json!([{"id": "d", "component": "Text", "text": {"path": "/d"}}])),
         ],
