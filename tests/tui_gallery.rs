@@ -188,3 +188,83 @@ fn inputs_of_every_kind_write_their_paths() {
         assert!(screen.contains(expected), "{expected}\n{screen}");
     }
 }
+
+#[test]
+fn bad_streams_draw_what_they_can_without_hanging() {
+    let basic = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
+    // 20 000 columns, then 20 000 cards, each the child of the one before: drawn down to the
+    // depth limit, or until the cards leave no room, quickly.
+    for kind in ["Column", "Card"] {
+        let n = 20_000;
+        let mut components: Vec<Value> = (0..n)
+            .map(|i| {
+                let id = if i == 0 {
+                    "root".to_owned()
+                } else {
+                    format!("c{i}")
+                };
+                let child = format!("c{}", i + 1);
+                match kind {
+                    "Card" => json!({"id": id, "component": "Card", "child": child}),
+                    _ => json!({"id": id, "component": "Column", "children": [child]}),
+                }
+            })
+            .collect();
+        components.push(json!({"id": format!("c{n}"), "component": "Text", "text": "bottom"}));
+        let deep = json!([
+            {"version": "v1.0", "createSurface": {"surfaceId": "deep", "catalogId": basic}},
+            {"version": "v1.0", "updateComponents": {"surfaceId": "deep", "components": components}}
+        ]);
+        let started = std::time::Instant::now();
+        let app = StreamApp::new(&deep, "en-US", "UTC").unwrap();
+        assert!(app.errors().is_empty(), "{:?}", app.errors());
+        let screen = app.screen(WIDTH);
+        assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
+        let mark = match kind {
+            "Card" => "│ …    │".to_owned(),
+            _ => format!(
+                "… nested deeper than {} levels: not drawn",
+                draw::MAX_DRAW_DEPTH
+            ),
+        };
+        assert!(screen.contains(&mark), "{kind}\n{screen}");
+        assert!(!screen.contains("bottom"));
+        for line in screen.lines() {
+            assert!(draw::cells(line) <= WIDTH, "{line:?}");
+        }
+    }
+
+    // A child not sent yet, a refused message, wrong value types and a narrow screen.
+    let odd = json!([
+        {"version": "v1.0", "createSurface": {"surfaceId": "odd", "catalogId": basic,
+            "dataModel": {"n": {"deep": [1, 2]}, "v": "x"}}},
+        {"version": "v1.0", "updateComponents": {"surfaceId": "odd", "components": [
+            {"id": "root", "component": "Row", "children": ["later", "text", "slider", "pick", "tabs"]},
+            {"id": "text", "component": "Text", "text": {"path": "/n"}},
+            {"id": "slider", "component": "Slider", "value": {"path": "/v"}, "min": 5, "max": 1},
+            {"id": "pick", "component": "ChoicePicker", "options": [], "value": {"path": "/v"}},
+            {"id": "tabs", "component": "Tabs", "tabs": []}
+        ]}},
+        {"version": "v1.0", "updateComponents": {"surfaceId": "odd", "components": [
+            {"id": "text", "component": "Txt"}
+        ]}}
+    ]);
+    let mut app = StreamApp::new(&odd, "en-US", "UTC").unwrap();
+    assert_eq!(app.errors().len(), 1);
+    for width in [1, 5, 20, 80] {
+        let screen = app.screen(width);
+        assert!(screen.contains("… later (not defined yet)") || width < 80, "{screen}");
+        for line in screen.lines() {
+            assert!(draw::cells(line) <= width.max(1), "{width}: {line:?}");
+        }
+    }
+    assert!(
+        app.screen(80)
+            .contains("! message 2 at /updateComponents/components/0/component")
+    );
+    for key in
+        parse_script("<Tab><Left><Right><Enter><Tab><Right><Enter><Tab><Left>x<Esc>").unwrap()
+    {
+        app.key(key);
+    }
+}

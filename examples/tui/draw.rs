@@ -322,6 +322,10 @@ fn visible_kids<'k>(
     }
 }
 
+/// The most levels of layout drawn: a deeper subtree is a line saying so (a stream may nest
+/// components as deep as it likes, and each level copies the lines of the one below).
+pub const MAX_DRAW_DEPTH: usize = 64;
+
 /// Draws a tree `width` cells wide.
 pub fn draw(tree: &Tree, view: &View, width: usize) -> Block {
     let n = tree.nodes.len();
@@ -339,6 +343,8 @@ pub fn draw(tree: &Tree, view: &View, width: usize) -> Block {
     // Widths and visibility, top-down.
     let mut given = vec![0usize; n];
     let mut visible = vec![false; n];
+    let mut depth = vec![0usize; n];
+    let mut cut = vec![false; n];
     given[0] = width;
     visible[0] = true;
     for i in 0..n {
@@ -347,10 +353,18 @@ pub fn draw(tree: &Tree, view: &View, width: usize) -> Block {
         }
         let node = &tree.nodes[i];
         let shown = visible_kids(node, &kids[i], view);
+        // Too deep, or a card too narrow for its child to show anything: a mark instead.
+        if (depth[i] >= MAX_DRAW_DEPTH || (kind(node) == "Card" && given[i] < 10))
+            && !shown.is_empty()
+        {
+            cut[i] = true;
+            continue;
+        }
         let widths = child_widths(node, &shown, &natural, given[i], &tree.nodes);
         for ((_, k), w) in shown.iter().zip(widths) {
             given[*k] = w;
             visible[*k] = true;
+            depth[*k] = depth[i] + 1;
         }
     }
     // Blocks, bottom-up.
@@ -360,11 +374,27 @@ pub fn draw(tree: &Tree, view: &View, width: usize) -> Block {
             continue;
         }
         let node = &tree.nodes[i];
-        let shown: Vec<(String, Block)> = visible_kids(node, &kids[i], view)
-            .into_iter()
-            .filter_map(|(slot, k)| Some((slot.clone(), blocks[*k].take()?)))
-            .collect();
-        blocks[i] = Some(block_of(i, node, shown, given[i], view));
+        let kids_shown = visible_kids(node, &kids[i], view);
+        let shown: Vec<(String, Block)> = if cut[i] {
+            // The mark takes the place of the children.
+            let inner = child_widths(node, &kids_shown[..1], &natural, given[i], &tree.nodes)[0];
+            let mut mark = Block::new(inner);
+            if depth[i] >= MAX_DRAW_DEPTH {
+                mark.push(format!(
+                    "… nested deeper than {MAX_DRAW_DEPTH} levels: not drawn"
+                ));
+            } else {
+                mark.push("…".into());
+            }
+            vec![(kids_shown[0].0.clone(), mark)]
+        } else {
+            kids_shown
+                .into_iter()
+                .filter_map(|(slot, k)| Some((slot.clone(), blocks[*k].take()?)))
+                .collect()
+        };
+        let block = block_of(i, node, shown, given[i], view);
+        blocks[i] = Some(block);
     }
     blocks[0].take().unwrap_or_default()
 }
