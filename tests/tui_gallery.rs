@@ -8,6 +8,7 @@ mod draw;
 #[path = "../examples/tui/stream.rs"]
 mod stream;
 
+use a2ui_catalog_mcp::surfaces::{Node, ResolveLimits};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use stream::{Key, StreamApp, parse_script};
@@ -53,6 +54,46 @@ fn snapshot(name: &str, screen: &str, failures: &mut Vec<String>) {
     }
 }
 
+/// Every Text of the resolved trees shows on the screen (its first word, markdown marks
+/// aside), unless it is under a tab that is not selected or in a closed modal.
+fn assert_texts_shown(app: &StreamApp, name: &str, screen: &str) {
+    for surface in app.processor().surfaces() {
+        let tree = surface.resolve(ResolveLimits::default());
+        let by_key: std::collections::HashMap<String, &Node> =
+            tree.nodes.iter().map(|n| (n.key(), n)).collect();
+        for node in &tree.nodes {
+            if node.component_type.as_deref() != Some("Text") {
+                continue;
+            }
+            // Hidden: an ancestor hangs from a tab other than the first, or a modal's content.
+            let mut hidden = false;
+            let mut at = node;
+            while let (Some(parent), Some(slot)) = (&at.parent, &at.slot) {
+                hidden |= (slot.starts_with("tabs[") && !slot.starts_with("tabs[0]"))
+                    || slot == "content";
+                match by_key.get(parent) {
+                    Some(p) => at = p,
+                    None => break,
+                }
+            }
+            let text = draw::show(node.props.get("text"));
+            let word: String = text
+                .split_whitespace()
+                .map(|w| w.trim_matches(|c: char| matches!(c, '#' | '*' | '_' | '`' | '[' | '-')))
+                .find(|w| !w.is_empty())
+                .unwrap_or("")
+                .chars()
+                .take(6)
+                .collect();
+            assert!(
+                hidden || screen.contains(&word),
+                "{name}: the text {text:?} of {} does not show\n{screen}",
+                node.key()
+            );
+        }
+    }
+}
+
 #[test]
 fn every_gallery_example_draws_as_its_reviewed_snapshot() {
     let files = gallery();
@@ -70,6 +111,7 @@ fn every_gallery_example_draws_as_its_reviewed_snapshot() {
         }
         assert!(!screen.contains('⚠'), "{name}:\n{screen}");
         assert!(!screen.contains("not defined yet"), "{name}:\n{screen}");
+        assert_texts_shown(&app, &name, &screen);
         snapshot(&name, &screen, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
@@ -253,7 +295,10 @@ fn bad_streams_draw_what_they_can_without_hanging() {
     assert_eq!(app.errors().len(), 1);
     for width in [1, 5, 20, 80] {
         let screen = app.screen(width);
-        assert!(screen.contains("… later (not defined yet)") || width < 80, "{screen}");
+        assert!(
+            screen.contains("… later (not defined yet)") || width < 80,
+            "{screen}"
+        );
         for line in screen.lines() {
             assert!(draw::cells(line) <= width.max(1), "{width}: {line:?}");
         }
