@@ -833,6 +833,29 @@ impl Processor {
         }) {
             problems.push(e);
         }
+        // The graph check stops at its first problem: in strict mode every dangling child.
+        if self.options.strict {
+            let ids: HashSet<&str> = passed.iter().map(|c| c.def.id.as_str()).collect();
+            for component in &passed {
+                for (child, slot, _) in &component.children {
+                    let pointer = format!("{}/{}", component.def.pointer, slot_pointer(slot));
+                    if ids.contains(child.as_str())
+                        || surface.components.contains_key(child)
+                        || problems.iter().any(|p| p.pointer == pointer)
+                    {
+                        continue;
+                    }
+                    problems.push(MessageError::new(
+                        Category::Integrity,
+                        pointer,
+                        format!(
+                            "Dangling reference: component '{}' names the child '{child}' ({slot}), which is not defined",
+                            component.def.id
+                        ),
+                    ));
+                }
+            }
+        }
         if existing {
             self.surfaces.insert(surface.id.clone(), surface);
         }
