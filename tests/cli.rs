@@ -591,6 +591,30 @@ fn check_reports_every_mistake_injected_into_gallery_examples() {
         );
     }
 
+    // With --strict, every dangling child of the message.
+    let mut two = gallery("09_login-form");
+    for (id, ghost) in [("main_column", "ghost"), ("header", "phantom")] {
+        component_of(&mut two, 1, id)["children"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!(ghost));
+    }
+    let file = temp_file("login-two-dangling.json", &two.to_string());
+    let (code, out, err) = run(&["check", "--strict", &file]);
+    assert_eq!(code, 1);
+    assert!(out.ends_with("2 problems, 0 warnings\n"), "{out}\n{err}");
+    for at in [
+        "/updateComponents/components/1/children/6",
+        "/updateComponents/components/2/children/2",
+    ] {
+        assert!(
+            err.contains(&format!(
+                "message 1 at {at}: VALIDATION_FAILED: Dangling reference"
+            )),
+            "{at}\n{err}"
+        );
+    }
+
     // No root: a problem of the message with --strict, of the stream's end without.
     let mut rootless = gallery("00_simple-text");
     component_of(&mut rootless, 1, "root")["id"] = json!("main");
