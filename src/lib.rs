@@ -162,7 +162,7 @@ pub use catalog::{
 pub use env::{Diagnostics, Environment};
 pub use error::{Denial, Error, ErrorCode, Phase, Result, Warning, WarningCode};
 pub use json::{js_number_string, to_js_string};
-pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
+pub use limits::Limits;
 pub use mcp::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
     ToolClient, ToolRouter,

@@ -26,17 +26,6 @@ pub struct Limits {
     pub max_steps: u64,
 }
 
-impl Limits {
-    /// Limits with the given length and depth and the default evaluation budget.
-    pub fn new(max_length: usize, max_depth: usize) -> Self {
-        Limits {
-            max_length,
-            max_depth,
-            ..Limits::default()
-        }
-    }
-}
-
 impl Default for Limits {
     fn default() -> Self {
         Limits {

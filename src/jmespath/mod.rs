@@ -41,7 +41,6 @@
 //! ```
 
 mod ast;
-mod cache;
 mod error;
 mod functions;
 mod interpreter;
@@ -51,7 +50,6 @@ mod parser;
 mod value;
 mod view;
 
-pub use cache::{DEFAULT_CACHE_CAPACITY, ExpressionCache};
 pub use error::{JmespathError, JmespathErrorKind};
 pub use limits::{Limits, MAX_DEPTH_CEILING};
 pub use view::{JsonKind, JsonView, ObjectMembers};
@@ -364,7 +362,6 @@ mod tests {
         fn cheap_clone<T: Clone>() {}
         check::<Expression>();
         cheap_clone::<Expression>();
-        check::<ExpressionCache>();
     }
 
     #[test]
