@@ -6,7 +6,7 @@
 //! implementations.
 //!
 //! ```
-//! use a2ui_catalog_mcp::{ArgSchema, Args, Catalog, Environment, to_js_string};
+//! use a2ui_catalog_mcp::{Args, Catalog, Environment, functions::ArgSchema, json::to_js_string};
 //! use serde_json::{json, Value};
 //!
 //! // The guide's `parseCsv`: split CSV text into rows of cells.
@@ -136,7 +136,7 @@ where
 /// passed.
 ///
 /// ```
-/// use a2ui_catalog_mcp::ArgSchema;
+/// use a2ui_catalog_mcp::functions::ArgSchema;
 /// let schema = ArgSchema::new().required("value").optional("separator");
 /// assert_eq!(schema.names().collect::<Vec<_>>(), ["value", "separator"]);
 /// ```
@@ -178,7 +178,7 @@ impl ArgSchema {
     /// `required` and `additionalProperties` (default `true`, as in JSON Schema).
     ///
     /// ```
-    /// use a2ui_catalog_mcp::ArgSchema;
+    /// use a2ui_catalog_mcp::functions::ArgSchema;
     /// use serde_json::json;
     /// let schema = ArgSchema::from_function_schema(&json!({
     ///     "properties": {"args": {"properties": {"value": {}}, "required": ["value"],
@@ -423,7 +423,7 @@ impl<'a> CallContext<'a> {
 
     /// Why the evaluation runs: a binding, a user's action, an MCP App or the agent (see
     /// [`Origin`]). The engine has already refused calls the function's
-    /// [`Access`](crate::Access) does not admit; a function may decide more from it (an
+    /// [`Access`](crate::functions::Access) does not admit; a function may decide more from it (an
     /// "open this URL" function that asks first when there was no tap).
     pub fn origin(&self) -> Origin {
         self.origin
@@ -466,7 +466,7 @@ impl<'a> CallContext<'a> {
     /// so that [`Payload::dependencies`](crate::Payload::dependencies) stays exact.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::{ArgSchema, Args, CallContext, Catalog, Environment, Error, Function, JsonPointer};
+    /// use a2ui_catalog_mcp::{Args, CallContext, Catalog, Environment, Error, Function, JsonPointer, functions::ArgSchema};
     /// use serde_json::{json, Value};
     ///
     /// /// `{"@call": "greeting"}`: "Hello, " and the `name` of the data context.
@@ -711,7 +711,7 @@ impl Catalog {
     /// An unknown name is an error.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::{Access, AllowedCallers, Args, Catalog, Environment, Origin, JsonPointer};
+    /// use a2ui_catalog_mcp::{Args, Catalog, Environment, JsonPointer, Origin, functions::{Access, AllowedCallers}};
     /// use serde_json::{json, Value};
     ///
     /// let mut catalog = Catalog::new("https://example.com/shell.json")

@@ -122,12 +122,14 @@ fn first_segment(path: &str) -> String {
         .collect()
 }
 
-/// The module each name the root re-exports comes from (`Environment` → `env`).
+/// The module each name the root re-exports comes from (`Environment` → `env`): the `pub use`
+/// lines at the start of a line (the public modules declared in the root re-export with
+/// indented, whole `crate::` paths, which the reader follows as they are).
 fn root_names(lib: &str) -> HashMap<String, String> {
     let mut names = HashMap::new();
     let mut rest = lib;
-    while let Some(at) = rest.find("pub use ") {
-        rest = &rest[at + "pub use ".len()..];
+    while let Some(at) = rest.find("\npub use ") {
+        rest = &rest[at + "\npub use ".len()..];
         let end = rest.find(';').expect("a use ends with ';'");
         let item = &rest[..end];
         let module = first_segment(item);
@@ -205,8 +207,10 @@ fn the_reader_finds_every_kind_of_path() {
     let lines =
         checked_lines("use crate::a; // crate::b\n#[cfg(test)]\nmod tests {\nuse crate::c;\n}");
     assert_eq!(lines, [(1, "use crate::a; ".to_owned())]);
-    let roots =
-        root_names("pub use env::Environment;\npub use mcp::{\n    McpHost, ToolClient,\n};");
+    let roots = root_names(
+        "\npub use env::Environment;\npub use mcp::{\n    McpHost, ToolClient,\n};\npub mod f {\n    pub use crate::catalog::Reads;\n}",
+    );
     assert_eq!(roots["Environment"], "env");
     assert_eq!(roots["ToolClient"], "mcp");
+    assert!(!roots.contains_key("Reads"));
 }

@@ -5,8 +5,9 @@
 use a2ui_catalog_mcp::mcp::{AuditEvent, BoxFuture, Decision, ToolCallRequest, ToolPolicy};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Access, AllowedCallers, Args, CallContext, Catalog, Denial, Environment, Error, ErrorCode,
-    Function, JsonPointer, Origin, SharedModel,
+    Args, CallContext, Catalog, Denial, Environment, Error, ErrorCode, Function, JsonPointer,
+    Origin, SharedModel,
+    functions::{Access, AllowedCallers},
 };
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -393,7 +394,7 @@ fn read_only_unless_user_action_keeps_keystrokes_from_destructive_tools() {
 #[test]
 fn same_server_as_source_confines_a_surface_to_its_server() {
     use a2ui_catalog_mcp::mcp::SameServerAsSource;
-    use a2ui_catalog_mcp::{Invocation, Provenance};
+    use a2ui_catalog_mcp::{Invocation, mcp::Provenance};
     let server = github();
     let host = server.host().with_policy(SameServerAsSource);
     let root = JsonPointer::root();
@@ -422,7 +423,7 @@ fn same_server_as_source_confines_a_surface_to_its_server() {
 
 #[test]
 fn messages_and_apps_carry_their_tool_and_server_to_the_host() {
-    use a2ui_catalog_mcp::Provenance;
+    use a2ui_catalog_mcp::mcp::Provenance;
     use a2ui_catalog_mcp::mcp::protocol;
     let messages = [json!({"createSurface": {"surfaceId": "board", "catalogId": "c"}})];
     let result = protocol::tool_result(
@@ -476,7 +477,7 @@ fn messages_and_apps_carry_their_tool_and_server_to_the_host() {
 fn mcp_apps_visibility_is_enforced_for_apps_and_surfaces() {
     use a2ui_catalog_mcp::mcp::Visibility;
     use a2ui_catalog_mcp::mcp::app::McpAppProps;
-    use a2ui_catalog_mcp::{Invocation, Limits, Provenance};
+    use a2ui_catalog_mcp::{Invocation, Limits, mcp::Provenance};
     let tools = json!([
         {"name": "refresh", "_meta": {"ui": {"visibility": ["app"]}}},
         {"name": "summarize", "_meta": {"ui": {"visibility": ["model"]}}},
@@ -574,7 +575,7 @@ mod output_schema {
         .unwrap()
     }
 
-    fn run(host: &a2ui_catalog_mcp::McpHost) -> (Result<Value, Error>, Value) {
+    fn run(host: &a2ui_catalog_mcp::mcp::McpHost) -> (Result<Value, Error>, Value) {
         let payload = Environment::new()
             .compile(
                 &json!({"@call": "callMcpTool", "args": {"name": "t", "targetDataPath": "/out"}}),

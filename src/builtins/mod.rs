@@ -17,7 +17,7 @@
 //! `split`'s `value` and `separator`, and `regexCapture`'s `value` and `pattern`, accept any
 //! JSON value. A `value` that is an array is mapped element by element, one level only;
 //! anything else is one item. An item becomes text as JavaScript's `String(x ?? '')` makes it
-//! ([`to_js_string`](crate::to_js_string)):
+//! ([`to_js_string`](crate::json::to_js_string)):
 //!
 //! - `null` → `""`; a string → itself; `true` / `false` → `"true"` / `"false"`;
 //! - a number → as JavaScript prints it: `12`, `1.5`, `3` for `3.0`, `1e+21`, `1e-7`,
@@ -81,7 +81,7 @@
 //! - All or nothing: a malformed path, a path through `__proto__`, `constructor` or
 //!   `prototype`, or a write the model cannot take (`{"/a": 5, "/a/b": 1}`: `/a` holds a
 //!   number by then) is `DATA_ERROR` naming that path, and nothing is written. How writes
-//!   create, pad and replace is stated on [`apply_writes`](crate::apply_writes).
+//!   create, pad and replace is stated on [`apply_writes`](crate::data_model::apply_writes).
 //! - The value is `null`.
 //!
 //! ## `callMcpTool` — `{name, arguments, targetDataPath}`

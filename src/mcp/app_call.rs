@@ -63,7 +63,7 @@ impl McpHost {
     }
 
     /// [`call_app_tool`](McpHost::call_app_tool) for an app that came from `source` (the tool
-    /// and server whose result carried it, [`McpAppResource::source`](crate::McpAppResource),
+    /// and server whose result carried it, [`McpAppResource::source`](crate::mcp::McpAppResource),
     /// or the provenance of the surface that holds the `McpApp` component): the policy sees it
     /// ([`ToolCallRequest::source`](crate::mcp::ToolCallRequest::source)), and MCP Apps
     /// visibility uses it to refuse cross-server calls of app-only tools.

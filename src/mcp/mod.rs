@@ -102,7 +102,7 @@
 //! default), a user's action, an MCP App, the agent. Catalog declarations
 //! (`requiresUserActivation`, `allowedCallers`) are enforced by the engine against it, whatever
 //! the policy. The messages a tool returned reach the sink with their
-//! [`Provenance`](crate::Provenance) ([`MessageSink::process_from`]); the host passes it back with
+//! [`Provenance`] ([`MessageSink::process_from`]); the host passes it back with
 //! the surface's evaluations ([`Invocation`](crate::Invocation)), and the policy sees both
 //! ([`ToolCallRequest::origin`], [`ToolCallRequest::source`]). Ready-made for them:
 //! [`ReadOnlyUnlessUserAction`] and [`SameServerAsSource`]. MCP Apps visibility
@@ -161,3 +161,6 @@ pub use tool_policy::{
     ToolCallRequest, ToolPolicy, ToolPolicyExt,
 };
 pub use visibility::Visibility;
+
+pub use crate::origin::Provenance;
+pub use crate::payload::ToolNames;

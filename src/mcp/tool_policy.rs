@@ -364,7 +364,7 @@ impl ToolPolicy for ReadOnlyUnlessUserAction {
 /// the surface's server or the tool's server has no name, they cannot be told apart: denied.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{Origin, Provenance, mcp::{Decision, SameServerAsSource, ToolCallRequest, ToolPolicy}};
+/// use a2ui_catalog_mcp::{Origin, mcp::{Decision, Provenance, SameServerAsSource, ToolCallRequest, ToolPolicy}};
 /// use serde_json::json;
 /// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
 /// let source = Provenance::new("show_page", Some("web".into()));

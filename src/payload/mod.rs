@@ -139,7 +139,7 @@ impl Payload {
     /// [`eval_in`](Payload::eval_in) for an evaluation of this [`Origin`] (the others are
     /// [`Origin::Binding`]s): a user's action, an MCP App, the agent. Functions see it
     /// ([`CallContext::origin`](crate::CallContext::origin)), and a call whose
-    /// [`Access`](crate::Access) (a catalog's `allowedCallers`, `requiresUserActivation`) does
+    /// [`Access`](crate::functions::Access) (a catalog's `allowedCallers`, `requiresUserActivation`) does
     /// not admit it is an `EXPRESSION_ERROR` at the call: the function does not run, nor
     /// anything above it.
     ///
@@ -269,7 +269,7 @@ impl Payload {
     }
 
     /// Whether the payload calls tools (`callMcpTool`): such a payload needs
-    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::McpHost); evaluated
+    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::mcp::McpHost); evaluated
     /// synchronously, a tool call fails with "callMcpTool is not configured".
     pub fn calls_tools(&self) -> bool {
         self.program.calls_tools

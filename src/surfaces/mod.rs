@@ -1308,13 +1308,13 @@ impl Processor {
     }
 }
 
-/// A processor shared with an [`McpHost`](crate::McpHost) as its
-/// [`MessageSink`](crate::MessageSink): the A2UI messages a tool returns are processed as they
+/// A processor shared with an [`McpHost`](crate::mcp::McpHost) as its
+/// [`MessageSink`](crate::mcp::MessageSink): the A2UI messages a tool returns are processed as they
 /// arrive, each atomic, the refused ones kept for the host to read
 /// ([`take_errors`](SharedProcessor::take_errors)).
 ///
 /// ```
-/// use a2ui_catalog_mcp::MessageSink;
+/// use a2ui_catalog_mcp::mcp::MessageSink;
 /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, SharedProcessor};
 /// use serde_json::json;
 /// let shared = SharedProcessor::new(Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true)));

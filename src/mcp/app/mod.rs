@@ -245,7 +245,7 @@ fn string_list(
 
 impl Csp {
     /// Reads the `csp` of an MCP App resource's `_meta.ui` (what
-    /// [`McpAppResource::csp`](crate::McpAppResource::csp) holds), keeping the members it
+    /// [`McpAppResource::csp`](crate::mcp::McpAppResource::csp) holds), keeping the members it
     /// knows and naming, in the second value, the ones it does not (a newer revision's
     /// `wasmUnsafeEval`, a typo): the host reports them and decides, instead of a policy
     /// loosened or tightened in silence. A known member of the wrong type is a
