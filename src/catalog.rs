@@ -270,6 +270,14 @@ pub struct StaticArgs<'a> {
     pub(crate) expanded: Vec<bool>,
 }
 
+impl std::fmt::Debug for StaticArgs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.schema.names().zip(&self.args))
+            .finish()
+    }
+}
+
 impl<'a> StaticArgs<'a> {
     /// A declared argument (`Absent` for an undeclared name too).
     pub fn get(&self, name: &str) -> StaticArg<'a> {
@@ -299,6 +307,15 @@ impl<'a> StaticArgs<'a> {
 pub struct Args<'a> {
     pub(crate) schema: &'a ArgSchema,
     pub(crate) values: Vec<Option<ArgValue<'a>>>,
+}
+
+impl std::fmt::Debug for Args<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let passed = self.schema.names().zip(&self.values);
+        f.debug_map()
+            .entries(passed.filter_map(|(name, v)| Some((name, v.as_ref()?.json()))))
+            .finish()
+    }
 }
 
 static NULL: Value = Value::Null;
@@ -392,6 +409,17 @@ pub struct CallContext<'a> {
     pub(crate) budget: Option<&'a EvalBudget>,
     /// Why the evaluation runs.
     pub(crate) origin: Origin,
+}
+
+impl std::fmt::Debug for CallContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("origin", &self.origin)
+            .field("data_context", &self.context)
+            .field("writes", &self.writes)
+            .field("tools", &self.tools)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> CallContext<'a> {
@@ -776,5 +804,37 @@ mod tests {
             c.implement_function("nope", |_: &Args<'_>| Ok(Value::Null))
                 .is_err()
         );
+    }
+
+    /// A function sees its arguments and context in `{:?}`: the passed arguments by name, the
+    /// absent ones left out.
+    #[test]
+    fn arguments_and_context_are_debuggable() {
+        use serde_json::json;
+        struct Show;
+        impl Function for Show {
+            fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
+                Ok(Some(Box::new(format!("{args:?}"))))
+            }
+            fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+                let at_compile = cx.prepared::<String>().cloned().unwrap_or_default();
+                Ok(json!([at_compile, format!("{args:?}"), format!("{cx:?}")]))
+            }
+        }
+        let catalog = Catalog::new("c").with_function(
+            "show",
+            ArgSchema::new().required("a").optional("b").optional("c"),
+            Show,
+        );
+        let mut env = crate::Environment::new();
+        env.add_catalog(catalog).set_default_catalog("c");
+        let payload = env
+            .compile(&json!({"@call": "show", "args": {"a": {"@path": "/x"}, "b": 2}}))
+            .unwrap();
+        let shown = payload.eval(&mut json!({"x": "one"})).unwrap();
+        assert_eq!(shown[0], r#"{"a": Dynamic, "b": Literal(Number(2)), "c": Absent}"#);
+        assert_eq!(shown[1], r#"{"a": String("one"), "b": Number(2)}"#);
+        let cx = shown[2].as_str().unwrap();
+        assert!(cx.starts_with("CallContext { origin: Binding, data_context: "), "{cx}");
     }
 }

@@ -107,6 +107,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 // The modules in layers, lowest first, each importing only from the layers before it
 // (tests/layers.rs checks this); the root re-exports what an embedder uses.

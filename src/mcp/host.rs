@@ -111,6 +111,19 @@ pub struct ClientRouter {
     index: once::OnceAsync<HashMap<String, (usize, Value)>>,
 }
 
+impl std::fmt::Debug for ClientRouter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |c: &Arc<dyn ToolClient>| c.server_name();
+        f.debug_struct("ClientRouter")
+            .field(
+                "clients",
+                &self.clients.iter().map(names).collect::<Vec<_>>(),
+            )
+            .field("default", &self.default.as_ref().map(names))
+            .finish_non_exhaustive()
+    }
+}
+
 impl ClientRouter {
     /// A router without clients.
     pub fn new() -> ClientRouter {
@@ -281,6 +294,20 @@ pub struct McpHost {
     pub(crate) output_schemas: super::output_schema::OutputSchemas,
     tool_lists: Mutex<HashMap<usize, Arc<Vec<Value>>>>,
     pub(crate) resources: LruCache<String, Arc<Value>>,
+}
+
+impl std::fmt::Debug for McpHost {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpHost")
+            .field("sink", &self.sink.is_some())
+            .field("on_app", &self.on_app.is_some())
+            .field("meta", &self.meta)
+            .field("default_version", &self.default_version)
+            .field("policy", &self.policy.is_some())
+            .field("audit", &self.audit.is_some())
+            .field("app_only_in_surfaces", &self.app_only_in_surfaces)
+            .finish_non_exhaustive()
+    }
 }
 
 impl McpHost {

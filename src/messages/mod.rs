@@ -432,6 +432,16 @@ pub struct StreamChecker<'e> {
     warnings: Vec<StreamWarning>,
 }
 
+impl std::fmt::Debug for StreamChecker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamChecker")
+            .field("options", &self.options)
+            .field("surfaces", &self.surfaces.keys().collect::<Vec<_>>())
+            .field("messages", &self.messages)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'e> StreamChecker<'e> {
     /// A checker with `env`'s catalogs and limits, and the default [`StreamOptions`]. A
     /// surface's default catalog comes from its `createSurface`; the environment's default

@@ -410,6 +410,16 @@ pub struct Processor {
     messages: usize,
 }
 
+impl std::fmt::Debug for Processor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Processor")
+            .field("options", &self.options)
+            .field("surfaces", &self.surfaces.keys().collect::<Vec<_>>())
+            .field("messages", &self.messages)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Processor {
     /// A processor knowing the MCP catalog.
     pub fn new(options: ProcessorOptions) -> Processor {
@@ -1322,7 +1332,7 @@ impl Processor {
 /// assert!(shared.has_surface("s"));
 /// assert_eq!(shared.take_errors().len(), 1);
 /// ```
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct SharedProcessor {
     inner: std::sync::Arc<std::sync::Mutex<(Processor, Vec<ProcessError>)>>,
 }
