@@ -94,7 +94,8 @@ impl Expression {
     /// ```
     /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, Limits};
     /// let deep = format!("{}a{}", "[".repeat(10_000), "]".repeat(10_000));
-    /// let limits = Limits { max_length: 1 << 20, ..Limits::default() };
+    /// let mut limits = Limits::default();
+    /// limits.max_length = 1 << 20;
     /// let err = Expression::compile_with(&deep, &limits).unwrap_err();
     /// assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
     /// ```

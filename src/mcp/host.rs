@@ -233,6 +233,7 @@ pub trait MessageSink: Send + Sync {
 /// one of a call also fills the response object's `resourceUri`, `html`, `csp` and
 /// `permissions`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct McpAppResource {
     /// The tool whose call produced it.
     pub tool_name: String,
