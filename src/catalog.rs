@@ -832,9 +832,15 @@ mod tests {
             .compile(&json!({"@call": "show", "args": {"a": {"@path": "/x"}, "b": 2}}))
             .unwrap();
         let shown = payload.eval(&mut json!({"x": "one"})).unwrap();
-        assert_eq!(shown[0], r#"{"a": Dynamic, "b": Literal(Number(2)), "c": Absent}"#);
+        assert_eq!(
+            shown[0],
+            r#"{"a": Dynamic, "b": Literal(Number(2)), "c": Absent}"#
+        );
         assert_eq!(shown[1], r#"{"a": String("one"), "b": Number(2)}"#);
         let cx = shown[2].as_str().unwrap();
-        assert!(cx.starts_with("CallContext { origin: Binding, data_context: "), "{cx}");
+        assert!(
+            cx.starts_with("CallContext { origin: Binding, data_context: "),
+            "{cx}"
+        );
     }
 }

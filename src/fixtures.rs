@@ -86,8 +86,8 @@ use crate::messages;
 use crate::model::SharedModel;
 use crate::origin::{Invocation, Origin};
 use crate::path::JsonPointer;
-use crate::payload::Spelling;
 use crate::reactive::{TrackedModel, affects};
+use crate::syntax::Spelling;
 use crate::testing::{ScriptedServer, block_on};
 use serde_json::{Map, Value};
 

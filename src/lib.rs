@@ -128,6 +128,8 @@ pub mod regex;
 
 mod limits;
 
+mod syntax;
+
 mod value;
 
 mod catalog;
@@ -165,7 +167,8 @@ pub use limits::Limits;
 pub use model::{DataModel, SharedModel};
 pub use origin::{Invocation, Origin};
 pub use path::JsonPointer;
-pub use payload::{Payload, Spelling};
+pub use payload::Payload;
+pub use syntax::Spelling;
 
 /// What a host's own functions use beyond [`Function`], [`Args`] and [`CallContext`]:
 /// arguments read at compile time and what is prepared from them, what a call reads, and the

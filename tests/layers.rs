@@ -20,6 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["model"],
     &["jmespath", "regex"],
     &["limits"],
+    &["syntax"],
     &["value"],
     &["catalog"],
     &["builtins"],

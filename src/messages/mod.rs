@@ -60,7 +60,7 @@ use crate::env::Environment;
 use crate::error::{Error, ErrorCode, Phase, Warning};
 use crate::json::kind_name;
 use crate::path::JsonPointer;
-use crate::payload::shape::{Form, PlainShape, form, plain_shape};
+use crate::syntax::{Form, PlainShape, form, plain_shape};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;

@@ -53,12 +53,13 @@ use crate::env::Environment;
 use crate::error::{Error, ErrorCode};
 use crate::origin::{Origin, Provenance};
 use crate::path::JsonPointer;
-use crate::payload::{Payload, Spelling};
+use crate::payload::Payload;
 use crate::reactive::TrackedModel;
 use crate::stream::{
     Body, Category, ComponentDef, CreateSurface, MessageError, ParseOptions, UpdateComponents,
     Version, messages_of, parse_message_with,
 };
+use crate::syntax::Spelling;
 use schema::{CatalogInfo, ComponentSchema};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -50,7 +50,7 @@ use crate::error::{Error, ErrorCode, Phase};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
 use crate::path::{DataPath, escape_token};
-use crate::payload::shape::{Misfit, binding_misfits, call_misfits};
+use crate::syntax::{Misfit, binding_misfits, call_misfits};
 use serde_json::{Map, Value};
 
 /// The component's name in the catalog.
