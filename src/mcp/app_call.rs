@@ -5,7 +5,7 @@
 use super::app::{McpAppProps, ToolCallDecision};
 use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
-use super::tool_policy::{AuditRecord, CallOutcome, Decision};
+use super::policy::{AuditRecord, CallOutcome, Decision};
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;

@@ -6,7 +6,7 @@
 
 use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
-use super::tool_policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
+use super::policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
 use super::visibility::Visibility;
 use crate::catalog::ToolCall;
 use crate::error::{Denial, Error, ErrorCode};

@@ -5,7 +5,7 @@
 //! and returns boxed `Send` futures, so the engine runs on any executor and from
 //! multi-threaded hosts.
 
-use super::tool_policy::{AuditSink, ToolPolicy};
+use super::policy::{AuditSink, ToolPolicy};
 use crate::cache::LruCache;
 use crate::limits::DEFAULT_CACHE_CAPACITY;
 use crate::origin::Provenance;

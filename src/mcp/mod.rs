@@ -144,7 +144,7 @@ mod host;
 mod output_schema;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
-mod tool_policy;
+mod policy;
 mod visibility;
 
 pub use host::{
@@ -155,7 +155,7 @@ pub use host::{
 pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
-pub use tool_policy::{
+pub use policy::{
     AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOutcome, ConsentFn,
     ConsentForDestructive, Decision, DenyList, ReadOnlyUnlessUserAction, SameServerAsSource,
     ToolCallRequest, ToolPolicy, ToolPolicyExt,
