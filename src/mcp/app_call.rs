@@ -3,9 +3,10 @@
 //! sent.
 
 use super::app::{McpAppProps, ToolCallDecision};
+use super::audit::{AuditRecord, CallOutcome};
 use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
-use super::policy::{AuditRecord, CallOutcome, Decision};
+use super::policy::Decision;
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;

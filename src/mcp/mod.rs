@@ -138,28 +138,31 @@ pub mod protocol;
 mod base64;
 
 mod app_call;
+mod audit;
 mod call;
+mod client;
 mod host;
 #[cfg(feature = "json-schema")]
 mod output_schema;
+mod policy;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
-mod policy;
 mod visibility;
 
-pub use host::{
-    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
-    ToolClient, ToolRouter,
+pub use audit::{AuditEvent, AuditSink, CallOutcome};
+pub use client::{
+    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, MessageSink, ToolClient,
+    ToolRouter,
 };
+pub use host::McpHost;
 #[cfg(feature = "json-schema")]
 pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
+pub use policy::{
+    AllowAll, AllowList, Both, ConsentFn, ConsentForDestructive, Decision, DenyList,
+    ReadOnlyUnlessUserAction, SameServerAsSource, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+};
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
-pub use policy::{
-    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOutcome, ConsentFn,
-    ConsentForDestructive, Decision, DenyList, ReadOnlyUnlessUserAction, SameServerAsSource,
-    ToolCallRequest, ToolPolicy, ToolPolicyExt,
-};
 pub use visibility::Visibility;
 
 pub use crate::origin::Provenance;
