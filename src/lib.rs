@@ -119,6 +119,9 @@ mod cache;
 
 pub mod json;
 
+#[cfg(feature = "json-schema")]
+mod json_schema;
+
 mod path;
 
 mod model;

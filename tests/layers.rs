@@ -21,6 +21,7 @@ const LAYERS: &[&[&str]] = &[
     &["origin"],
     &["cache"],
     &["json"],
+    &["json_schema"],
     &["path"],
     &["model"],
     &["jmespath", "regex"],

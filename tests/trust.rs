@@ -589,6 +589,62 @@ mod output_schema {
     const COUNT: &str =
         r#"{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}"#;
 
+    /// The three schemas the crate checks against assert `format` alike: a catalog document's
+    /// argument schema (at compile time), an `McpApp`'s `allowedFunctions` and a tool's
+    /// `outputSchema` all refuse `"soon"` as a `date` and take `"2026-12-04"`.
+    #[test]
+    fn formats_are_asserted_alike_in_the_three_schemas() {
+        use a2ui_catalog_mcp::mcp::app::{FunctionCallDecision, McpAppProps};
+        let date = json!({"type": "string", "format": "date"});
+
+        let document = json!({"catalogId": "https://example.com/dates.json", "functions": {
+            "due": {"returnType": "any", "properties": {"call": {"const": "due"},
+                "args": {"properties": {"value": date}, "required": ["value"]}}}}});
+        let mut catalog = Catalog::from_schema(&document).unwrap();
+        catalog
+            .implement_function("due", |args: &Args<'_>| {
+                Ok(args.value_or_null("value").clone())
+            })
+            .unwrap();
+        let mut env = Environment::new();
+        env.add_catalog(catalog)
+            .set_default_catalog("https://example.com/dates.json");
+        let compiles = |value: &str| {
+            env.compile(&json!({"@call": "due", "args": {"value": value}}))
+                .is_ok()
+        };
+
+        let props = McpAppProps::parse(
+            &json!({"component": "McpApp", "htmlContent": "<p>", "allowedFunctions": {
+                "due": {"type": "object", "properties": {"value": date}}}}),
+            &a2ui_catalog_mcp::Limits::default(),
+        )
+        .unwrap();
+        let app_allows = |value: &str| {
+            let call = json!({"call": "due", "args": {"value": value}});
+            matches!(
+                props.check_function_call(&call).unwrap(),
+                FunctionCallDecision::Allowed { .. }
+            )
+        };
+
+        let tool_returns = |value: &str| {
+            let s = server(
+                json!({"type": "object", "properties": {"due": date}}),
+                json!([{"content": [], "structuredContent": {"due": value}}]),
+            );
+            run(&s.host().with_output_schema(OutputSchemaCheck::Fail))
+                .0
+                .is_ok()
+        };
+
+        for (value, valid) in [("2026-12-04", true), ("soon", false)] {
+            assert_eq!(compiles(value), valid, "catalog document, {value}");
+            assert_eq!(app_allows(value), valid, "allowedFunctions, {value}");
+            assert_eq!(tool_returns(value), valid, "outputSchema, {value}");
+        }
+    }
+
     #[test]
     fn a_mismatch_fails_the_call_or_is_dropped_with_a_warning() {
         let schema: Value = serde_json::from_str(COUNT).unwrap();

@@ -150,11 +150,7 @@ fn compile(schema: Option<&Value>, max_depth: usize) -> Compiled {
             "its $ref at {at} loops back without reaching the value (a $ref cycle)"
         ));
     }
-    match jsonschema::options()
-        .offline()
-        .with_pattern_options(jsonschema::PatternOptions::regex())
-        .build(schema)
-    {
+    match crate::json_schema::validator(schema) {
         Ok(validator) => Compiled::Valid(validator),
         Err(e) => Compiled::Invalid(format!("it is not a valid JSON Schema: {e}")),
     }

@@ -51,17 +51,12 @@ impl Compiler {
             1 => refs.into_iter().next().unwrap_or_default(),
             _ => json!({"allOf": refs}),
         };
-        jsonschema::options()
-            .with_registry(&self.registry)
-            .with_pattern_options(jsonschema::PatternOptions::regex())
-            .should_validate_formats(true)
-            .build(&schema)
-            .map_err(|e| {
-                bad_entry(
-                    name,
-                    format_args!("its argument schema is not a valid JSON Schema: {e}"),
-                )
-            })
+        crate::json_schema::validator_in(&schema, &self.registry).map_err(|e| {
+            bad_entry(
+                name,
+                format_args!("its argument schema is not a valid JSON Schema: {e}"),
+            )
+        })
     }
 }
 
