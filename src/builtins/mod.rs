@@ -98,7 +98,7 @@ mod update_data_model;
 
 use crate::catalog::Catalog;
 use serde_json::Value;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The id of the MCP catalog.
 pub const MCP_CATALOG_ID: &str = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
@@ -144,6 +144,7 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn the_mcp_catalog_implements_every_function_its_schema_declares() {
