@@ -146,6 +146,8 @@ mod env;
 #[cfg(feature = "basic-catalog")]
 pub mod basic;
 
+// Two layers: its pure part (`protocol`, `app`) sits below `value`, its driver (the host, the
+// policy and audit, the evaluation of tool calls) here.
 pub mod mcp;
 
 pub mod stream;

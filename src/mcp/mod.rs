@@ -16,6 +16,10 @@
 //! - [`ToolPolicy`] and [`AuditSink`]: who may call which tool, and the record of every call
 //!   (see "Security" below).
 //!
+//! `protocol` and `app` are pure: they read and write JSON and need nothing of the engine's
+//! evaluation, so the payload layers below the host may use them; the host side ([`McpHost`],
+//! the policy, the audit, `callMcpTool`'s evaluation) drives payloads from above.
+//!
 //! # `callMcpTool` in short
 //!
 //! `{"@call": "callMcpTool", "args": {"name", "arguments", "targetDataPath"}}` evaluates its
