@@ -10,7 +10,9 @@ use a2ui_catalog_mcp::mcp::{
     ConsentForDestructive, ReadOnlyUnlessUserAction, SameServerAsSource, ToolPolicyExt,
 };
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
-use a2ui_catalog_mcp::{Environment, Invocation, JsonPointer, Origin, Provenance, SharedModel};
+use a2ui_catalog_mcp::{
+    Environment, Invocation, JsonPointer, Origin, SharedModel, mcp::Provenance,
+};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 

@@ -3,8 +3,8 @@
 //!
 //! Run with `cargo run --example quickstart`.
 
-use a2ui_catalog_mcp::to_js_string;
-use a2ui_catalog_mcp::{ArgSchema, Args, Catalog};
+use a2ui_catalog_mcp::json::to_js_string;
+use a2ui_catalog_mcp::{Args, Catalog, functions::ArgSchema};
 use a2ui_catalog_mcp::{Environment, JsonPointer};
 use serde_json::{Value, json};
 

@@ -83,26 +83,8 @@ impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
         inner.entries.insert(key, (value, now));
     }
 
-    /// The most entries it keeps.
-    pub(crate) fn capacity(&self) -> usize {
-        self.capacity
-    }
-
-    /// Whether `key` is held (without marking it used).
-    #[cfg(test)]
-    pub(crate) fn contains<Q>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-        Q: Hash + Eq + ?Sized,
-    {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .entries
-            .contains_key(key)
-    }
-
     /// How many entries it holds.
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.inner
             .lock()

@@ -6,7 +6,7 @@
 //! implementations.
 //!
 //! ```
-//! use a2ui_catalog_mcp::{ArgSchema, Args, Catalog, Environment, to_js_string};
+//! use a2ui_catalog_mcp::{Args, Catalog, Environment, functions::ArgSchema, json::to_js_string};
 //! use serde_json::{json, Value};
 //!
 //! // The guide's `parseCsv`: split CSV text into rows of cells.
@@ -136,7 +136,7 @@ where
 /// passed.
 ///
 /// ```
-/// use a2ui_catalog_mcp::ArgSchema;
+/// use a2ui_catalog_mcp::functions::ArgSchema;
 /// let schema = ArgSchema::new().required("value").optional("separator");
 /// assert_eq!(schema.names().collect::<Vec<_>>(), ["value", "separator"]);
 /// ```
@@ -178,7 +178,7 @@ impl ArgSchema {
     /// `required` and `additionalProperties` (default `true`, as in JSON Schema).
     ///
     /// ```
-    /// use a2ui_catalog_mcp::ArgSchema;
+    /// use a2ui_catalog_mcp::functions::ArgSchema;
     /// use serde_json::json;
     /// let schema = ArgSchema::from_function_schema(&json!({
     ///     "properties": {"args": {"properties": {"value": {}}, "required": ["value"],
@@ -270,6 +270,14 @@ pub struct StaticArgs<'a> {
     pub(crate) expanded: Vec<bool>,
 }
 
+impl std::fmt::Debug for StaticArgs<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.schema.names().zip(&self.args))
+            .finish()
+    }
+}
+
 impl<'a> StaticArgs<'a> {
     /// A declared argument (`Absent` for an undeclared name too).
     pub fn get(&self, name: &str) -> StaticArg<'a> {
@@ -299,6 +307,15 @@ impl<'a> StaticArgs<'a> {
 pub struct Args<'a> {
     pub(crate) schema: &'a ArgSchema,
     pub(crate) values: Vec<Option<ArgValue<'a>>>,
+}
+
+impl std::fmt::Debug for Args<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let passed = self.schema.names().zip(&self.values);
+        f.debug_map()
+            .entries(passed.filter_map(|(name, v)| Some((name, v.as_ref()?.json()))))
+            .finish()
+    }
 }
 
 static NULL: Value = Value::Null;
@@ -394,6 +411,17 @@ pub struct CallContext<'a> {
     pub(crate) origin: Origin,
 }
 
+impl std::fmt::Debug for CallContext<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("origin", &self.origin)
+            .field("data_context", &self.context)
+            .field("writes", &self.writes)
+            .field("tools", &self.tools)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<'a> CallContext<'a> {
     pub(crate) fn new(
         limits: &'a Limits,
@@ -423,7 +451,7 @@ impl<'a> CallContext<'a> {
 
     /// Why the evaluation runs: a binding, a user's action, an MCP App or the agent (see
     /// [`Origin`]). The engine has already refused calls the function's
-    /// [`Access`](crate::Access) does not admit; a function may decide more from it (an
+    /// [`Access`](crate::functions::Access) does not admit; a function may decide more from it (an
     /// "open this URL" function that asks first when there was no tap).
     pub fn origin(&self) -> Origin {
         self.origin
@@ -466,7 +494,7 @@ impl<'a> CallContext<'a> {
     /// so that [`Payload::dependencies`](crate::Payload::dependencies) stays exact.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::{ArgSchema, Args, CallContext, Catalog, Environment, Error, Function, JsonPointer};
+    /// use a2ui_catalog_mcp::{Args, CallContext, Catalog, Environment, Error, Function, JsonPointer, functions::ArgSchema};
     /// use serde_json::{json, Value};
     ///
     /// /// `{"@call": "greeting"}`: "Hello, " and the `name` of the data context.
@@ -711,7 +739,7 @@ impl Catalog {
     /// An unknown name is an error.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::{Access, AllowedCallers, Args, Catalog, Environment, Origin, JsonPointer};
+    /// use a2ui_catalog_mcp::{Args, Catalog, Environment, JsonPointer, Origin, functions::{Access, AllowedCallers}};
     /// use serde_json::{json, Value};
     ///
     /// let mut catalog = Catalog::new("https://example.com/shell.json")
@@ -775,6 +803,44 @@ mod tests {
         assert!(
             c.implement_function("nope", |_: &Args<'_>| Ok(Value::Null))
                 .is_err()
+        );
+    }
+
+    /// A function sees its arguments and context in `{:?}`: the passed arguments by name, the
+    /// absent ones left out.
+    #[test]
+    fn arguments_and_context_are_debuggable() {
+        use serde_json::json;
+        struct Show;
+        impl Function for Show {
+            fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
+                Ok(Some(Box::new(format!("{args:?}"))))
+            }
+            fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+                let at_compile = cx.prepared::<String>().cloned().unwrap_or_default();
+                Ok(json!([at_compile, format!("{args:?}"), format!("{cx:?}")]))
+            }
+        }
+        let catalog = Catalog::new("c").with_function(
+            "show",
+            ArgSchema::new().required("a").optional("b").optional("c"),
+            Show,
+        );
+        let mut env = crate::Environment::new();
+        env.add_catalog(catalog).set_default_catalog("c");
+        let payload = env
+            .compile(&json!({"@call": "show", "args": {"a": {"@path": "/x"}, "b": 2}}))
+            .unwrap();
+        let shown = payload.eval(&mut json!({"x": "one"})).unwrap();
+        assert_eq!(
+            shown[0],
+            r#"{"a": Dynamic, "b": Literal(Number(2)), "c": Absent}"#
+        );
+        assert_eq!(shown[1], r#"{"a": String("one"), "b": Number(2)}"#);
+        let cx = shown[2].as_str().unwrap();
+        assert!(
+            cx.starts_with("CallContext { origin: Binding, data_context: "),
+            "{cx}"
         );
     }
 }

@@ -5,7 +5,8 @@ use crate::builtins::MCP_CATALOG_ID;
 use crate::catalog::Catalog;
 use crate::error::{Error, Phase, Warning};
 use crate::limits::Limits;
-use crate::payload::{self, Payload, Scope, Spelling};
+use crate::payload::{self, Payload, Scope};
+use crate::syntax::Spelling;
 use serde_json::Value;
 use std::collections::HashMap;
 

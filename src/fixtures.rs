@@ -86,8 +86,8 @@ use crate::messages;
 use crate::model::SharedModel;
 use crate::origin::{Invocation, Origin};
 use crate::path::JsonPointer;
-use crate::payload::Spelling;
-use crate::reactive::{TrackedModel, affects};
+use crate::reactive::{TrackedModel, affects, json_eq};
+use crate::syntax::Spelling;
 use crate::testing::{ScriptedServer, block_on};
 use serde_json::{Map, Value};
 
@@ -651,14 +651,6 @@ fn check_error(expected: &Value, err: &Error, failures: &mut Vec<String>) {
             failures.push(format!("error phase: expected {phase}, got {got} ({err})"));
         }
     }
-}
-
-/// JSON equality as fixtures compare: numbers by value (`1` equals `1.0`), object keys in any
-/// order. Iterative, for data of any depth. The same rule as
-/// [`reactive::json_eq`](crate::reactive::json_eq), which decides whether a recomputed value
-/// changed.
-pub fn json_eq(a: &Value, b: &Value) -> bool {
-    crate::reactive::json_eq(a, b)
 }
 
 #[cfg(test)]

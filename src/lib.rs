@@ -17,8 +17,8 @@
 //! ```
 //!
 //! Payloads that call MCP tools (`callMcpTool`) evaluate as a future with
-//! [`Payload::eval_async`], against a [`SharedModel`] and an [`McpHost`] that holds the host's
-//! tool clients ([`ToolClient`]; with the feature `rmcp`, rmcp clients are ones). The future
+//! [`Payload::eval_async`], against a [`SharedModel`] and an [`McpHost`](mcp::McpHost) that holds
+//! the host's tool clients ([`ToolClient`](mcp::ToolClient); with the feature `rmcp`, rmcp clients are ones). The future
 //! needs no particular runtime and is `Send`.
 //!
 //! Hosts add their own functions as [`Catalog`]s of [`Function`]s (closures over [`Args`], or
@@ -30,8 +30,10 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | the root | the engine: [`Environment`], [`Payload`], [`Catalog`], [`DataModel`], [`Error`], [`Limits`], the MCP host types |
-//! | [`mcp`] | A2UI over MCP ([`mcp::protocol`]), the `McpApp` component ([`mcp::app`]), the host traits |
+//! | the root | the engine: [`Environment`], [`Payload`], [`Catalog`], [`Function`], [`DataModel`], [`Error`], [`Limits`], [`Origin`] |
+//! | [`functions`] | what a host's own functions use beyond the root: prepared arguments, declarations |
+//! | [`data_model`] | writes and reads of a [`DataModel`] the way payloads make them |
+//! | [`mcp`] | the MCP host ([`mcp::McpHost`], tool clients, policy, audit), A2UI over MCP ([`mcp::protocol`]), the `McpApp` component ([`mcp::app`]) |
 //! | [`jmespath`] | the JMESPath engine behind `transformData` |
 //! | [`regex`] | the A2UI regex dialect behind `regexCapture` (see `docs/regex-dialect.md`) |
 //! | [`json`] | JSON text from untrusted sources, parsed under a depth limit |
@@ -63,7 +65,7 @@
 //! - no write nests deeper than [`Limits::max_depth`]: a write whose path's tokens and value
 //!   together would pass it is `LIMIT_EXCEEDED` and changes nothing, so what payloads, tools
 //!   and agents write never nests past the limit;
-//! - a host may keep a model deeper than the limit (its own writes through [`apply_writes`] or
+//! - a host may keep a model deeper than the limit (its own writes through [`apply_writes`](data_model::apply_writes) or
 //!   [`DataModel::apply`] are not bounded): reading a value deeper than the limit for a payload
 //!   (a binding, or an argument a function may copy) is `LIMIT_EXCEEDED` instead of a copy, and
 //!   the rollback of a failed write group drops what it made without recursion;
@@ -105,6 +107,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 // The modules in layers, lowest first, each importing only from the layers before it
 // (tests/layers.rs checks this); the root re-exports what an embedder uses.
@@ -116,6 +119,9 @@ mod cache;
 
 pub mod json;
 
+#[cfg(feature = "json-schema")]
+mod json_schema;
+
 mod path;
 
 mod model;
@@ -124,6 +130,8 @@ pub mod jmespath;
 pub mod regex;
 
 mod limits;
+
+mod syntax;
 
 mod value;
 
@@ -138,6 +146,8 @@ mod env;
 #[cfg(feature = "basic-catalog")]
 pub mod basic;
 
+// Two layers: its pure part (`protocol`, `app`) sits below `value`, its driver (the host, the
+// policy and audit, the evaluation of tool calls) here.
 pub mod mcp;
 
 pub mod stream;
@@ -154,23 +164,34 @@ pub mod testing;
 #[cfg(feature = "testing")]
 pub mod fixtures;
 
-pub use builtins::{MCP_CATALOG_ID, MCP_CATALOG_JSON};
-pub use catalog::{
-    ArgSchema, Args, CallContext, Catalog, Function, FunctionDeclaration, Prepared, Reads,
-    StaticArg, StaticArgs,
-};
+pub use builtins::MCP_CATALOG_ID;
+pub use catalog::{Args, CallContext, Catalog, Function};
 pub use env::{Diagnostics, Environment};
 pub use error::{Denial, Error, ErrorCode, Phase, Result, Warning, WarningCode};
-pub use json::{js_number_string, to_js_string};
-pub use limits::{DEFAULT_CACHE_CAPACITY, Limits};
-pub use mcp::{
-    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
-    ToolClient, ToolRouter,
-};
-pub use model::{DataModel, SharedModel, Write, apply_writes, read_value};
-pub use origin::{Access, AllowedCallers, Invocation, Origin, Provenance};
+pub use limits::Limits;
+pub use model::{DataModel, SharedModel};
+pub use origin::{Invocation, Origin};
 pub use path::JsonPointer;
-pub use payload::{Payload, Spelling, ToolNames};
+pub use payload::Payload;
+pub use syntax::Spelling;
+
+/// What a host's own functions use beyond [`Function`], [`Args`] and [`CallContext`]:
+/// arguments read at compile time and what is prepared from them, what a call reads, and the
+/// declarations of a catalog document (the MCP catalog's own is
+/// [`MCP_CATALOG_JSON`](crate::functions::MCP_CATALOG_JSON)).
+pub mod functions {
+    pub use crate::builtins::MCP_CATALOG_JSON;
+    pub use crate::catalog::{
+        ArgSchema, FunctionDeclaration, Prepared, Reads, StaticArg, StaticArgs,
+    };
+    pub use crate::origin::{Access, AllowedCallers};
+}
+
+/// Writing to and reading from a [`DataModel`] the way payloads do: writes
+/// bounded by the [`Limits`], reads by JSON Pointer.
+pub mod data_model {
+    pub use crate::model::{Write, apply_writes, read_value};
+}
 
 // The README's examples use the scripted server of `testing`.
 #[doc = include_str!("../README.md")]

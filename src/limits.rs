@@ -3,7 +3,8 @@
 
 /// Entries of each bounded cache the crate keeps, unless told otherwise: compiled JMESPath
 /// expressions and regex patterns that come from data, and MCP resources read by URI.
-pub const DEFAULT_CACHE_CAPACITY: usize = 256;
+/// [`Limits::cache_capacity`] says it to users.
+pub(crate) const DEFAULT_CACHE_CAPACITY: usize = 256;
 
 /// The limits an [`Environment`](crate::Environment) applies to what it compiles and runs.
 ///
@@ -13,7 +14,7 @@ pub const DEFAULT_CACHE_CAPACITY: usize = 256;
 /// ```
 /// use a2ui_catalog_mcp::{Environment, Limits};
 /// let mut limits = Limits::default();
-/// assert_eq!((limits.max_depth, limits.max_index), (128, 10_000));
+/// assert_eq!((limits.max_depth, limits.max_index, limits.cache_capacity), (128, 10_000, 256));
 /// limits.jmespath.max_length = 64;
 /// let mut env = Environment::new();
 /// env.set_limits(limits);
@@ -49,7 +50,7 @@ pub struct Limits {
     /// it is `LIMIT_EXCEEDED` and nothing more is written.
     pub max_eval_items: u64,
     /// Entries of each compiled-pattern cache (JMESPath and regex patterns that come from data).
-    /// Default [`DEFAULT_CACHE_CAPACITY`]; the least recently used entry is evicted.
+    /// Default 256; the least recently used entry is evicted.
     pub cache_capacity: usize,
 }
 

@@ -76,7 +76,7 @@ impl fmt::Display for Origin {
 /// Where a surface came from: the tool whose result carried its messages, and the server that
 /// served the tool, as the tool's client names it.
 ///
-/// The crate hands it to the [`MessageSink`](crate::MessageSink) with the messages; a surfaces
+/// The crate hands it to the [`MessageSink`](crate::mcp::MessageSink) with the messages; a surfaces
 /// processor keeps it with the surface and passes it back with every evaluation of that
 /// surface ([`Invocation::with_source`]), so that a policy can confine a surface to its own
 /// server ([`SameServerAsSource`](crate::mcp::SameServerAsSource)).
@@ -114,7 +114,7 @@ impl fmt::Display for Provenance {
 /// evaluation methods take either.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{Invocation, Origin, Provenance};
+/// use a2ui_catalog_mcp::{Invocation, Origin, mcp::Provenance};
 /// let tap = Invocation::new(Origin::Action)
 ///     .with_source(Provenance::new("show_board", Some("kanban".into())));
 /// assert!(tap.origin.has_user_activation());

@@ -41,6 +41,20 @@ pub struct ScriptedServer {
     inner: Arc<Inner>,
 }
 
+impl std::fmt::Debug for ScriptedServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedServer")
+            .field("name", &self.inner.name)
+            .field("tools", &self.inner.results.keys().collect::<Vec<_>>())
+            .field(
+                "resources",
+                &self.inner.resources.keys().collect::<Vec<_>>(),
+            )
+            .field("policy", &self.inner.policy.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(Default)]
 struct Inner {
     name: Option<String>,

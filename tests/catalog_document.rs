@@ -93,7 +93,7 @@ fn the_basic_catalog_declares_its_functions() {
 
 #[test]
 fn the_mcp_catalog_reads_as_a_document_too() {
-    let mcp = Catalog::from_schema_str(a2ui_catalog_mcp::MCP_CATALOG_JSON).unwrap();
+    let mcp = Catalog::from_schema_str(a2ui_catalog_mcp::functions::MCP_CATALOG_JSON).unwrap();
     assert_eq!(mcp.id(), MCP_CATALOG_ID);
     let call = mcp.declaration("callMcpTool").unwrap();
     assert_eq!(call.return_type(), Some("any"));

@@ -7,8 +7,8 @@
 
 use a2ui_catalog_mcp::reactive::{ChangeSet, PathIndex};
 use a2ui_catalog_mcp::{
-    ArgSchema, Args, CallContext, Catalog, Environment, Error, ErrorCode, Function, JsonPointer,
-    Prepared, Reads, StaticArg, StaticArgs,
+    Args, CallContext, Catalog, Environment, Error, ErrorCode, Function, JsonPointer,
+    functions::{ArgSchema, Prepared, Reads, StaticArg, StaticArgs},
 };
 use serde_json::{Value, json};
 
@@ -117,7 +117,7 @@ fn paths(parts: &[Part]) -> Vec<String> {
 }
 
 fn text_of(value: &Value) -> String {
-    a2ui_catalog_mcp::to_js_string(value).into_owned()
+    a2ui_catalog_mcp::json::to_js_string(value).into_owned()
 }
 
 struct FormatString;

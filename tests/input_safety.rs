@@ -16,7 +16,9 @@ use a2ui_catalog_mcp::reactive::{Bindings, TrackedModel};
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Environment, ErrorCode, JsonPointer, Limits, SharedModel, Write, apply_writes, messages,
+    Environment, ErrorCode, JsonPointer, Limits, SharedModel,
+    data_model::{Write, apply_writes},
+    messages,
 };
 use serde_json::{Value, json};
 use std::sync::Arc;

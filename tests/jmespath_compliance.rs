@@ -1,8 +1,8 @@
 //! Every case of the official JMESPath compliance suite (vendored in `tests/jmespath-compliance/`,
 //! `bench` entries excluded) against the crate's engine.
 
-use a2ui_catalog_mcp::fixtures::json_eq;
 use a2ui_catalog_mcp::jmespath::{Expression, JmespathError};
+use a2ui_catalog_mcp::reactive::json_eq;
 use serde_json::Value;
 use std::path::Path;
 

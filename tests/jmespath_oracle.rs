@@ -26,8 +26,8 @@
 //! records whose multi-select reads each element directly (evaluated without intermediate
 //! values) against the general evaluation of the same expression.
 
-use a2ui_catalog_mcp::fixtures::json_eq;
 use a2ui_catalog_mcp::jmespath::Expression;
+use a2ui_catalog_mcp::reactive::json_eq;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 

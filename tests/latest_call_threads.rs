@@ -6,7 +6,9 @@
 
 use a2ui_catalog_mcp::mcp::{BoxFuture, HostError, McpHost, ToolClient};
 use a2ui_catalog_mcp::testing::block_on;
-use a2ui_catalog_mcp::{DataModel, Environment, Error, JsonPointer, SharedModel, Write};
+use a2ui_catalog_mcp::{
+    DataModel, Environment, Error, JsonPointer, SharedModel, data_model::Write,
+};
 use serde_json::{Value, json};
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -414,8 +414,8 @@ fn a_long_stream_runs_in_linear_time() {
 /// confines its calls to); one the agent sent has no source.
 #[test]
 fn surfaces_a_tool_returned_keep_their_source() {
-    use a2ui_catalog_mcp::Provenance;
     use a2ui_catalog_mcp::mcp::MessageSink;
+    use a2ui_catalog_mcp::mcp::Provenance;
     use a2ui_catalog_mcp::surfaces::SharedProcessor;
     let shared = SharedProcessor::new(processor(ProcessorOptions::default()));
     let create = |id: &str| json!({"version": "v1.0", "createSurface": {"surfaceId": id, "catalogId": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json"}});

@@ -5,8 +5,9 @@
 use a2ui_catalog_mcp::mcp::{AuditEvent, BoxFuture, Decision, ToolCallRequest, ToolPolicy};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Access, AllowedCallers, Args, CallContext, Catalog, Denial, Environment, Error, ErrorCode,
-    Function, JsonPointer, Origin, SharedModel,
+    Args, CallContext, Catalog, Denial, Environment, Error, ErrorCode, Function, JsonPointer,
+    Origin, SharedModel,
+    functions::{Access, AllowedCallers},
 };
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -393,7 +394,7 @@ fn read_only_unless_user_action_keeps_keystrokes_from_destructive_tools() {
 #[test]
 fn same_server_as_source_confines_a_surface_to_its_server() {
     use a2ui_catalog_mcp::mcp::SameServerAsSource;
-    use a2ui_catalog_mcp::{Invocation, Provenance};
+    use a2ui_catalog_mcp::{Invocation, mcp::Provenance};
     let server = github();
     let host = server.host().with_policy(SameServerAsSource);
     let root = JsonPointer::root();
@@ -422,7 +423,7 @@ fn same_server_as_source_confines_a_surface_to_its_server() {
 
 #[test]
 fn messages_and_apps_carry_their_tool_and_server_to_the_host() {
-    use a2ui_catalog_mcp::Provenance;
+    use a2ui_catalog_mcp::mcp::Provenance;
     use a2ui_catalog_mcp::mcp::protocol;
     let messages = [json!({"createSurface": {"surfaceId": "board", "catalogId": "c"}})];
     let result = protocol::tool_result(
@@ -476,7 +477,7 @@ fn messages_and_apps_carry_their_tool_and_server_to_the_host() {
 fn mcp_apps_visibility_is_enforced_for_apps_and_surfaces() {
     use a2ui_catalog_mcp::mcp::Visibility;
     use a2ui_catalog_mcp::mcp::app::McpAppProps;
-    use a2ui_catalog_mcp::{Invocation, Limits, Provenance};
+    use a2ui_catalog_mcp::{Invocation, Limits, mcp::Provenance};
     let tools = json!([
         {"name": "refresh", "_meta": {"ui": {"visibility": ["app"]}}},
         {"name": "summarize", "_meta": {"ui": {"visibility": ["model"]}}},
@@ -574,7 +575,7 @@ mod output_schema {
         .unwrap()
     }
 
-    fn run(host: &a2ui_catalog_mcp::McpHost) -> (Result<Value, Error>, Value) {
+    fn run(host: &a2ui_catalog_mcp::mcp::McpHost) -> (Result<Value, Error>, Value) {
         let payload = Environment::new()
             .compile(
                 &json!({"@call": "callMcpTool", "args": {"name": "t", "targetDataPath": "/out"}}),
@@ -587,6 +588,62 @@ mod output_schema {
 
     const COUNT: &str =
         r#"{"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}"#;
+
+    /// The three schemas the crate checks against assert `format` alike: a catalog document's
+    /// argument schema (at compile time), an `McpApp`'s `allowedFunctions` and a tool's
+    /// `outputSchema` all refuse `"soon"` as a `date` and take `"2026-12-04"`.
+    #[test]
+    fn formats_are_asserted_alike_in_the_three_schemas() {
+        use a2ui_catalog_mcp::mcp::app::{FunctionCallDecision, McpAppProps};
+        let date = json!({"type": "string", "format": "date"});
+
+        let document = json!({"catalogId": "https://example.com/dates.json", "functions": {
+            "due": {"returnType": "any", "properties": {"call": {"const": "due"},
+                "args": {"properties": {"value": date}, "required": ["value"]}}}}});
+        let mut catalog = Catalog::from_schema(&document).unwrap();
+        catalog
+            .implement_function("due", |args: &Args<'_>| {
+                Ok(args.value_or_null("value").clone())
+            })
+            .unwrap();
+        let mut env = Environment::new();
+        env.add_catalog(catalog)
+            .set_default_catalog("https://example.com/dates.json");
+        let compiles = |value: &str| {
+            env.compile(&json!({"@call": "due", "args": {"value": value}}))
+                .is_ok()
+        };
+
+        let props = McpAppProps::parse(
+            &json!({"component": "McpApp", "htmlContent": "<p>", "allowedFunctions": {
+                "due": {"type": "object", "properties": {"value": date}}}}),
+            &a2ui_catalog_mcp::Limits::default(),
+        )
+        .unwrap();
+        let app_allows = |value: &str| {
+            let call = json!({"call": "due", "args": {"value": value}});
+            matches!(
+                props.check_function_call(&call).unwrap(),
+                FunctionCallDecision::Allowed { .. }
+            )
+        };
+
+        let tool_returns = |value: &str| {
+            let s = server(
+                json!({"type": "object", "properties": {"due": date}}),
+                json!([{"content": [], "structuredContent": {"due": value}}]),
+            );
+            run(&s.host().with_output_schema(OutputSchemaCheck::Fail))
+                .0
+                .is_ok()
+        };
+
+        for (value, valid) in [("2026-12-04", true), ("soon", false)] {
+            assert_eq!(compiles(value), valid, "catalog document, {value}");
+            assert_eq!(app_allows(value), valid, "allowedFunctions, {value}");
+            assert_eq!(tool_returns(value), valid, "outputSchema, {value}");
+        }
+    }
 
     #[test]
     fn a_mismatch_fails_the_call_or_is_dropped_with_a_warning() {

@@ -7,7 +7,9 @@
 
 use a2ui_catalog_mcp::reactive::ValueState;
 use a2ui_catalog_mcp::reactive::{Bindings, Change, ChangeSet, Runs, ToolDone, TrackedModel};
-use a2ui_catalog_mcp::{Environment, Error, ErrorCode, JsonPointer, McpHost, Payload, SharedModel};
+use a2ui_catalog_mcp::{
+    Environment, Error, ErrorCode, JsonPointer, Payload, SharedModel, mcp::McpHost,
+};
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};

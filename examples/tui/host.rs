@@ -5,7 +5,7 @@
 #[allow(dead_code)]
 mod server;
 
-use a2ui_catalog_mcp::McpHost;
+use a2ui_catalog_mcp::mcp::McpHost;
 use a2ui_catalog_mcp::mcp::{ClientRouter, ToolClient};
 use server::{DemoServer, Role, connect};
 use std::error::Error;

@@ -10,7 +10,7 @@ use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
     Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
-    ToolNames, Warning,
+    Warning, mcp::ToolNames,
 };
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
@@ -639,7 +639,7 @@ fn regex_line(line: &str) -> Result<Value, String> {
     let inputs = request.get("inputs").and_then(Value::as_array);
     let captures: Vec<Value> = (inputs.map(Vec::as_slice).unwrap_or_default().iter())
         .map(|input| {
-            let text = a2ui_catalog_mcp::to_js_string(input);
+            let text = a2ui_catalog_mcp::json::to_js_string(input);
             let groups = pattern.captures(&text);
             groups.map_or(Value::Null, |g| g.into_iter().map(Value::from).collect())
         })

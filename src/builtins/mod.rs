@@ -17,7 +17,7 @@
 //! `split`'s `value` and `separator`, and `regexCapture`'s `value` and `pattern`, accept any
 //! JSON value. A `value` that is an array is mapped element by element, one level only;
 //! anything else is one item. An item becomes text as JavaScript's `String(x ?? '')` makes it
-//! ([`to_js_string`](crate::to_js_string)):
+//! ([`to_js_string`](crate::json::to_js_string)):
 //!
 //! - `null` → `""`; a string → itself; `true` / `false` → `"true"` / `"false"`;
 //! - a number → as JavaScript prints it: `12`, `1.5`, `3` for `3.0`, `1e+21`, `1e-7`,
@@ -81,7 +81,7 @@
 //! - All or nothing: a malformed path, a path through `__proto__`, `constructor` or
 //!   `prototype`, or a write the model cannot take (`{"/a": 5, "/a/b": 1}`: `/a` holds a
 //!   number by then) is `DATA_ERROR` naming that path, and nothing is written. How writes
-//!   create, pad and replace is stated on [`apply_writes`](crate::apply_writes).
+//!   create, pad and replace is stated on [`apply_writes`](crate::data_model::apply_writes).
 //! - The value is `null`.
 //!
 //! ## `callMcpTool` — `{name, arguments, targetDataPath}`
@@ -98,6 +98,7 @@ mod update_data_model;
 
 use crate::catalog::Catalog;
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// The id of the MCP catalog.
 pub const MCP_CATALOG_ID: &str = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
@@ -118,10 +119,18 @@ impl Catalog {
     /// assert!(mcp.function_names().contains(&"transformData"));
     /// ```
     pub fn mcp() -> Catalog {
-        let schema: Value =
-            serde_json::from_str(MCP_CATALOG_JSON).expect("the bundled catalog is valid JSON");
-        let mut catalog = Catalog::from_schema_without_literal_checks(&schema)
-            .expect("the bundled catalog is well formed");
+        // The bundled document is read once per process (every `Environment::new` builds this
+        // catalog); its declarations are shared. The implementations are made anew: their
+        // caches of compiled expressions and patterns are each environment's own.
+        static DECLARED: OnceLock<Catalog> = OnceLock::new();
+        let mut catalog = DECLARED
+            .get_or_init(|| {
+                let schema: Value = serde_json::from_str(MCP_CATALOG_JSON)
+                    .expect("the bundled catalog is valid JSON");
+                Catalog::from_schema_without_literal_checks(&schema)
+                    .expect("the bundled catalog is well formed")
+            })
+            .clone();
         catalog.implement("callMcpTool", call_mcp_tool::CallMcpTool);
         catalog.mark_tool("callMcpTool");
         catalog.implement("split", split::Split);
@@ -135,6 +144,7 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     #[test]
     fn the_mcp_catalog_implements_every_function_its_schema_declares() {
@@ -153,5 +163,17 @@ mod tests {
             assert!(mcp.function(name).unwrap().imp.is_some(), "{name}");
         }
         assert!(mcp.function("callMcpTool").unwrap().tool);
+    }
+
+    #[test]
+    fn the_bundled_document_is_read_once_and_the_implementations_made_per_catalog() {
+        let (a, b) = (Catalog::mcp(), Catalog::mcp());
+        for name in a.function_names() {
+            let (a, b) = (a.function(name).unwrap(), b.function(name).unwrap());
+            let declared = |d: &crate::catalog::FunctionDef| d.declaration.clone().unwrap();
+            assert!(Arc::ptr_eq(&declared(a), &declared(b)), "{name}");
+            let (a, b) = (a.imp.clone().unwrap(), b.imp.clone().unwrap());
+            assert!(!Arc::ptr_eq(&a, &b), "{name}");
+        }
     }
 }

@@ -189,7 +189,6 @@ impl FunctionDeclaration {
         call: &Map<String, Value>,
         location: &str,
         max_depth: usize,
-        looks_dynamic: LooksDynamic,
     ) -> Vec<Error> {
         let mut errors = Vec::new();
         if let (Some(Value::String(wanted)), Some(declared)) =
@@ -217,18 +216,10 @@ impl FunctionDeclaration {
                 // Reported by the compiler.
                 Some(_) => return errors,
             };
-            literal::check(
-                self,
-                validator,
-                args,
-                location,
-                max_depth,
-                looks_dynamic,
-                &mut errors,
-            );
+            literal::check(self, validator, args, location, max_depth, &mut errors);
         }
         #[cfg(not(feature = "json-schema"))]
-        let _ = (max_depth, looks_dynamic);
+        let _ = max_depth;
         errors
     }
 }
@@ -242,10 +233,6 @@ fn return_types_match(wanted: &str, declared: &str) -> bool {
         || (wanted == "array" && is_array(declared))
         || (declared == "array" && is_array(wanted))
 }
-
-/// Whether an object in a call's arguments is a dynamic value (in either spelling), whose value
-/// the literal checks leave out. The payload layer decides what the shapes are.
-pub(crate) type LooksDynamic = fn(&Map<String, Value>) -> bool;
 
 /// What a declared function that the host has not implemented does when it is called.
 struct NotImplemented {

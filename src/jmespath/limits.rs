@@ -8,12 +8,14 @@ pub const MAX_DEPTH_CEILING: usize = 256;
 ///
 /// ```
 /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, Limits};
-/// let limits = Limits { max_depth: 3, ..Limits::default() };
+/// let mut limits = Limits::default();
+/// limits.max_depth = 3;
 /// assert!(Expression::compile_with("a.b", &limits).is_ok());
 /// let err = Expression::compile_with("a.b.c.d", &limits).unwrap_err();
 /// assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Limits {
     /// Longest expression accepted, in bytes (default 4 096).
     pub max_length: usize,
@@ -24,17 +26,6 @@ pub struct Limits {
     /// evaluation visits or builds, and every 16 bytes of text a function builds, costs one
     /// step. It stops expressions whose work grows exponentially, such as `[@, @] | [] | ...`.
     pub max_steps: u64,
-}
-
-impl Limits {
-    /// Limits with the given length and depth and the default evaluation budget.
-    pub fn new(max_length: usize, max_depth: usize) -> Self {
-        Limits {
-            max_length,
-            max_depth,
-            ..Limits::default()
-        }
-    }
 }
 
 impl Default for Limits {

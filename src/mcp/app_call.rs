@@ -3,9 +3,10 @@
 //! sent.
 
 use super::app::{McpAppProps, ToolCallDecision};
+use super::audit::{AuditRecord, CallOutcome};
 use super::call::{authorize, is_tool_error, resolve};
 use super::host::McpHost;
-use super::tool_policy::{AuditRecord, CallOutcome, Decision};
+use super::policy::Decision;
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
@@ -63,7 +64,7 @@ impl McpHost {
     }
 
     /// [`call_app_tool`](McpHost::call_app_tool) for an app that came from `source` (the tool
-    /// and server whose result carried it, [`McpAppResource::source`](crate::McpAppResource),
+    /// and server whose result carried it, [`McpAppResource::source`](crate::mcp::McpAppResource),
     /// or the provenance of the surface that holds the `McpApp` component): the policy sees it
     /// ([`ToolCallRequest::source`](crate::mcp::ToolCallRequest::source)), and MCP Apps
     /// visibility uses it to refuse cross-server calls of app-only tools.

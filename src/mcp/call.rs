@@ -4,9 +4,11 @@
 //! The steps and the response object's members are stated in `docs/mcp.md` and, in short, in
 //! the `mcp` module's documentation.
 
-use super::host::{McpAppResource, McpHost, MessageSink, ToolClient};
+use super::audit::{AuditRecord, CallOutcome};
+use super::client::{McpAppResource, MessageSink, ToolClient};
+use super::host::McpHost;
+use super::policy::{Decision, ToolCallRequest};
 use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
-use super::tool_policy::{AuditRecord, CallOutcome, Decision, ToolCallRequest};
 use super::visibility::Visibility;
 use crate::catalog::ToolCall;
 use crate::error::{Denial, Error, ErrorCode};
@@ -418,7 +420,7 @@ async fn respond(
         && !is_tool_error(&result)
     {
         use super::output_schema::Checked;
-        let key = super::host::client_key(client);
+        let key = super::client::client_key(client);
         match host
             .output_schemas
             .check(mode, key, name, definition, &result, limits.max_depth)?

@@ -16,6 +16,10 @@
 //! - [`ToolPolicy`] and [`AuditSink`]: who may call which tool, and the record of every call
 //!   (see "Security" below).
 //!
+//! `protocol` and `app` are pure: they read and write JSON and need nothing of the engine's
+//! evaluation, so the payload layers below the host may use them; the host side ([`McpHost`],
+//! the policy, the audit, `callMcpTool`'s evaluation) drives payloads from above.
+//!
 //! # `callMcpTool` in short
 //!
 //! `{"@call": "callMcpTool", "args": {"name", "arguments", "targetDataPath"}}` evaluates its
@@ -102,7 +106,7 @@
 //! default), a user's action, an MCP App, the agent. Catalog declarations
 //! (`requiresUserActivation`, `allowedCallers`) are enforced by the engine against it, whatever
 //! the policy. The messages a tool returned reach the sink with their
-//! [`Provenance`](crate::Provenance) ([`MessageSink::process_from`]); the host passes it back with
+//! [`Provenance`] ([`MessageSink::process_from`]); the host passes it back with
 //! the surface's evaluations ([`Invocation`](crate::Invocation)), and the policy sees both
 //! ([`ToolCallRequest::origin`], [`ToolCallRequest::source`]). Ready-made for them:
 //! [`ReadOnlyUnlessUserAction`] and [`SameServerAsSource`]. MCP Apps visibility
@@ -138,26 +142,32 @@ pub mod protocol;
 mod base64;
 
 mod app_call;
+mod audit;
 mod call;
+mod client;
 mod host;
 #[cfg(feature = "json-schema")]
 mod output_schema;
+mod policy;
 #[cfg(feature = "rmcp")]
 mod rmcp_client;
-mod tool_policy;
 mod visibility;
 
-pub use host::{
-    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, McpHost, MessageSink,
-    ToolClient, ToolRouter,
+pub use audit::{AuditEvent, AuditSink, CallOutcome};
+pub use client::{
+    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, MessageSink, ToolClient,
+    ToolRouter,
 };
+pub use host::McpHost;
 #[cfg(feature = "json-schema")]
 pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
+pub use policy::{
+    AllowAll, AllowList, Both, ConsentFn, ConsentForDestructive, Decision, DenyList,
+    ReadOnlyUnlessUserAction, SameServerAsSource, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+};
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
-pub use tool_policy::{
-    AllowAll, AllowList, AuditEvent, AuditSink, Both, CallOutcome, ConsentFn,
-    ConsentForDestructive, Decision, DenyList, ReadOnlyUnlessUserAction, SameServerAsSource,
-    ToolCallRequest, ToolPolicy, ToolPolicyExt,
-};
 pub use visibility::Visibility;
+
+pub use crate::origin::Provenance;
+pub use crate::payload::ToolNames;

@@ -2,9 +2,9 @@
 //!
 //! MCP asks clients to validate a tool's structured result against the `outputSchema` its
 //! `tools/list` entry declares. The host turns the check on with
-//! [`McpHost::with_output_schema`](crate::McpHost::with_output_schema) and chooses what a
+//! [`McpHost::with_output_schema`](crate::mcp::McpHost::with_output_schema) and chooses what a
 //! mismatch does ([`OutputSchemaCheck`]). Each tool's schema is compiled once per tool list
-//! the host holds (again after [`refresh_tool_lists`](crate::McpHost::refresh_tool_lists)).
+//! the host holds (again after [`refresh_tool_lists`](crate::mcp::McpHost::refresh_tool_lists)).
 //!
 //! Schemas come from servers, so they are untrusted: a schema larger than
 //! [`MAX_OUTPUT_SCHEMA_BYTES`], nested deeper than the depth limit, with a `$ref` to another
@@ -150,11 +150,7 @@ fn compile(schema: Option<&Value>, max_depth: usize) -> Compiled {
             "its $ref at {at} loops back without reaching the value (a $ref cycle)"
         ));
     }
-    match jsonschema::options()
-        .offline()
-        .with_pattern_options(jsonschema::PatternOptions::regex())
-        .build(schema)
-    {
+    match crate::json_schema::validator(schema) {
         Ok(validator) => Compiled::Valid(validator),
         Err(e) => Compiled::Invalid(format!("it is not a valid JSON Schema: {e}")),
     }

@@ -10,7 +10,7 @@
 //! Timeouts are the host's: wrap the evaluation in the runtime's timeout. Dropping the evaluation
 //! drops the pending request, which rmcp cancels on the server (`notifications/cancelled`).
 
-use super::host::{BoxFuture, HostError, ToolClient};
+use super::client::{BoxFuture, HostError, ToolClient};
 use rmcp::model::{
     CallToolRequestParams, PaginatedRequestParams, ReadResourceRequestParams, RequestMetaObject,
 };

@@ -1,15 +1,15 @@
 //! MCP Apps visibility: who may see and call a tool, from its `_meta.ui.visibility` in
 //! `tools/list` (`["model", "app"]` when absent).
 //!
-//! The MCP Apps specification's rules, which [`McpHost`](crate::McpHost) enforces:
+//! The MCP Apps specification's rules, which [`McpHost`](crate::mcp::McpHost) enforces:
 //!
 //! - an app's `tools/call` for a tool whose visibility lacks `"app"` is rejected;
 //! - an app may call a tool that only apps see (no `"model"`) only on the server the app came
 //!   from: cross-server calls of app-only tools are blocked, and so are those of an app whose
-//!   origin the host did not give ([`McpHost::call_app_tool_from`](crate::McpHost::call_app_tool_from));
+//!   origin the host did not give ([`McpHost::call_app_tool_from`](crate::mcp::McpHost::call_app_tool_from));
 //! - app-only tools are kept out of what the agent sees ([`Visibility::visible_to_model`]);
 //!   for the same reason a surface (which the agent wrote) may not call them, unless the host
-//!   says so ([`McpHost::allow_app_only_tools_in_surfaces`](crate::McpHost::allow_app_only_tools_in_surfaces)).
+//!   says so ([`McpHost::allow_app_only_tools_in_surfaces`](crate::mcp::McpHost::allow_app_only_tools_in_surfaces)).
 
 use serde_json::Value;
 

@@ -60,7 +60,7 @@ use crate::env::Environment;
 use crate::error::{Error, ErrorCode, Phase, Warning};
 use crate::json::kind_name;
 use crate::path::JsonPointer;
-use crate::payload::shape::{Form, PlainShape, form, plain_shape};
+use crate::syntax::{Form, PlainShape, form, plain_shape};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -435,6 +435,16 @@ pub struct StreamChecker<'e> {
     messages: usize,
     problems: Vec<Problem>,
     warnings: Vec<StreamWarning>,
+}
+
+impl std::fmt::Debug for StreamChecker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StreamChecker")
+            .field("options", &self.options)
+            .field("surfaces", &self.surfaces.keys().collect::<Vec<_>>())
+            .field("messages", &self.messages)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'e> StreamChecker<'e> {

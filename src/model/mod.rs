@@ -50,7 +50,7 @@ pub struct Write {
 /// stores that keep some of their data as `serde_json::Value`s.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{DataModel, JsonPointer, Write};
+/// use a2ui_catalog_mcp::{DataModel, JsonPointer, data_model::Write};
 /// use serde_json::json;
 ///
 /// let mut model = json!({"user": {"name": "Ada"}});
@@ -196,7 +196,7 @@ impl DataModel for Value {
 /// store; this function stores them like any other key.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{JsonPointer, Write, apply_writes};
+/// use a2ui_catalog_mcp::{JsonPointer, data_model::{Write, apply_writes}};
 /// use serde_json::json;
 ///
 /// let w = |path: &str, value| Write { path: JsonPointer::parse(path).unwrap(), value };
@@ -289,7 +289,7 @@ pub(crate) fn padding_bound<M: DataModel + ?Sized>(model: &M, writes: &[Write]) 
 /// `null` gives `None`.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{JsonPointer, read_value};
+/// use a2ui_catalog_mcp::{JsonPointer, data_model::read_value};
 /// use serde_json::json;
 ///
 /// let doc = json!({"rows": ["a", "b"], "n": null});

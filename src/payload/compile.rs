@@ -5,10 +5,6 @@
 //! past the depth limit the subtree is not entered.
 
 use super::program::{CallNode, Node, NodeId, Program};
-use super::shape::{
-    Form, Misfit, PlainShape, Spelling, binding_misfits, call_misfits, form, is_dynamic,
-    looks_dynamic, plain_shape,
-};
 use super::tool_names::ToolNames;
 use crate::builtins::index;
 use crate::catalog::{Catalog, FunctionDef, LiteralToolName, Reads, StaticArg, StaticArgs};
@@ -16,6 +12,10 @@ use crate::error::{Error, ErrorCode, Phase, Warning, WarningCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::path::{DataPath, JsonPointer, escape_token};
+use crate::syntax::{
+    Form, Misfit, PlainShape, Spelling, binding_misfits, call_misfits, form, is_dynamic,
+    plain_shape,
+};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -415,7 +415,7 @@ impl<'e> Compiler<'e> {
         // A catalog document's declaration: the call's returnType and literal arguments.
         if let Some(declared) = def.as_ref().and_then(|d| d.declaration.as_deref()) {
             let max_depth = self.scope.limits.max_depth;
-            for err in declared.check_call(map, &location, max_depth, looks_dynamic) {
+            for err in declared.check_call(map, &location, max_depth) {
                 self.errors.push(err.with_phase(Phase::Compile));
             }
         }

@@ -11,14 +11,12 @@ mod compile;
 mod deps;
 mod eval;
 mod program;
-pub(crate) mod shape;
 mod tool_names;
 
 pub use tool_names::ToolNames;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
-pub use shape::Spelling;
 
 use crate::error::{Error, ErrorCode, Warning};
 use crate::limits::Limits;
@@ -35,7 +33,7 @@ use serde_json::Value;
 /// # The payload grammar
 ///
 /// A payload is any JSON value, made of three kinds of node (written here in the default `@`
-/// spelling; with [`Spelling::Plain`] a binding is `{"path": …}` and a call `{"call": …}`, and
+/// spelling; with [`Spelling::Plain`](crate::Spelling::Plain) a binding is `{"path": …}` and a call `{"call": …}`, and
 /// the `@` forms are read too):
 ///
 /// - a **binding**, an object whose only key is `"@path"`, with a string: reads that path of
@@ -139,7 +137,7 @@ impl Payload {
     /// [`eval_in`](Payload::eval_in) for an evaluation of this [`Origin`] (the others are
     /// [`Origin::Binding`]s): a user's action, an MCP App, the agent. Functions see it
     /// ([`CallContext::origin`](crate::CallContext::origin)), and a call whose
-    /// [`Access`](crate::Access) (a catalog's `allowedCallers`, `requiresUserActivation`) does
+    /// [`Access`](crate::functions::Access) (a catalog's `allowedCallers`, `requiresUserActivation`) does
     /// not admit it is an `EXPRESSION_ERROR` at the call: the function does not run, nor
     /// anything above it.
     ///
@@ -252,7 +250,7 @@ impl Payload {
 
     /// What the payload compiled with but most likely does not mean, each with its location:
     /// in the `@` spelling, a literal object shaped exactly like a binding or a call of the
-    /// plain spelling ([`Spelling`]). Warnings never change evaluation.
+    /// plain spelling ([`Spelling`](crate::Spelling)). Warnings never change evaluation.
     ///
     /// ```
     /// use a2ui_catalog_mcp::Environment;
@@ -269,7 +267,7 @@ impl Payload {
     }
 
     /// Whether the payload calls tools (`callMcpTool`): such a payload needs
-    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::McpHost); evaluated
+    /// [`eval_async`](Payload::eval_async) with an [`McpHost`](crate::mcp::McpHost); evaluated
     /// synchronously, a tool call fails with "callMcpTool is not configured".
     pub fn calls_tools(&self) -> bool {
         self.program.calls_tools

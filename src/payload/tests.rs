@@ -261,7 +261,7 @@ impl crate::Function for Stamp {
         Ok(json!("stamped"))
     }
 
-    fn may_write(&self, _args: &crate::StaticArgs<'_>) -> bool {
+    fn may_write(&self, _args: &crate::catalog::StaticArgs<'_>) -> bool {
         self.declares
     }
 }
@@ -373,7 +373,10 @@ impl crate::Function for Echo {
         }
     }
 
-    fn prepare(&self, args: &crate::StaticArgs<'_>) -> crate::Result<Option<crate::Prepared>> {
+    fn prepare(
+        &self,
+        args: &crate::catalog::StaticArgs<'_>,
+    ) -> crate::Result<Option<crate::catalog::Prepared>> {
         Ok(Some(Box::new(args.is_expanded("value"))))
     }
 

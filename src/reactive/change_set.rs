@@ -176,8 +176,8 @@ impl ChangeSet {
     }
 
     /// The changed paths, in the order first written.
-    pub fn iter(&self) -> Iter<'_> {
-        Iter(self.paths.iter())
+    pub fn iter(&self) -> ChangeSetIter<'_> {
+        ChangeSetIter(self.paths.iter())
     }
 
     /// The `i`-th changed path.
@@ -242,27 +242,27 @@ impl FromIterator<JsonPointer> for ChangeSet {
 
 impl IntoIterator for ChangeSet {
     type Item = JsonPointer;
-    type IntoIter = IntoIter;
+    type IntoIter = ChangeSetIntoIter;
 
-    fn into_iter(self) -> IntoIter {
-        IntoIter(self.paths.into_iter())
+    fn into_iter(self) -> ChangeSetIntoIter {
+        ChangeSetIntoIter(self.paths.into_iter())
     }
 }
 
 impl<'a> IntoIterator for &'a ChangeSet {
     type Item = &'a JsonPointer;
-    type IntoIter = Iter<'a>;
+    type IntoIter = ChangeSetIter<'a>;
 
-    fn into_iter(self) -> Iter<'a> {
-        Iter(self.paths.iter())
+    fn into_iter(self) -> ChangeSetIter<'a> {
+        ChangeSetIter(self.paths.iter())
     }
 }
 
 /// The paths of a [`ChangeSet`], by value, in order.
 #[derive(Debug)]
-pub struct IntoIter(indexmap::set::IntoIter<JsonPointer>);
+pub struct ChangeSetIntoIter(indexmap::set::IntoIter<JsonPointer>);
 
-impl Iterator for IntoIter {
+impl Iterator for ChangeSetIntoIter {
     type Item = JsonPointer;
 
     fn next(&mut self) -> Option<JsonPointer> {
@@ -274,13 +274,13 @@ impl Iterator for IntoIter {
     }
 }
 
-impl ExactSizeIterator for IntoIter {}
+impl ExactSizeIterator for ChangeSetIntoIter {}
 
 /// The paths of a [`ChangeSet`], borrowed, in order.
 #[derive(Debug, Clone)]
-pub struct Iter<'a>(indexmap::set::Iter<'a, JsonPointer>);
+pub struct ChangeSetIter<'a>(indexmap::set::Iter<'a, JsonPointer>);
 
-impl<'a> Iterator for Iter<'a> {
+impl<'a> Iterator for ChangeSetIter<'a> {
     type Item = &'a JsonPointer;
 
     fn next(&mut self) -> Option<&'a JsonPointer> {
@@ -292,4 +292,4 @@ impl<'a> Iterator for Iter<'a> {
     }
 }
 
-impl ExactSizeIterator for Iter<'_> {}
+impl ExactSizeIterator for ChangeSetIter<'_> {}

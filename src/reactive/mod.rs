@@ -70,14 +70,14 @@
 //! ```
 
 mod bindings;
-pub mod change_set;
+mod change_set;
 mod equal;
 mod index;
 mod runs;
 mod tracked;
 
 pub use bindings::{Bindings, Change, RowChanges, ToolDone, ToolRun, ValueState};
-pub use change_set::ChangeSet;
+pub use change_set::{ChangeSet, ChangeSetIntoIter, ChangeSetIter};
 pub use equal::json_eq;
 pub use index::PathIndex;
 pub use runs::{Run, Runs, Ticket};

@@ -24,7 +24,7 @@ use std::borrow::Cow;
 /// [`PathIndex`](super::PathIndex) what to recompute.
 ///
 /// ```
-/// use a2ui_catalog_mcp::{Environment, JsonPointer, DataModel, Write};
+/// use a2ui_catalog_mcp::{data_model::Write, DataModel, Environment, JsonPointer};
 /// use a2ui_catalog_mcp::reactive::TrackedModel;
 /// use serde_json::json;
 ///

@@ -21,7 +21,6 @@
 //! ```
 
 mod ast;
-mod cache;
 mod error;
 mod lines;
 mod parser;
@@ -30,7 +29,6 @@ mod safety;
 mod scripts;
 mod translate;
 
-pub use cache::{DEFAULT_CACHE_CAPACITY, PatternCache};
 pub use error::{RegexError, RegexErrorKind};
 /// Every `\p{…}` name the dialect accepts (with the `internals` feature only).
 #[cfg(feature = "internals")]

@@ -53,12 +53,13 @@ use crate::env::Environment;
 use crate::error::{Error, ErrorCode};
 use crate::origin::{Origin, Provenance};
 use crate::path::JsonPointer;
-use crate::payload::{Payload, Spelling};
+use crate::payload::Payload;
 use crate::reactive::TrackedModel;
 use crate::stream::{
     Body, Category, ComponentDef, CreateSurface, MessageError, ParseOptions, UpdateComponents,
     Version, messages_of, parse_message_with,
 };
+use crate::syntax::Spelling;
 use schema::{CatalogInfo, ComponentSchema};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -408,6 +409,16 @@ pub struct Processor {
     surfaces: BTreeMap<String, Surface>,
     deleted: HashSet<String>,
     messages: usize,
+}
+
+impl std::fmt::Debug for Processor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Processor")
+            .field("options", &self.options)
+            .field("surfaces", &self.surfaces.keys().collect::<Vec<_>>())
+            .field("messages", &self.messages)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Processor {
@@ -1442,13 +1453,13 @@ impl Processor {
     }
 }
 
-/// A processor shared with an [`McpHost`](crate::McpHost) as its
-/// [`MessageSink`](crate::MessageSink): the A2UI messages a tool returns are processed as they
+/// A processor shared with an [`McpHost`](crate::mcp::McpHost) as its
+/// [`MessageSink`](crate::mcp::MessageSink): the A2UI messages a tool returns are processed as they
 /// arrive, each atomic, the refused ones kept for the host to read
 /// ([`take_errors`](SharedProcessor::take_errors)).
 ///
 /// ```
-/// use a2ui_catalog_mcp::MessageSink;
+/// use a2ui_catalog_mcp::mcp::MessageSink;
 /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, SharedProcessor};
 /// use serde_json::json;
 /// let shared = SharedProcessor::new(Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true)));
@@ -1456,7 +1467,7 @@ impl Processor {
 /// assert!(shared.has_surface("s"));
 /// assert_eq!(shared.take_errors().len(), 1);
 /// ```
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct SharedProcessor {
     inner: std::sync::Arc<std::sync::Mutex<(Processor, Vec<ProcessError>)>>,
 }

@@ -346,6 +346,13 @@ pub(crate) fn to_serde(v: &sonic_rs::Value) -> Value {
 pub struct FastMembers<'a>(Option<sonic_rs::value::object::Iter<'a>>);
 
 #[cfg(not(target_family = "wasm"))]
+impl std::fmt::Debug for FastMembers<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FastMembers").finish_non_exhaustive()
+    }
+}
+
+#[cfg(not(target_family = "wasm"))]
 impl<'a> Iterator for FastMembers<'a> {
     type Item = (&'a str, &'a sonic_rs::Value);
 

@@ -9,7 +9,8 @@
 //! [`from_suite_case`] into fixtures and runs them through the crate: the same cases, equal to the
 //! JSON ones, with the same outcomes.
 
-use a2ui_catalog_mcp::fixtures::{FIXTURE_MAX_DEPTH, json_eq, run_file};
+use a2ui_catalog_mcp::fixtures::{FIXTURE_MAX_DEPTH, run_file};
+use a2ui_catalog_mcp::reactive::json_eq;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,9 @@
 //! Validation of literal arguments with `jsonschema`, leaving dynamic ones out.
 
-use super::{FunctionDeclaration, LooksDynamic, bad_entry};
+use super::{FunctionDeclaration, bad_entry};
 use crate::error::{Error, ErrorCode};
 use crate::path::escape_token;
+use crate::syntax::looks_dynamic;
 use jsonschema::error::ValidationErrorKind as Kind;
 use jsonschema::{Registry, ValidationError, Validator};
 use serde_json::{Map, Value, json};
@@ -50,17 +51,12 @@ impl Compiler {
             1 => refs.into_iter().next().unwrap_or_default(),
             _ => json!({"allOf": refs}),
         };
-        jsonschema::options()
-            .with_registry(&self.registry)
-            .with_pattern_options(jsonschema::PatternOptions::regex())
-            .should_validate_formats(true)
-            .build(&schema)
-            .map_err(|e| {
-                bad_entry(
-                    name,
-                    format_args!("its argument schema is not a valid JSON Schema: {e}"),
-                )
-            })
+        crate::json_schema::validator_in(&schema, &self.registry).map_err(|e| {
+            bad_entry(
+                name,
+                format_args!("its argument schema is not a valid JSON Schema: {e}"),
+            )
+        })
     }
 }
 
@@ -127,14 +123,11 @@ fn rewrite_refs(doc: &mut Value, own_id: Option<&str>) {
     }
 }
 
-/// The dynamic values of a call's arguments (the objects `looks_dynamic` picks), as JSON
+/// The dynamic values of a call's arguments (bindings and calls in either spelling, which the
+/// literal checks leave out), as JSON
 /// Pointers relative to the arguments object, and the arguments with each of them replaced by
 /// `null`.
-fn literal_instance(
-    args: &Map<String, Value>,
-    max_depth: usize,
-    looks_dynamic: LooksDynamic,
-) -> Option<(Value, Vec<String>)> {
+fn literal_instance(args: &Map<String, Value>, max_depth: usize) -> Option<(Value, Vec<String>)> {
     // The copy is only made within the depth limit (`Value`'s clone recurses).
     if args
         .values()
@@ -298,11 +291,10 @@ pub(super) fn check(
     args: &Map<String, Value>,
     location: &str,
     max_depth: usize,
-    looks_dynamic: LooksDynamic,
     errors: &mut Vec<Error>,
 ) {
     // Deeper arguments are refused by the compiler; a copy of them is not made.
-    let Some((instance, pointers)) = literal_instance(args, max_depth, looks_dynamic) else {
+    let Some((instance, pointers)) = literal_instance(args, max_depth) else {
         return;
     };
     if validator.is_valid(&instance) {
@@ -357,13 +349,11 @@ pub(super) fn check(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::payload::shape::looks_dynamic;
 
     #[test]
     fn dynamic_values_are_replaced_and_located() {
         let args = json!({"value": {"@path": "/x"}, "values": [true, {"@call": "f"}], "n": 1});
-        let (instance, mut pointers) =
-            literal_instance(args.as_object().unwrap(), 128, looks_dynamic).unwrap();
+        let (instance, mut pointers) = literal_instance(args.as_object().unwrap(), 128).unwrap();
         pointers.sort();
         assert_eq!(pointers, ["/value", "/values/1"]);
         assert_eq!(
@@ -371,16 +361,13 @@ mod tests {
             json!({"value": null, "values": [true, null], "n": 1})
         );
         let deep = (0..200).fold(json!(1), |v, _| json!([v]));
-        assert!(
-            literal_instance(json!({"a": deep}).as_object().unwrap(), 128, looks_dynamic).is_none()
-        );
+        assert!(literal_instance(json!({"a": deep}).as_object().unwrap(), 128).is_none());
     }
 
     #[test]
     fn plain_spelled_values_are_left_out_too() {
         let args = json!({"value": {"path": "/x"}, "n": {"call": "f", "args": {}, "catalogId": "c"}, "t": {"path": "/x", "componentId": "c"}});
-        let (instance, mut pointers) =
-            literal_instance(args.as_object().unwrap(), 128, looks_dynamic).unwrap();
+        let (instance, mut pointers) = literal_instance(args.as_object().unwrap(), 128).unwrap();
         pointers.sort();
         assert_eq!(pointers, ["/n", "/value"]);
         assert_eq!(instance["t"], json!({"path": "/x", "componentId": "c"}));

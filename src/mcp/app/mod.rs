@@ -50,7 +50,7 @@ use crate::error::{Error, ErrorCode, Phase};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
 use crate::path::{DataPath, escape_token};
-use crate::payload::shape::{Misfit, binding_misfits, call_misfits};
+use crate::syntax::{Misfit, binding_misfits, call_misfits};
 use serde_json::{Map, Value};
 
 /// The component's name in the catalog.
@@ -245,7 +245,7 @@ fn string_list(
 
 impl Csp {
     /// Reads the `csp` of an MCP App resource's `_meta.ui` (what
-    /// [`McpAppResource::csp`](crate::McpAppResource::csp) holds), keeping the members it
+    /// [`McpAppResource::csp`](crate::mcp::McpAppResource::csp) holds), keeping the members it
     /// knows and naming, in the second value, the ones it does not (a newer revision's
     /// `wasmUnsafeEval`, a typo): the host reports them and decides, instead of a policy
     /// loosened or tightened in silence. A known member of the wrong type is a

@@ -59,9 +59,7 @@ impl AllowedFunction {
             ));
         }
         #[cfg(feature = "json-schema")]
-        let validator = jsonschema::options()
-            .with_pattern_options(jsonschema::PatternOptions::regex())
-            .build(schema)
+        let validator = crate::json_schema::validator(schema)
             .map_err(|e| format!("the schema of '{name}' is not a valid JSON Schema: {e}"))?;
         Ok(AllowedFunction {
             name: name.to_owned(),

@@ -208,7 +208,7 @@ fn host_functions_declare_writes() {
             cx.write("/touched", Value::Bool(true));
             Ok(Value::Null)
         }
-        fn may_write(&self, _args: &crate::StaticArgs<'_>) -> bool {
+        fn may_write(&self, _args: &crate::catalog::StaticArgs<'_>) -> bool {
             true
         }
     }

@@ -287,7 +287,7 @@ impl crate::Function for Touch {
         Ok(Value::Null)
     }
 
-    fn may_write(&self, _args: &crate::StaticArgs<'_>) -> bool {
+    fn may_write(&self, _args: &crate::catalog::StaticArgs<'_>) -> bool {
         true
     }
 }
@@ -297,7 +297,7 @@ fn host_function_writes_are_changes_in_write_order() {
     let mut env = Environment::new();
     env.add_catalog(crate::Catalog::new("urn:host").with_function(
         "touch",
-        crate::ArgSchema::new(),
+        crate::catalog::ArgSchema::new(),
         Touch,
     ));
     let payload = env

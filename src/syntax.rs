@@ -1,5 +1,7 @@
-//! The outer shape of a dynamic value, which the compiler, the catalog documents' literal checks,
-//! the message streams and the `McpApp` properties all read from here.
+//! The payload's syntax: the outer shape of a dynamic value (a binding or a call) in either
+//! spelling. It is a layer of its own, below the catalogs, so that the compiler, the catalog
+//! documents' literal checks, the `McpApp` properties and the message streams read one
+//! definition and none of them hands it to another.
 //!
 //! In the `@` spelling a binding is `{"@path": <string>}` alone; a call has `@call` (a string)
 //! and may have `args` (an object), `catalogId` and `returnType` (strings), nothing else. Any
@@ -201,6 +203,7 @@ pub(crate) fn is_dynamic(map: &Map<String, Value>, spelling: Spelling) -> bool {
 /// Whether an object is a binding or a call in either spelling: what the literal checks of
 /// catalog documents leave out. In the `@` spelling a plain-shaped object is a literal, but most
 /// likely a misspelled dynamic value (warned about), so its value is not the schema's question.
+#[cfg_attr(not(feature = "json-schema"), allow(dead_code))]
 pub(crate) fn looks_dynamic(map: &Map<String, Value>) -> bool {
     is_dynamic(map, Spelling::Plain)
 }
