@@ -8,8 +8,8 @@
 //! order (a parent comes before its children), blocks are built bottom-up in the reverse order
 //! (children before their parent).
 
+use a2ui_catalog_mcp::json::to_js_string;
 use a2ui_catalog_mcp::surfaces::{Node, NodeState, Tree};
-use a2ui_catalog_mcp::to_js_string;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};

@@ -91,7 +91,7 @@ enum Command {
     },
     /// Process A2UI message streams (a JSON array, JSON lines, {"messages": [...]}, the
     /// gallery's {name, description, messages}) and print, one line per stream, what they
-    /// draw: {"surfaces": {"<id>": {"catalogId", "dataModel", "errors", "nodes"}}}, the nodes
+    /// draw: {"surfaces": {"SURFACE_ID": {"catalogId", "dataModel", "errors", "nodes"}}}, the nodes
     /// breadth first from root with every property resolved. Values that call a tool are
     /// shown pending.
     Render {
