@@ -42,9 +42,13 @@
 
 mod graph;
 mod resolve;
+mod rpc;
 
 pub use graph::slot_pointer;
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
+pub use rpc::{
+    AgentFunctionResponse, EXECUTION_ERROR, INVALID_FUNCTION_CALL, RendererFunctionCall,
+};
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -393,8 +397,13 @@ pub enum Applied {
     },
     /// The data model of a surface was written.
     DataModelUpdated(String),
-    /// A message the processor does not apply to surfaces (function calls and responses,
-    /// renderer-to-agent messages), read and handed back.
+    /// The agent's `callRendererFunction` ran (or was refused): the
+    /// `rendererFunctionResponse` to send is [`RendererFunctionCall::response`].
+    RendererFunction(RendererFunctionCall),
+    /// The agent answered a `callAgentFunction` ([`Processor::call_agent_function`]).
+    AgentFunctionResponse(AgentFunctionResponse),
+    /// A message the processor does not apply to surfaces (renderer-to-agent messages), read
+    /// and handed back.
     Other(Box<crate::stream::Message>),
 }
 
@@ -408,6 +417,8 @@ pub struct Processor {
     surfaces: BTreeMap<String, Surface>,
     deleted: HashSet<String>,
     messages: usize,
+    /// The `callAgentFunction`s waiting for their response: functionCallId → surface.
+    pending_agent_calls: HashMap<String, String>,
 }
 
 impl Processor {
@@ -441,6 +452,7 @@ impl Processor {
             surfaces: BTreeMap::new(),
             deleted: HashSet::new(),
             messages: 0,
+            pending_agent_calls: HashMap::new(),
         }
     }
 
@@ -666,7 +678,11 @@ impl Processor {
             let compiled = self.env_for(catalog.as_deref()).compile(call);
             let surface = self.surfaces.get_mut(surface_id).expect("found above");
             match compiled {
-                Ok(payload) => match run_call(&payload, surface, data_path, Origin::Action) {
+                Ok(payload) => match run_call(
+                    &payload,
+                    Some((&mut surface.data, data_path)),
+                    Origin::Action,
+                ) {
                     Ok(value) => done.value = Some(value),
                     Err(e) => done.errors.push(e),
                 },
@@ -743,7 +759,11 @@ impl Processor {
             .collect()
     }
 
-    /// Processes one message, atomically.
+    /// Processes one message, atomically. The agent's `callRendererFunction` runs here, as
+    /// the agent (no user activation; see [`RendererFunctionCall`]), and comes back as
+    /// [`Applied::RendererFunction`] with the response to send; a call that is refused or fails
+    /// is a response with an error, not a [`ProcessError`] (a message missing its
+    /// `functionCallId` or `callFunction` is one).
     pub fn process(&mut self, message: &Value) -> Result<Applied, ProcessError> {
         let index = self.messages;
         self.messages += 1;
@@ -774,6 +794,10 @@ impl Processor {
                     self.deleted.insert(surface_id.clone());
                 }
                 Ok(Applied::SurfaceDeleted(surface_id))
+            }
+            Body::CallRendererFunction(call) => self.call_renderer_function(call),
+            Body::AgentFunctionResponse(body) => {
+                self.agent_function_response("/agentFunctionResponse", &body)
             }
             body => Ok(Applied::Other(Box::new(crate::stream::Message {
                 version: parsed.version,
@@ -1409,19 +1433,22 @@ fn install(surface: &mut Surface, upserts: Vec<Component>) {
     }
 }
 
-/// Runs a call on a surface's data model: the one place where actions' `functionCall`s (and,
-/// when they are wired, the agent's `callRendererFunction`s) are evaluated, with the origin
-/// that governs what they may do. Writes are allowed (an action may update the
-/// data model); tool calls need the host's executor (`Payload::eval_async`).
+/// Runs a call: the one place where actions' `functionCall`s (on their surface's data model,
+/// in the instance's data context) and the agent's `callRendererFunction`s (on no surface)
+/// are evaluated, with the origin that governs what they may do. An action may write its
+/// surface's data model; the agent's call has none, so it reads an empty one and may not
+/// write. Tool calls need the host's executor (`Payload::eval_async`).
 fn run_call(
     payload: &Payload,
-    surface: &mut Surface,
-    context: &JsonPointer,
+    surface: Option<(&mut TrackedModel<Value>, &JsonPointer)>,
     origin: Origin,
 ) -> Result<Value, Error> {
     // The origin governs what the call may do: an action runs with user activation
     // (`requiresUserActivation` holds), the agent only what `allowedCallers` admits.
-    payload.eval_from(&mut surface.data, context, origin)
+    match surface {
+        Some((model, context)) => payload.eval_from(model, context, origin),
+        None => payload.eval_read_from(&Value::Object(Map::new()), &JsonPointer::root(), origin),
+    }
 }
 
 /// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first

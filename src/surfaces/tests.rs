@@ -80,3 +80,227 @@ fn catalogs_by_version_and_capabilities() {
         "/updateComponents/components/0/catalogId"
     );
 }
+
+/// A processor whose catalog "media" has `play` (agent or renderer), `reset` (renderer only,
+/// the default), `sync` (agent only), `open` (the renderer, with user activation), `fail`
+/// (agent, always fails) and `write` (agent, writes the data model); each records its runs.
+fn rpc_processor() -> (Processor, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use crate::catalog::{ArgSchema, Args, Catalog};
+    use crate::origin::{Access, AllowedCallers};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = |runs: &Arc<AtomicUsize>, f: fn(&Args<'_>) -> Result<Value, Error>| {
+        let runs = runs.clone();
+        move |args: &Args<'_>| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            f(args)
+        }
+    };
+    let mut catalog = Catalog::new("media")
+        .with_function(
+            "play",
+            ArgSchema::new().required("mediaId").optional("autoplay"),
+            counted(&runs, |args| {
+                Ok(json!({"playing": args.value_or_null("autoplay") == &json!(true), "id": args.value_or_null("mediaId")}))
+            }),
+        )
+        .with_function("reset", ArgSchema::new(), counted(&runs, |_| Ok(json!("reset"))))
+        .with_function("sync", ArgSchema::new(), counted(&runs, |_| Ok(Value::Null)))
+        .with_function("open", ArgSchema::new(), counted(&runs, |_| Ok(json!(true))))
+        .with_function(
+            "fail",
+            ArgSchema::new(),
+            counted(&runs, |_| Err(Error::new(ErrorCode::ExpressionError, "disk on fire"))),
+        );
+    let agent = Access::new(AllowedCallers::RendererOrAgent, false);
+    catalog.set_access("play", agent).unwrap();
+    catalog.set_access("fail", agent).unwrap();
+    catalog
+        .set_access("sync", Access::new(AllowedCallers::AgentOnly, false))
+        .unwrap();
+    catalog
+        .set_access("open", Access::new(AllowedCallers::RendererOnly, true))
+        .unwrap();
+    let mut env = Environment::new();
+    env.add_catalog(catalog);
+    (
+        Processor::with_environment(env, ProcessorOptions::default()),
+        runs,
+    )
+}
+
+fn call_renderer(p: &mut Processor, id: &str, call: Value) -> RendererFunctionCall {
+    match p.process(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": id, "callFunction": call}})) {
+        Ok(Applied::RendererFunction(done)) => done,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_agent_calls_a_renderer_function_and_gets_its_value_back() {
+    use std::sync::atomic::Ordering;
+    let (mut p, runs) = rpc_processor();
+    let done = call_renderer(
+        &mut p,
+        "c1",
+        json!({"call": "play", "catalogId": "media", "args": {"mediaId": "v7", "autoplay": true}}),
+    );
+    assert_eq!(
+        done.response(),
+        json!({"version": "v1.0", "rendererFunctionResponse": {"functionCallId": "c1", "value": {"playing": true, "id": "v7"}}})
+    );
+    assert_eq!(done.detail, None);
+    let done = call_renderer(&mut p, "c2", json!({"call": "sync", "catalogId": "media"}));
+    assert_eq!(done.outcome, Ok(Value::Null));
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn a_renderer_function_the_catalog_keeps_from_the_agent_is_refused_and_never_runs() {
+    use std::sync::atomic::Ordering;
+    let (mut p, runs) = rpc_processor();
+    let refused = |p: &mut Processor, call: Value| {
+        let done = call_renderer(p, "c", call);
+        let (code, message) = done.outcome.clone().unwrap_err();
+        assert_eq!(code, INVALID_FUNCTION_CALL, "{message}");
+        assert_eq!(
+            done.response()["rendererFunctionResponse"]["error"],
+            json!({"code": code, "message": message})
+        );
+        message
+    };
+    assert_eq!(
+        refused(&mut p, json!({"call": "reset", "catalogId": "media"})),
+        "Function 'reset' cannot be called by agent (allowedCallers is rendererOnly)."
+    );
+    assert_eq!(
+        refused(&mut p, json!({"call": "open", "catalogId": "media"})),
+        "Function 'open' cannot be called by agent (allowedCallers is rendererOnly)."
+    );
+    // Nested in an allowed call's arguments: the evaluator refuses it too.
+    let nested = refused(
+        &mut p,
+        json!({"call": "play", "catalogId": "media", "args": {"mediaId": {"call": "reset", "catalogId": "media"}}}),
+    );
+    assert!(
+        nested.contains("'reset'") && nested.contains("the agent"),
+        "{nested}"
+    );
+    assert_eq!(
+        refused(&mut p, json!({"call": "nope", "catalogId": "media"})),
+        "Function not found: nope"
+    );
+    assert_eq!(
+        refused(&mut p, json!({"call": "play", "catalogId": "elsewhere"})),
+        "Catalog not found: elsewhere"
+    );
+    assert!(refused(&mut p, json!({"call": "play"})).contains("catalogId"));
+    // A literal argument the function does not declare fails to compile.
+    assert!(
+        refused(
+            &mut p,
+            json!({"call": "play", "catalogId": "media", "args": {"mediaId": 1, "volume": 3}})
+        )
+        .contains("volume")
+    );
+    // An agent's call has no surface to write to.
+    let write = refused(
+        &mut p,
+        json!({"call": "updateDataModel", "catalogId": crate::MCP_CATALOG_ID, "args": {"updates": {"x": 1}}}),
+    );
+    assert!(write.contains("updateDataModel"), "{write}");
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[test]
+fn a_failing_renderer_function_is_an_execution_error_whose_detail_stays_with_the_host() {
+    let (mut p, _) = rpc_processor();
+    let done = call_renderer(&mut p, "c9", json!({"call": "fail", "catalogId": "media"}));
+    assert_eq!(
+        done.response()["rendererFunctionResponse"],
+        json!({"functionCallId": "c9", "error": {"code": "EXECUTION_ERROR", "message": "An error occurred during function execution."}})
+    );
+    assert!(done.detail.unwrap().contains("disk on fire"));
+}
+
+#[test]
+fn a_call_renderer_function_without_its_call_or_id_is_a_located_error() {
+    let (mut p, _) = rpc_processor();
+    let e = p
+        .process(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c"}}))
+        .unwrap_err();
+    assert_eq!(e.error.pointer, "/callRendererFunction");
+    assert!(e.error.message.contains("callFunction"), "{e}");
+    let e = p
+        .process(&json!({"version": "v1.0", "callRendererFunction": {"callFunction": {"call": "play", "catalogId": "media"}}}))
+        .unwrap_err();
+    assert!(e.error.message.contains("functionCallId"), "{e}");
+    let e = p
+        .process(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c", "callFunction": "play"}}))
+        .unwrap_err();
+    assert_eq!(e.error.pointer, "/callRendererFunction/callFunction");
+    // The older message carries the call itself.
+    let older = p
+        .process(
+            &json!({"functionCallId": "o", "callFunction": {"call": "sync", "catalogId": "media"}}),
+        )
+        .unwrap();
+    assert!(matches!(
+        older,
+        Applied::RendererFunction(RendererFunctionCall {
+            outcome: Ok(Value::Null),
+            ..
+        })
+    ));
+}
+
+#[test]
+fn an_agent_function_response_is_matched_to_the_call_waiting_for_it() {
+    let (mut p, _) = rpc_processor();
+    p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "media", "dataModel": {"q": "ITEM"}}}))
+        .unwrap();
+    let sent = p
+        .call_agent_function("s", "a1", &json!({"call": "query", "catalogId": "store", "args": {"sku": {"path": "/q"}, "n": 2}}))
+        .unwrap();
+    assert_eq!(
+        sent,
+        json!({"version": "v1.0", "callAgentFunction": {"surfaceId": "s", "functionCallId": "a1",
+            "callFunction": {"call": "query", "catalogId": "store", "args": {"sku": "ITEM", "n": 2}}}})
+    );
+    assert!(
+        p.call_agent_function("s", "a1", &json!({"call": "query"}))
+            .is_err()
+    );
+    assert!(
+        p.call_agent_function("gone", "a2", &json!({"call": "query"}))
+            .is_err()
+    );
+    let answer = |p: &mut Processor, body: Value| match p
+        .process(&json!({"version": "v1.0", "agentFunctionResponse": body}))
+    {
+        Ok(Applied::AgentFunctionResponse(r)) => r,
+        other => panic!("{other:?}"),
+    };
+    let r = answer(
+        &mut p,
+        json!({"functionCallId": "a1", "error": {"code": "X", "message": "no"}}),
+    );
+    assert_eq!(
+        (r.surface_id.as_deref(), r.outcome),
+        (Some("s"), Err(("X".into(), "no".into())))
+    );
+    // Answered once: the same id again matches nothing.
+    let r = answer(&mut p, json!({"functionCallId": "a1", "value": 1}));
+    assert_eq!((r.surface_id, r.outcome), (None, Ok(json!(1))));
+    for bad in [
+        json!({"value": 1}),
+        json!({"functionCallId": "a1"}),
+        json!({"functionCallId": "a1", "value": 1, "error": {"code": "X", "message": "m"}}),
+    ] {
+        assert!(
+            p.process(&json!({"version": "v1.0", "agentFunctionResponse": bad}))
+                .is_err()
+        );
+    }
+}
