@@ -7,6 +7,7 @@
 
 mod actions;
 mod processor;
+mod rpc;
 // Not every runner uses every helper of the tally.
 #[allow(dead_code)]
 mod suite;
@@ -40,6 +41,11 @@ fn reserved_keys() {
 #[test]
 fn actions() {
     suite::Tally::run_file("core/actions.yaml", actions::run);
+}
+
+#[test]
+fn rpc_functions() {
+    suite::Tally::run_file("core/rpc_functions.yaml", rpc::run);
 }
 
 #[test]
