@@ -6,6 +6,7 @@
 //! reason; a failed case fails the test.
 
 mod actions;
+mod data_model;
 mod processor;
 mod rpc;
 // Not every runner uses every helper of the tally.
@@ -34,6 +35,13 @@ fn data_deletion() {
 }
 
 #[test]
+fn data_model_pointers() {
+    suite::Tally::run_file("core/data_model_pointers.yaml", |case| {
+        processor::run(case, true)
+    });
+}
+
+#[test]
 fn reserved_keys() {
     suite::Tally::run_file("core/reserved_keys.yaml", |case| processor::run(case, true));
 }
@@ -41,6 +49,11 @@ fn reserved_keys() {
 #[test]
 fn actions() {
     suite::Tally::run_file("core/actions.yaml", actions::run);
+}
+
+#[test]
+fn data_model() {
+    suite::Tally::run_file("core/data_model.yaml", data_model::run);
 }
 
 #[test]
