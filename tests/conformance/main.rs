@@ -7,6 +7,7 @@
 
 mod actions;
 mod data_model;
+mod multi_catalog;
 mod processor;
 mod rpc;
 // Not every runner uses every helper of the tally.
@@ -54,6 +55,11 @@ fn actions() {
 #[test]
 fn data_model() {
     suite::Tally::run_file("core/data_model.yaml", data_model::run);
+}
+
+#[test]
+fn multi_catalog() {
+    suite::Tally::run_file("core/multi_catalog.yaml", multi_catalog::run);
 }
 
 #[test]
