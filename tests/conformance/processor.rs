@@ -11,11 +11,10 @@ use serde_json::{Map, Value};
 /// "object nesting exceeding limit (>50)").
 const SUITE_MAX_DEPTH: usize = 50;
 
-/// A processor with the case's catalogs: `catalogPaths` (read from the vendored suite),
+/// A processor on `env` with the case's catalogs: `catalogPaths` (read from the vendored suite),
 /// `catalogs` (inline documents) and `catalog` (the one catalog a `validate` case's validator
 /// is built on: it checks every surface whose own catalog is not registered).
-fn processor(case: &Value, v1: bool) -> Result<Processor, Outcome> {
-    let mut env = Environment::empty();
+pub fn processor(case: &Value, v1: bool, mut env: Environment) -> Result<Processor, Outcome> {
     env.set_max_depth(SUITE_MAX_DEPTH);
     let mut documents = Vec::new();
     for path in case["catalogPaths"].as_array().into_iter().flatten() {
@@ -224,8 +223,13 @@ fn matches_surfaces(processor: &Processor, expect: &Value) -> Result<(), String>
     Ok(())
 }
 
-/// One case of a processor suite.
+/// One case of a processor suite, on an environment without catalogs.
 pub fn run(case: &Value, v1: bool) -> Outcome {
+    run_in(case, v1, Environment::empty())
+}
+
+/// One case of a processor suite, on `env` (its catalogs and functions).
+pub fn run_in(case: &Value, v1: bool, env: Environment) -> Outcome {
     match case["name"].as_str().unwrap_or("") {
         "test_v10_uax31_invalid_identifier_error" => {
             return Outcome::Skipped(
@@ -240,7 +244,7 @@ pub fn run(case: &Value, v1: bool) -> Outcome {
         _ => {}
     }
     let action = case["action"].as_str().unwrap_or("");
-    let mut processor = match processor(case, v1) {
+    let mut processor = match processor(case, v1, env) {
         Ok(p) => p,
         Err(outcome) => return outcome,
     };
