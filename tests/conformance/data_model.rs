@@ -80,10 +80,7 @@ pub fn run(case: &Value) -> Outcome {
                 continue;
             }
             "set" => pointer.and_then(|p| model.set(&p, step["value"].clone())),
-            "delete" => pointer.and_then(|p| {
-                let removed = DataModel::remove(&mut model, &p).map(drop);
-                removed
-            }),
+            "delete" => pointer.and_then(|p| DataModel::remove(&mut model, &p).map(drop)),
             "dispose" => {
                 for key in 0..watched.len() {
                     observers.unregister(&key);
