@@ -76,6 +76,14 @@ fn message_processor() {
 
 #[cfg(feature = "basic-catalog")]
 mod basic;
+#[cfg(feature = "basic-catalog")]
+mod catalog;
+
+#[cfg(feature = "basic-catalog")]
+#[test]
+fn catalog() {
+    suite::Tally::run_file("core/catalog.yaml", catalog::run);
+}
 
 /// Every vendored suite file reads as a list of named cases with an action: a truncated or
 /// mangled copy fails here rather than as a runner's skip.
