@@ -1,0 +1,29 @@
+//! `common_types.yaml`: the suite validates an SDK's own typed model of each common type (and
+//! the schema generated from those models). The crate has no model per `$defs` entry; the one
+//! it reads as a message is `FunctionResponse`, the body of the agent's
+//! `agentFunctionResponse`, so those steps run through [`Processor::process`]: a value must be
+//! accepted, an `expectError` refused. The rest is skipped with its reason.
+
+use crate::suite::Outcome;
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+use serde_json::{Value, json};
+
+const SDK_MODELS: &str = "validates the SDK's own typed model of a common type (its classes for the $defs of common_types.json, serialised back) or the schema generated from those models: the crate has no model per definition, and reads these types where messages carry them (the processor suites)";
+
+pub fn run(case: &Value) -> Outcome {
+    if case["definition"] != "FunctionResponse" {
+        return Outcome::Skipped(SDK_MODELS);
+    }
+    for (i, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
+        let mut processor = Processor::new(ProcessorOptions::default());
+        let message = json!({"version": "v1.0", "agentFunctionResponse": step["value"]});
+        match (processor.process(&message), step.get("expectError")) {
+            (Ok(_), None) => {}
+            (Err(e), Some(want)) if e.error.category.as_str() == want["category"] => {}
+            (got, want) => {
+                return Outcome::Failed(format!("step {i}: {got:?}, want {want:?}"));
+            }
+        }
+    }
+    Outcome::Passed
+}
