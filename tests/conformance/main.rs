@@ -6,6 +6,7 @@
 //! reason; a failed case fails the test.
 
 mod actions;
+mod common_types;
 mod data_model;
 mod multi_catalog;
 mod processor;
@@ -50,6 +51,11 @@ fn reserved_keys() {
 #[test]
 fn actions() {
     suite::Tally::run_file("core/actions.yaml", actions::run);
+}
+
+#[test]
+fn common_types() {
+    suite::Tally::run_file("core/common_types.yaml", common_types::run);
 }
 
 #[test]
