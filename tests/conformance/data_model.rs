@@ -127,3 +127,80 @@ pub fn run(case: &Value) -> Outcome {
     }
     Outcome::Passed
 }
+
+/// `suites/data_model.yaml`: the same model in the older vocabulary (`initial_data`; steps by
+/// `action`: `get` with `expect` / `expect_undefined`, `set` with `remove: true` for a
+/// removal, `subscribe` / `unsubscribe` a `listener_id` to a path, `verify_subscription` its
+/// `expect_updates`, the values it was notified with). A listener is a binding in
+/// [`Bindings`], notified with its value after each write that changed it. An `expect_error` is
+/// compared by its being an error: its text is web_core's wording.
+pub fn run_listeners(case: &Value) -> Outcome {
+    let env = Environment::new();
+    let mut model = TrackedModel::new(case.get("initial_data").cloned().unwrap_or(json!({})));
+    let mut listeners: Bindings<String> = Bindings::new();
+    let mut updates: std::collections::HashMap<String, Vec<Value>> = Default::default();
+    for (i, step) in case["steps"].as_array().unwrap().iter().enumerate() {
+        let path = step["path"].as_str().unwrap_or("");
+        let listener = step["listener_id"].as_str().unwrap_or("").to_owned();
+        let pointer = JsonPointer::parse(path);
+        let written = match step["action"].as_str().unwrap() {
+            "get" => {
+                let got = pointer
+                    .ok()
+                    .and_then(|p| model.get().read(&p).map(|v| v.into_owned()));
+                let ok = match step.get("expect") {
+                    Some(want) => got.as_ref() == Some(want),
+                    None => step["expect_undefined"] == json!(true) && got.is_none(),
+                };
+                if !ok {
+                    return Outcome::Failed(format!("step {i}: {path} reads {got:?}"));
+                }
+                continue;
+            }
+            "subscribe" => {
+                let payload = match env.compile(&json!({"@path": path})) {
+                    Ok(p) => Arc::new(p),
+                    Err(e) => return Outcome::Failed(format!("step {i}: {e}")),
+                };
+                if let Err(e) = listeners.register(listener.clone(), payload, JsonPointer::root()) {
+                    return Outcome::Failed(format!("step {i}: {e}"));
+                }
+                updates.entry(listener).or_default();
+                // Its first value is where it starts, not an update.
+                listeners.refresh(&mut model);
+                continue;
+            }
+            "unsubscribe" => {
+                listeners.unregister(&listener);
+                continue;
+            }
+            "verify_subscription" => {
+                let got = updates.get(&listener).cloned().unwrap_or_default();
+                if Some(&Value::Array(got.clone())) != step.get("expect_updates") {
+                    return Outcome::Failed(format!("step {i}: {listener} got {got:?}"));
+                }
+                continue;
+            }
+            "set" if step["remove"] == json!(true) => {
+                pointer.and_then(|p| DataModel::remove(&mut model, &p).map(drop))
+            }
+            "set" => pointer.and_then(|p| model.set(&p, step["value"].clone())),
+            other => return Outcome::Failed(format!("step {i}: action {other}")),
+        };
+        match (written, step.get("expect_error")) {
+            (Ok(()), None) => {}
+            (Err(_), Some(_)) => continue,
+            (Ok(()), Some(want)) => {
+                return Outcome::Failed(format!("step {i}: no error, want {want}"));
+            }
+            (Err(e), None) => return Outcome::Failed(format!("step {i}: {e}")),
+        }
+        for change in listeners.refresh(&mut model) {
+            let value = listeners
+                .value(&change.key, model.get())
+                .map_or(Value::Null, |v| v.into_owned());
+            updates.entry(change.key).or_default().push(value);
+        }
+    }
+    Outcome::Passed
+}
