@@ -37,6 +37,11 @@ fn data_deletion() {
 }
 
 #[test]
+fn suites_data_model() {
+    suite::Tally::run_file("suites/data_model.yaml", data_model::run_listeners);
+}
+
+#[test]
 fn data_model_pointers() {
     suite::Tally::run_file("core/data_model_pointers.yaml", |case| {
         processor::run(case, true)
