@@ -1203,6 +1203,15 @@ impl Processor {
                         .get("@call")
                         .or(map.get("call").filter(|_| plain_call))
                         .and_then(Value::as_str);
+                    // `root` starts the tree and is never a template item (a template of it
+                    // would be a cycle), so `@index` in it can never be evaluated.
+                    if name == Some("@index") && def.id == "root" {
+                        return Err(MessageError::new(
+                            Category::Validation,
+                            at,
+                            "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree",
+                        ));
+                    }
                     if let Some(name) = name
                         && name != "@index"
                     {

@@ -304,3 +304,29 @@ fn an_agent_function_response_is_matched_to_the_call_waiting_for_it() {
         );
     }
 }
+
+#[test]
+fn index_in_the_root_component_is_refused_where_it_is_sent() {
+    let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    let e = p
+        .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+            "components": [{"id": "root", "component": "Text", "text": {"call": "@index", "args": {"offset": 1}}}]}}))
+        .unwrap_err();
+    assert_eq!(e.error.category, Category::Validation);
+    assert_eq!(e.error.pointer, "/createSurface/components/0/text");
+    assert!(e.error.message.contains("@index"), "{e}");
+    assert!(p.surface("s").is_none());
+    // In a row template it is what numbers the rows.
+    p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+        "dataModel": {"rows": ["a", "b"]},
+        "components": [{"id": "root", "component": "List", "children": {"componentId": "n", "path": "/rows"}},
+            {"id": "n", "component": "Text", "text": {"call": "@index", "args": {"offset": 1}}}]}}))
+        .unwrap();
+    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    let numbers: Vec<&Value> = tree
+        .nodes
+        .iter()
+        .filter_map(|n| n.props.get("text"))
+        .collect();
+    assert_eq!(numbers, [&json!(1), &json!(2)]);
+}
