@@ -1157,7 +1157,7 @@ impl Processor {
                     Category::Catalog,
                     pointer,
                     format!(
-                        "catalog '{id}' is built for {v}, surface '{}' is {}",
+                        "Catalog not found for surface '{}': catalog '{id}' is built for {v}, and a {} surface uses the catalogs of its protocol version",
                         surface.id, surface.version
                     ),
                 )),

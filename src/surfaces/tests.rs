@@ -79,6 +79,13 @@ fn catalogs_by_version_and_capabilities() {
         err.error.pointer,
         "/updateComponents/components/0/catalogId"
     );
+    // The suite's words: from the surface, a catalog of another version is not there.
+    assert!(
+        err.error
+            .message
+            .starts_with("Catalog not found for surface 's'"),
+        "{err}"
+    );
 }
 
 /// A processor whose catalog "media" has `play` (agent or renderer), `reset` (renderer only,
