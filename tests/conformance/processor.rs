@@ -5,11 +5,15 @@ use crate::suite::{Outcome, root};
 use a2ui_catalog_mcp::stream::Version;
 use a2ui_catalog_mcp::surfaces::{ProcessError, Processor, ProcessorOptions};
 use a2ui_catalog_mcp::{Environment, JsonPointer};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// The nesting limit the suite's processors apply (`test_global_recursion_depth_limit_exceeded_error`:
 /// "object nesting exceeding limit (>50)").
 const SUITE_MAX_DEPTH: usize = 50;
+
+/// The v0.9 basic catalog: the suite names its file, which it does not ship.
+pub const V09_BASIC_PATH: &str = "specification/v0_9/catalogs/basic/catalog.json";
+const V09_BASIC_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
 
 /// A processor on `env` with the case's catalogs: `catalogPaths` (read from the vendored suite),
 /// `catalogs` (inline documents) and `catalog` (the one catalog a `validate` case's validator
@@ -21,6 +25,12 @@ pub fn processor(case: &Value, v1: bool, mut env: Environment) -> Result<Process
         let path = path.as_str().unwrap();
         let file = root().join(path);
         let Ok(text) = std::fs::read_to_string(&file) else {
+            // The v0.9 basic catalog is not vendored; a case that needs only its id and
+            // protocol version (which surfaces may use it) gets a document with those.
+            if path == V09_BASIC_PATH {
+                documents.push(json!({"catalogId": V09_BASIC_ID, "protocolVersion": "v0.9"}));
+                continue;
+            }
             return Err(Outcome::Skipped(
                 "names a catalog file the suite does not ship (only catalogs/basic/v1 is vendored)",
             ));
