@@ -1344,7 +1344,8 @@ impl Processor {
 /// A processor shared with an [`McpHost`](crate::McpHost) as its
 /// [`MessageSink`](crate::MessageSink): the A2UI messages a tool returns are processed as they
 /// arrive, each atomic, the refused ones kept for the host to read
-/// ([`take_errors`](SharedProcessor::take_errors)).
+/// ([`take_errors`](SharedProcessor::take_errors)). A `callRendererFunction` among them is
+/// refused, not run: a tool is not the agent.
 ///
 /// ```
 /// use a2ui_catalog_mcp::MessageSink;
@@ -1387,6 +1388,10 @@ impl SharedProcessor {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let (processor, errors) = &mut *guard;
         for message in messages {
+            if let Some(key) = rpc::agent_call_key(message) {
+                errors.push(processor.refuse_function_call(key));
+                continue;
+            }
             match processor.process(message) {
                 Ok(Applied::SurfaceCreated(id)) => {
                     if let (Some(source), Some(surface)) = (source, processor.surface_mut(&id)) {

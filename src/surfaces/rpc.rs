@@ -10,7 +10,7 @@
 //! that requires it is refused (the v1.0 catalog schema only lets `rendererOnly` functions
 //! require it). A call belongs to no surface: it reads an empty data model and may not write.
 
-use super::{Applied, Processor, has_dynamic, run_call};
+use super::{Applied, ProcessError, Processor, has_dynamic, run_call};
 use crate::error::{Denial, Error, ErrorCode};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
@@ -72,7 +72,35 @@ pub struct AgentFunctionResponse {
     pub outcome: Result<Value, (String, String)>,
 }
 
+/// The key of an agent's function call (`callRendererFunction`, or the older `callFunction`)
+/// when `message` is one.
+pub(super) fn agent_call_key(message: &Value) -> Option<&'static str> {
+    let map = message.as_object()?;
+    ["callRendererFunction", "callFunction"]
+        .into_iter()
+        .find(|k| map.contains_key(*k))
+}
+
 impl Processor {
+    /// Refuses an agent's function call that came where only surfaces may (the messages of a
+    /// tool's result: the tool is not the agent, and no one would receive the response). It
+    /// counts as a message and runs nothing.
+    pub(super) fn refuse_function_call(&mut self, key: &str) -> ProcessError {
+        let index = self.messages;
+        self.messages += 1;
+        ProcessError {
+            index,
+            surface_id: None,
+            error: MessageError::new(
+                Category::Validation,
+                format!("/{key}"),
+                format!(
+                    "{key} is not run from a tool's result: only the agent may call renderer functions, and its response would reach no one"
+                ),
+            ),
+        }
+    }
+
     /// Runs the agent's `callRendererFunction` (v1.0: `{functionCallId, callFunction: {call,
     /// catalogId, args}}`; the older `callFunction` message carries the call itself).
     pub(super) fn call_renderer_function(

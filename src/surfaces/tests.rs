@@ -337,3 +337,35 @@ fn index_in_the_root_component_is_refused_where_it_is_sent() {
         .collect();
     assert_eq!(numbers, [&json!(1), &json!(2)]);
 }
+
+#[test]
+fn a_tool_result_cannot_call_renderer_functions() {
+    use crate::mcp::MessageSink;
+    use std::sync::atomic::Ordering;
+    let (p, runs) = rpc_processor();
+    let shared = SharedProcessor::new(p);
+    let call = json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c",
+        "callFunction": {"call": "play", "catalogId": "media", "args": {"mediaId": "m"}}}});
+    shared.process_from(
+        vec![
+            call.clone(),
+            json!({"functionCallId": "d", "callFunction": {"call": "sync", "catalogId": "media"}}),
+        ],
+        &crate::origin::Provenance::new("tool", None),
+    );
+    shared.process(vec![call]);
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+    let errors = shared.take_errors();
+    assert_eq!(
+        errors
+            .iter()
+            .map(|e| (e.index, e.error.pointer.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            (0, "/callRendererFunction"),
+            (1, "/callFunction"),
+            (2, "/callRendererFunction")
+        ]
+    );
+    assert!(errors[0].error.message.contains("tool"), "{}", errors[0]);
+}
