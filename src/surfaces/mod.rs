@@ -1344,8 +1344,8 @@ impl Processor {
 /// A processor shared with an [`McpHost`](crate::McpHost) as its
 /// [`MessageSink`](crate::MessageSink): the A2UI messages a tool returns are processed as they
 /// arrive, each atomic, the refused ones kept for the host to read
-/// ([`take_errors`](SharedProcessor::take_errors)). A `callRendererFunction` among them is
-/// refused, not run: a tool is not the agent.
+/// ([`take_errors`](SharedProcessor::take_errors)). A `callRendererFunction` or an
+/// `agentFunctionResponse` among them is refused, not taken: a tool is not the agent.
 ///
 /// ```
 /// use a2ui_catalog_mcp::MessageSink;

@@ -72,19 +72,25 @@ pub struct AgentFunctionResponse {
     pub outcome: Result<Value, (String, String)>,
 }
 
-/// The key of an agent's function call (`callRendererFunction`, or the older `callFunction`)
-/// when `message` is one.
+/// The key of a message only the agent may send about functions (`callRendererFunction`,
+/// `agentFunctionResponse`, or their older names) when `message` is one.
 pub(super) fn agent_call_key(message: &Value) -> Option<&'static str> {
     let map = message.as_object()?;
-    ["callRendererFunction", "callFunction"]
-        .into_iter()
-        .find(|k| map.contains_key(*k))
+    [
+        "callRendererFunction",
+        "callFunction",
+        "agentFunctionResponse",
+        "actionResponse",
+    ]
+    .into_iter()
+    .find(|k| map.contains_key(*k))
 }
 
 impl Processor {
-    /// Refuses an agent's function call that came where only surfaces may (the messages of a
-    /// tool's result: the tool is not the agent, and no one would receive the response). It
-    /// counts as a message and runs nothing.
+    /// Refuses an agent's function call or answer that came where only surfaces may (the
+    /// messages of a tool's result: the tool is not the agent, no one would receive a call's
+    /// response, and an answer would pass for the agent's). It counts as a message and
+    /// changes nothing.
     pub(super) fn refuse_function_call(&mut self, key: &str) -> ProcessError {
         let index = self.messages;
         self.messages += 1;
@@ -95,7 +101,7 @@ impl Processor {
                 Category::Validation,
                 format!("/{key}"),
                 format!(
-                    "{key} is not run from a tool's result: only the agent may call renderer functions, and its response would reach no one"
+                    "{key} is not taken from a tool's result: only the agent calls renderer functions and answers the renderer's calls"
                 ),
             ),
         }

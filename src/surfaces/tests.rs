@@ -355,6 +355,29 @@ fn a_tool_result_cannot_call_renderer_functions() {
     );
     shared.process(vec![call]);
     assert_eq!(runs.load(Ordering::SeqCst), 0);
+    // Nor answer the renderer's calls in the agent's place.
+    shared.with(|p| {
+        p.process(
+            &json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "media"}}),
+        )
+        .unwrap();
+        p.call_agent_function("s", "q", &json!({"call": "ask"}))
+            .unwrap();
+    });
+    shared.process(vec![
+        json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "q", "value": 1}}),
+    ]);
+    let answer = shared.with(|p| p.process(&json!({"version": "v1.0", "agentFunctionResponse": {"functionCallId": "q", "value": 2}})));
+    assert!(
+        matches!(
+            answer,
+            Ok(Applied::AgentFunctionResponse(AgentFunctionResponse {
+                surface_id: Some(_),
+                ..
+            }))
+        ),
+        "the agent's own answer still finds the call: {answer:?}"
+    );
     let errors = shared.take_errors();
     assert_eq!(
         errors
@@ -364,7 +387,8 @@ fn a_tool_result_cannot_call_renderer_functions() {
         [
             (0, "/callRendererFunction"),
             (1, "/callFunction"),
-            (2, "/callRendererFunction")
+            (2, "/callRendererFunction"),
+            (4, "/agentFunctionResponse")
         ]
     );
     assert!(errors[0].error.message.contains("tool"), "{}", errors[0]);
