@@ -148,7 +148,10 @@ impl Processor {
                 call
             }
         };
-        let (outcome, detail) = match self.run_agent_call(&call) {
+        // v1.0 requires the call's catalog (the call belongs to no surface whose default could
+        // stand in); the older message used the renderer's default catalog.
+        let older = message.key != "callRendererFunction";
+        let (outcome, detail) = match self.run_agent_call(&call, older) {
             Ok(value) => (Ok(value), None),
             Err((code, said, error)) => (Err((code.to_owned(), said)), Some(error.to_string())),
         };
@@ -163,6 +166,7 @@ impl Processor {
     fn run_agent_call(
         &mut self,
         call: &Map<String, Value>,
+        older: bool,
     ) -> Result<Value, (&'static str, String, Error)> {
         let invalid = |said: String| {
             let error = Error::new(ErrorCode::ExpressionError, said.clone());
@@ -172,10 +176,9 @@ impl Processor {
             Some(Value::String(name)) => name.clone(),
             _ => return Err(invalid("callFunction needs a string 'call'".into())),
         };
-        // v1.0 requires the catalog: the agent's call belongs to no surface whose default
-        // catalog could stand in.
         let catalog_id = match call.get("catalogId") {
             Some(Value::String(id)) => id.clone(),
+            None if older => self.env.default_catalog().to_owned(),
             _ => {
                 return Err(invalid(format!(
                     "callFunction '{name}' needs a string 'catalogId'"

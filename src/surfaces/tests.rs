@@ -247,7 +247,23 @@ fn a_call_renderer_function_without_its_call_or_id_is_a_located_error() {
         .process(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c", "callFunction": "play"}}))
         .unwrap_err();
     assert_eq!(e.error.pointer, "/callRendererFunction/callFunction");
-    // The older message carries the call itself.
+    // The older message carries the call itself, and may leave the catalog to the
+    // renderer's default.
+    let older = p
+        .process(&json!({"functionCallId": "o", "callFunction": {"@call": "split", "args": {"value": "a b", "separator": " "}}}))
+        .unwrap();
+    let Applied::RendererFunction(older) = older else {
+        panic!("{older:?}")
+    };
+    // Found in the default catalog (the MCP catalog), whose split is the renderer's only.
+    assert_eq!(
+        older.outcome.unwrap_err(),
+        (
+            INVALID_FUNCTION_CALL.to_owned(),
+            "Function 'split' cannot be called by agent (allowedCallers is rendererOnly)."
+                .to_owned()
+        )
+    );
     let older = p
         .process(
             &json!({"functionCallId": "o", "callFunction": {"call": "sync", "catalogId": "media"}}),
