@@ -19,6 +19,10 @@
 //!   surface's default catalog for calls that name none (a call does not inherit the catalog of
 //!   its component or of the call around it; `@index` belongs to no catalog).
 //!
+//! - The agent's `callRendererFunction` runs as the agent, as its catalog allows, and comes
+//!   back with the response to send ([`RendererFunctionCall`]); the renderer's
+//!   `callAgentFunction` ([`Processor::call_agent_function`]) is matched to the agent's answer.
+//!
 //! The catalogs are the ones the host registered ([`Processor::register_catalog`]); the MCP
 //! catalog is always there.
 //!
