@@ -1,14 +1,14 @@
 //! `common_types.yaml`: the suite validates an SDK's own typed model of each common type (and
-//! the schema generated from those models). The crate has no model per `$defs` entry; the one
-//! it reads as a message is `FunctionResponse`, the body of the agent's
-//! `agentFunctionResponse`, so those steps run through [`Processor::process`]: a value must be
-//! accepted, an `expectError` refused. The rest is skipped with its reason.
+//! the schema generated from those models). The crate has no model per `$defs` entry; the
+//! definitions it reads as a whole part of a message run through [`Processor::process`]
+//! (`FunctionResponse`, `Extensions`, `ComponentCommon`): a value must be accepted, an
+//! `expectError` refused. The rest is skipped with its reason.
 
 use crate::suite::Outcome;
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
 use serde_json::{Value, json};
 
-const SDK_MODELS: &str = "validates the SDK's own typed model of a common type (its classes for the $defs of common_types.json, serialised back) or the schema generated from those models: the crate has no model per definition, and reads these types where messages carry them (the processor suites)";
+const SDK_MODELS: &str = "validates the SDK's own typed model of a common type in isolation (its classes for the $defs of common_types.json, serialised back), or the schema generated from those models: the crate has no model per definition; it reads these types inside messages (the processor suites), where a v1.0 object that is not exactly a binding or a call is data, as the crate's spelling rules say";
 
 /// The message a definition's value is read in, when the crate reads it in one:
 /// `FunctionResponse` as the body of `agentFunctionResponse`, `Extensions` as a surface's
