@@ -801,7 +801,12 @@ impl Processor {
             }
             Body::CallRendererFunction(call) => self.call_renderer_function(call),
             Body::AgentFunctionResponse(body) => {
-                self.agent_function_response("/agentFunctionResponse", &body)
+                let key = if message.get("actionResponse").is_some() {
+                    "/actionResponse"
+                } else {
+                    "/agentFunctionResponse"
+                };
+                self.agent_function_response(key, &body)
             }
             body => Ok(Applied::Other(Box::new(crate::stream::Message {
                 version: parsed.version,

@@ -326,6 +326,11 @@ fn an_agent_function_response_is_matched_to_the_call_waiting_for_it() {
                 .is_err()
         );
     }
+    // Located under the key the message used.
+    let e = p
+        .process(&json!({"actionResponse": {"functionCallId": "a1", "error": {"code": 1}}}))
+        .unwrap_err();
+    assert_eq!(e.error.pointer, "/actionResponse/error");
 }
 
 #[test]
