@@ -10,7 +10,7 @@
 //! that requires it is refused (the v1.0 catalog schema only lets `rendererOnly` functions
 //! require it). A call belongs to no surface: it reads an empty data model and may not write.
 
-use super::{Applied, ProcessError, Processor, has_dynamic, run_call};
+use super::{Applied, NO_DEFAULT, ProcessError, Processor, has_dynamic, run_call};
 use crate::error::{Denial, Error, ErrorCode};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
@@ -200,10 +200,20 @@ impl Processor {
                 function.access.allowed_callers.as_str(),
             )));
         }
-        let payload = self
-            .env_for(Some(&catalog_id))
-            .compile(&Value::Object(call.clone()))
-            .map_err(|e| (INVALID_FUNCTION_CALL, e.message().to_owned(), e))?;
+        // A call nested in the arguments resolves its catalog on its own, and the agent's call
+        // has no surface whose default catalog it could fall back on (the older message: the
+        // renderer's default).
+        let env = if older { &self.env } else { self.env_for(None) };
+        let payload = env.compile(&Value::Object(call.clone())).map_err(|e| {
+            let said = if e.message().contains(NO_DEFAULT) {
+                format!(
+                    "a call in the arguments of '{name}' names no catalogId, and an agent's call has no default catalog"
+                )
+            } else {
+                e.message().to_owned()
+            };
+            (INVALID_FUNCTION_CALL, said, e)
+        })?;
         if payload.may_write() {
             return Err(invalid(format!(
                 "Function '{name}' may write the data model, and a callRendererFunction belongs to no surface"

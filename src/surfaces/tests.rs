@@ -194,6 +194,14 @@ fn a_renderer_function_the_catalog_keeps_from_the_agent_is_refused_and_never_run
         nested.contains("'reset'") && nested.contains("the agent"),
         "{nested}"
     );
+    // A nested call does not borrow the outer call's catalog.
+    assert_eq!(
+        refused(
+            &mut p,
+            json!({"call": "play", "catalogId": "media", "args": {"mediaId": {"call": "sync"}}})
+        ),
+        "a call in the arguments of 'play' names no catalogId, and an agent's call has no default catalog"
+    );
     assert_eq!(
         refused(&mut p, json!({"call": "nope", "catalogId": "media"})),
         "Function not found: nope"
