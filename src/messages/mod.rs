@@ -653,6 +653,20 @@ impl<'e> StreamChecker<'e> {
     /// Runs the message through the permissive processor: what it finds beyond what the
     /// checks above found (component schemas, duplicate ids, cycles) is a problem too.
     fn process(&mut self, index: usize, message: &Value, before: usize) {
+        // The processor would run an agent's call (and match responses to calls): a checker
+        // only reads them, and the checks above judge them.
+        if let Value::Object(map) = message
+            && [
+                "callRendererFunction",
+                "callFunction",
+                "agentFunctionResponse",
+                "actionResponse",
+            ]
+            .iter()
+            .any(|k| map.contains_key(*k))
+        {
+            return;
+        }
         let result = self.processor.process(message);
         match result {
             Ok(crate::surfaces::Applied::ComponentsUpdated { surface_id, .. })

@@ -485,3 +485,33 @@ fn a_stream_writing_dynamic_values_both_ways_gets_one_warning() {
         )]
     );
 }
+
+#[test]
+fn checking_an_agent_call_does_not_run_it() {
+    use crate::origin::{Access, AllowedCallers};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let runs = Arc::new(AtomicUsize::new(0));
+    let counted = runs.clone();
+    let mut catalog =
+        Catalog::new(OTHER).with_function("launch", ArgSchema::new(), move |_: &Args<'_>| {
+            counted.fetch_add(1, Ordering::SeqCst);
+            Ok(Value::Null)
+        });
+    catalog
+        .set_access(
+            "launch",
+            Access::new(AllowedCallers::RendererOrAgent, false),
+        )
+        .unwrap();
+    let mut env = Environment::new();
+    env.add_catalog(catalog);
+    check_messages(
+        &env,
+        &[
+            json!({"version": "v1.0", "functionCallId": "c", "callFunction": {"call": "launch", "catalogId": OTHER}}),
+            json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "d", "callFunction": {"call": "launch", "catalogId": OTHER}}}),
+        ],
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}

@@ -533,7 +533,7 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
         "updateComponents" => Body::UpdateComponents(UpdateComponents {
             surface_id: surface_id(&at, body)?,
             components: match body.get("components") {
-                Some(list) => components(&format!("{at}/components"), list)?,
+                Some(list) => components(&format!("{at}/components"), list, v1)?,
                 None => {
                     return Err(MessageError::new(
                         Validation,
@@ -633,7 +633,7 @@ fn create_surface(
     }
     let components = match body.get("components") {
         None => None,
-        Some(list) => Some(components(&format!("{at}/components"), list)?),
+        Some(list) => Some(components(&format!("{at}/components"), list, v1)?),
     };
     Ok(CreateSurface {
         surface_id,
@@ -754,7 +754,9 @@ const ENVELOPE: [(&str, &str); 4] = [
     ("metadata", "@metadata"),
 ];
 
-fn components(at: &str, list: &Value) -> Result<Vec<ComponentDef>, MessageError> {
+/// The components of a message; in v1.0, a component's `metadata` holds only `extensions`, as
+/// a surface's does.
+fn components(at: &str, list: &Value, v1: bool) -> Result<Vec<ComponentDef>, MessageError> {
     let Value::Array(list) = list else {
         return Err(MessageError::new(
             Category::Validation,
@@ -764,7 +766,19 @@ fn components(at: &str, list: &Value) -> Result<Vec<ComponentDef>, MessageError>
     };
     list.iter()
         .enumerate()
-        .map(|(i, c)| component(&format!("{at}/{i}"), c))
+        .map(|(i, c)| {
+            let at = format!("{at}/{i}");
+            let def = component(&at, c)?;
+            if v1 && let Some(meta) = &def.metadata {
+                let key = if c.get("metadata").is_some() {
+                    "metadata"
+                } else {
+                    "@metadata"
+                };
+                check_metadata(&format!("{at}/{key}"), meta)?;
+            }
+            Ok(def)
+        })
         .collect()
 }
 

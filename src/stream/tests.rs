@@ -171,3 +171,29 @@ fn containers() {
     // An object with other keys than a container's is a message (a bad one, here).
     assert_eq!(messages_of(&json!({"messages": [], "other": 1})).len(), 1);
 }
+
+#[test]
+fn a_v1_component_metadata_holds_only_extensions_with_identifier_keys() {
+    let create = |c: Value| json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "components": [c]}});
+    let ok =
+        json!({"id": "c", "component": "Text", "metadata": {"extensions": {"vendor": {"tag": 1}}}});
+    assert!(parse_message(&create(ok)).is_ok());
+    let e = parse_message(&create(
+        json!({"id": "c", "component": "Text", "metadata": {"owner": "me"}}),
+    ))
+    .unwrap_err();
+    assert_eq!(e.pointer, "/createSurface/components/0/metadata/owner");
+    let e = parse_message(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s",
+        "components": [{"id": "c", "component": "Text", "@metadata": {"extensions": {"bad-key": 1}}}]}}))
+    .unwrap_err();
+    assert_eq!(
+        e.pointer,
+        "/updateComponents/components/0/@metadata/extensions/bad-key"
+    );
+    // Before v1.0 a component's metadata is not judged.
+    assert!(
+        parse_message(&json!({"updateComponents": {"surfaceId": "s",
+        "components": [{"id": "c", "component": "Text", "metadata": {"owner": "me"}}]}}))
+        .is_ok()
+    );
+}

@@ -19,6 +19,10 @@
 //!   surface's default catalog for calls that name none (a call does not inherit the catalog of
 //!   its component or of the call around it; `@index` belongs to no catalog).
 //!
+//! - The agent's `callRendererFunction` runs as the agent, as its catalog allows, and comes
+//!   back with the response to send ([`RendererFunctionCall`]); the renderer's
+//!   `callAgentFunction` ([`Processor::call_agent_function`]) is matched to the agent's answer.
+//!
 //! The catalogs are the ones the host registered ([`Processor::register_catalog`]); the MCP
 //! catalog is always there.
 //!
@@ -42,9 +46,13 @@
 
 mod graph;
 mod resolve;
+mod rpc;
 
 pub use graph::slot_pointer;
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
+pub use rpc::{
+    AgentFunctionResponse, EXECUTION_ERROR, INVALID_FUNCTION_CALL, RendererFunctionCall,
+};
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -394,8 +402,13 @@ pub enum Applied {
     },
     /// The data model of a surface was written.
     DataModelUpdated(String),
-    /// A message the processor does not apply to surfaces (function calls and responses,
-    /// renderer-to-agent messages), read and handed back.
+    /// The agent's `callRendererFunction` ran (or was refused): the
+    /// `rendererFunctionResponse` to send is [`RendererFunctionCall::response`].
+    RendererFunction(RendererFunctionCall),
+    /// The agent answered a `callAgentFunction` ([`Processor::call_agent_function`]).
+    AgentFunctionResponse(AgentFunctionResponse),
+    /// A message the processor does not apply to surfaces (renderer-to-agent messages), read
+    /// and handed back.
     Other(Box<crate::stream::Message>),
 }
 
@@ -409,6 +422,8 @@ pub struct Processor {
     surfaces: BTreeMap<String, Surface>,
     deleted: HashSet<String>,
     messages: usize,
+    /// The `callAgentFunction`s waiting for their response: functionCallId → surface.
+    pending_agent_calls: HashMap<String, String>,
 }
 
 impl std::fmt::Debug for Processor {
@@ -452,6 +467,7 @@ impl Processor {
             surfaces: BTreeMap::new(),
             deleted: HashSet::new(),
             messages: 0,
+            pending_agent_calls: HashMap::new(),
         }
     }
 
@@ -677,7 +693,11 @@ impl Processor {
             let compiled = self.env_for(catalog.as_deref()).compile(call);
             let surface = self.surfaces.get_mut(surface_id).expect("found above");
             match compiled {
-                Ok(payload) => match run_call(&payload, surface, data_path, Origin::Action) {
+                Ok(payload) => match run_call(
+                    &payload,
+                    Some((&mut surface.data, data_path)),
+                    Origin::Action,
+                ) {
                     Ok(value) => done.value = Some(value),
                     Err(e) => done.errors.push(e),
                 },
@@ -888,7 +908,11 @@ impl Processor {
             .collect()
     }
 
-    /// Processes one message, atomically.
+    /// Processes one message, atomically. The agent's `callRendererFunction` runs here, as
+    /// the agent (no user activation; see [`RendererFunctionCall`]), and comes back as
+    /// [`Applied::RendererFunction`] with the response to send; a call that is refused or fails
+    /// is a response with an error, not a [`ProcessError`] (a message missing its
+    /// `functionCallId` or `callFunction` is one).
     pub fn process(&mut self, message: &Value) -> Result<Applied, ProcessError> {
         let index = self.messages;
         self.messages += 1;
@@ -919,6 +943,15 @@ impl Processor {
                     self.deleted.insert(surface_id.clone());
                 }
                 Ok(Applied::SurfaceDeleted(surface_id))
+            }
+            Body::CallRendererFunction(call) => self.call_renderer_function(call),
+            Body::AgentFunctionResponse(body) => {
+                let key = if message.get("actionResponse").is_some() {
+                    "/actionResponse"
+                } else {
+                    "/agentFunctionResponse"
+                };
+                self.agent_function_response(key, &body)
             }
             body => Ok(Applied::Other(Box::new(crate::stream::Message {
                 version: parsed.version,
@@ -1278,7 +1311,7 @@ impl Processor {
                     Category::Catalog,
                     pointer,
                     format!(
-                        "catalog '{id}' is built for {v}, surface '{}' is {}",
+                        "Catalog not found for surface '{}': catalog '{id}' is built for {v}, and a {} surface uses the catalogs of its protocol version",
                         surface.id, surface.version
                     ),
                 )),
@@ -1324,6 +1357,15 @@ impl Processor {
                         .get("@call")
                         .or(map.get("call").filter(|_| plain_call))
                         .and_then(Value::as_str);
+                    // `root` starts the tree and is never a template item (a template of it
+                    // would be a cycle), so `@index` in it can never be evaluated.
+                    if name == Some("@index") && def.id == "root" {
+                        return Err(MessageError::new(
+                            Category::Validation,
+                            at,
+                            "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree",
+                        ));
+                    }
                     if let Some(name) = name
                         && name != "@index"
                     {
@@ -1456,7 +1498,8 @@ impl Processor {
 /// A processor shared with an [`McpHost`](crate::mcp::McpHost) as its
 /// [`MessageSink`](crate::mcp::MessageSink): the A2UI messages a tool returns are processed as they
 /// arrive, each atomic, the refused ones kept for the host to read
-/// ([`take_errors`](SharedProcessor::take_errors)).
+/// ([`take_errors`](SharedProcessor::take_errors)). A `callRendererFunction` or an
+/// `agentFunctionResponse` among them is refused, not taken: a tool is not the agent.
 ///
 /// ```
 /// use a2ui_catalog_mcp::mcp::MessageSink;
@@ -1499,6 +1542,10 @@ impl SharedProcessor {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let (processor, errors) = &mut *guard;
         for message in messages {
+            if let Some(key) = rpc::agent_call_key(message) {
+                errors.push(processor.refuse_function_call(key));
+                continue;
+            }
             match processor.process(message) {
                 Ok(Applied::SurfaceCreated(id)) => {
                     if let (Some(source), Some(surface)) = (source, processor.surface_mut(&id)) {
@@ -1554,19 +1601,22 @@ fn install(surface: &mut Surface, upserts: Vec<Component>) {
     }
 }
 
-/// Runs a call on a surface's data model: the one place where actions' `functionCall`s (and,
-/// when they are wired, the agent's `callRendererFunction`s) are evaluated, with the origin
-/// that governs what they may do. Writes are allowed (an action may update the
-/// data model); tool calls need the host's executor (`Payload::eval_async`).
+/// Runs a call: the one place where actions' `functionCall`s (on their surface's data model,
+/// in the instance's data context) and the agent's `callRendererFunction`s (on no surface)
+/// are evaluated, with the origin that governs what they may do. An action may write its
+/// surface's data model; the agent's call has none, so it reads an empty one and may not
+/// write. Tool calls need the host's executor (`Payload::eval_async`).
 fn run_call(
     payload: &Payload,
-    surface: &mut Surface,
-    context: &JsonPointer,
+    surface: Option<(&mut TrackedModel<Value>, &JsonPointer)>,
     origin: Origin,
 ) -> Result<Value, Error> {
     // The origin governs what the call may do: an action runs with user activation
     // (`requiresUserActivation` holds), the agent only what `allowedCallers` admits.
-    payload.eval_from(&mut surface.data, context, origin)
+    match surface {
+        Some((model, context)) => payload.eval_from(model, context, origin),
+        None => payload.eval_read_from(&Value::Object(Map::new()), &JsonPointer::root(), origin),
+    }
 }
 
 /// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first

@@ -6,7 +6,11 @@
 //! reason; a failed case fails the test.
 
 mod actions;
+mod common_types;
+mod data_model;
+mod multi_catalog;
 mod processor;
+mod rpc;
 // Not every runner uses every helper of the tally.
 #[allow(dead_code)]
 mod suite;
@@ -33,6 +37,18 @@ fn data_deletion() {
 }
 
 #[test]
+fn suites_data_model() {
+    suite::Tally::run_file("suites/data_model.yaml", data_model::run_listeners);
+}
+
+#[test]
+fn data_model_pointers() {
+    suite::Tally::run_file("core/data_model_pointers.yaml", |case| {
+        processor::run(case, true)
+    });
+}
+
+#[test]
 fn reserved_keys() {
     suite::Tally::run_file("core/reserved_keys.yaml", |case| processor::run(case, true));
 }
@@ -40,6 +56,26 @@ fn reserved_keys() {
 #[test]
 fn actions() {
     suite::Tally::run_file("core/actions.yaml", actions::run);
+}
+
+#[test]
+fn common_types() {
+    suite::Tally::run_file("core/common_types.yaml", common_types::run);
+}
+
+#[test]
+fn data_model() {
+    suite::Tally::run_file("core/data_model.yaml", data_model::run);
+}
+
+#[test]
+fn multi_catalog() {
+    suite::Tally::run_file("core/multi_catalog.yaml", multi_catalog::run);
+}
+
+#[test]
+fn rpc_functions() {
+    suite::Tally::run_file("core/rpc_functions.yaml", rpc::run);
 }
 
 #[test]
@@ -51,6 +87,14 @@ fn message_processor() {
 
 #[cfg(feature = "basic-catalog")]
 mod basic;
+#[cfg(feature = "basic-catalog")]
+mod catalog;
+
+#[cfg(feature = "basic-catalog")]
+#[test]
+fn catalog() {
+    suite::Tally::run_file("core/catalog.yaml", catalog::run);
+}
 
 /// Every vendored suite file reads as a list of named cases with an action: a truncated or
 /// mangled copy fails here rather than as a runner's skip.

@@ -5,23 +5,32 @@ use crate::suite::{Outcome, root};
 use a2ui_catalog_mcp::stream::Version;
 use a2ui_catalog_mcp::surfaces::{ProcessError, Processor, ProcessorOptions};
 use a2ui_catalog_mcp::{Environment, JsonPointer};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// The nesting limit the suite's processors apply (`test_global_recursion_depth_limit_exceeded_error`:
 /// "object nesting exceeding limit (>50)").
 const SUITE_MAX_DEPTH: usize = 50;
 
-/// A processor with the case's catalogs: `catalogPaths` (read from the vendored suite),
+/// The v0.9 basic catalog: the suite names its file, which it does not ship.
+pub const V09_BASIC_PATH: &str = "specification/v0_9/catalogs/basic/catalog.json";
+const V09_BASIC_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json";
+
+/// A processor on `env` with the case's catalogs: `catalogPaths` (read from the vendored suite),
 /// `catalogs` (inline documents) and `catalog` (the one catalog a `validate` case's validator
 /// is built on: it checks every surface whose own catalog is not registered).
-fn processor(case: &Value, v1: bool) -> Result<Processor, Outcome> {
-    let mut env = Environment::empty();
+pub fn processor(case: &Value, v1: bool, mut env: Environment) -> Result<Processor, Outcome> {
     env.set_max_depth(SUITE_MAX_DEPTH);
     let mut documents = Vec::new();
     for path in case["catalogPaths"].as_array().into_iter().flatten() {
         let path = path.as_str().unwrap();
         let file = root().join(path);
         let Ok(text) = std::fs::read_to_string(&file) else {
+            // The v0.9 basic catalog is not vendored; a case that needs only its id and
+            // protocol version (which surfaces may use it) gets a document with those.
+            if path == V09_BASIC_PATH {
+                documents.push(json!({"catalogId": V09_BASIC_ID, "protocolVersion": "v0.9"}));
+                continue;
+            }
             return Err(Outcome::Skipped(
                 "names a catalog file the suite does not ship (only catalogs/basic/v1 is vendored)",
             ));
@@ -224,8 +233,13 @@ fn matches_surfaces(processor: &Processor, expect: &Value) -> Result<(), String>
     Ok(())
 }
 
-/// One case of a processor suite.
+/// One case of a processor suite, on an environment without catalogs.
 pub fn run(case: &Value, v1: bool) -> Outcome {
+    run_in(case, v1, Environment::empty())
+}
+
+/// One case of a processor suite, on `env` (its catalogs and functions).
+pub fn run_in(case: &Value, v1: bool, env: Environment) -> Outcome {
     match case["name"].as_str().unwrap_or("") {
         "test_v10_uax31_invalid_identifier_error" => {
             return Outcome::Skipped(
@@ -240,7 +254,7 @@ pub fn run(case: &Value, v1: bool) -> Outcome {
         _ => {}
     }
     let action = case["action"].as_str().unwrap_or("");
-    let mut processor = match processor(case, v1) {
+    let mut processor = match processor(case, v1, env) {
         Ok(p) => p,
         Err(outcome) => return outcome,
     };
