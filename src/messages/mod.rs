@@ -1234,15 +1234,40 @@ impl<'e> StreamChecker<'e> {
                 ),
             ),
         }
-        let mut call = body.clone();
+        // v1.0 nests the call under `callFunction`; the older message's body is the call.
+        let (mut call, at) = match body.get("callFunction") {
+            Some(Value::Object(inner)) => (inner.clone(), format!("/{kind}/callFunction")),
+            Some(other) => {
+                return self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    format!("/{kind}/callFunction"),
+                    format!(
+                        "'callFunction' must be an object {{\"call\", \"catalogId\", \"args\"}}, got {}",
+                        kind_name(other)
+                    ),
+                );
+            }
+            None if kind == "callRendererFunction" => {
+                return self.problem(
+                    index,
+                    ErrorCode::ValidationFailed,
+                    format!("/{kind}"),
+                    "callRendererFunction needs 'callFunction' (the call to run: {\"call\", \"catalogId\", \"args\"})".into(),
+                );
+            }
+            None => (body.clone(), format!("/{kind}")),
+        };
         call.remove("functionCallId");
-        if let Some(from) = call.remove("callableFrom")
+        if let Some(from) = call
+            .remove("callableFrom")
+            .or_else(|| body.get("callableFrom").cloned())
             && !matches!(from.as_str(), Some("remoteOnly" | "clientOrRemote"))
         {
             self.problem(
                 index,
                 ErrorCode::ValidationFailed,
-                format!("/{kind}/callableFrom"),
+                format!("{at}/callableFrom"),
                 format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
             );
         }
@@ -1259,14 +1284,14 @@ impl<'e> StreamChecker<'e> {
             self.problem(
                 index,
                 ErrorCode::ValidationFailed,
-                format!("/{kind}"),
+                at,
                 format!(
                     "'{kind}' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}"
                 ),
             );
             return;
         }
-        self.compile(index, &format!("/{kind}"), &Value::Object(call), None);
+        self.compile(index, &at, &Value::Object(call), None);
     }
 }
 

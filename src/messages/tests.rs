@@ -515,3 +515,46 @@ fn checking_an_agent_call_does_not_run_it() {
     );
     assert_eq!(runs.load(Ordering::SeqCst), 0);
 }
+
+#[test]
+fn a_v1_call_renderer_function_is_checked_at_its_nested_call() {
+    let mut catalog =
+        Catalog::new(OTHER)
+            .with_function("launch", ArgSchema::new(), |_: &Args<'_>| Ok(Value::Null));
+    catalog
+        .set_access(
+            "launch",
+            crate::origin::Access::new(crate::origin::AllowedCallers::RendererOrAgent, false),
+        )
+        .unwrap();
+    let mut env = Environment::new();
+    env.add_catalog(catalog);
+    let good = check_messages(
+        &env,
+        &[
+            json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "d", "callFunction": {"call": "launch", "catalogId": OTHER}}}),
+        ],
+    );
+    assert!(good.problems().is_empty(), "{:?}", good.problems());
+    let bad = check_messages(
+        &env,
+        &[
+            json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "d", "callFunction": {"call": "nope", "catalogId": OTHER}}}),
+            json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "e"}}),
+            json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "f", "callFunction": 3}}),
+        ],
+    );
+    let located: Vec<(usize, &str)> = bad
+        .problems()
+        .iter()
+        .map(|p| (p.index().unwrap(), p.pointer()))
+        .collect();
+    assert_eq!(
+        located,
+        [
+            (0, "/callRendererFunction/callFunction"),
+            (1, "/callRendererFunction"),
+            (2, "/callRendererFunction/callFunction")
+        ]
+    );
+}
