@@ -41,9 +41,11 @@
 //! ```
 
 mod graph;
+mod live;
 mod resolve;
 
 pub use graph::slot_pointer;
+pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 mod schema;
 #[cfg(test)]
@@ -90,6 +92,11 @@ pub struct ProcessorOptions {
     /// Calls are checked (their catalogs resolved, their functions and arguments compiled).
     /// Default on; a checker that compiles them itself, reporting every problem, turns it off.
     pub check_calls: bool,
+    /// Keep each surface's resolved tree live, with the limits of its resolution, and record
+    /// what each message, host write and refresh changes ([`Processor::take_changes`],
+    /// [`Surface::live`]). Default none: a renderer that resolves whole trees
+    /// ([`Surface::resolve`]) pays nothing for it.
+    pub live: Option<ResolveLimits>,
 }
 
 impl Default for ProcessorOptions {
@@ -101,6 +108,7 @@ impl Default for ProcessorOptions {
             max_components: 100_000,
             accept_unregistered_catalogs: false,
             check_calls: true,
+            live: None,
         }
     }
 }
@@ -133,6 +141,12 @@ impl ProcessorOptions {
     /// Sets [`check_calls`](ProcessorOptions::check_calls).
     pub fn check_calls(mut self, check: bool) -> ProcessorOptions {
         self.check_calls = check;
+        self
+    }
+
+    /// Sets [`live`](ProcessorOptions::live).
+    pub fn live(mut self, limits: ResolveLimits) -> ProcessorOptions {
+        self.live = Some(limits);
         self
     }
 
@@ -273,6 +287,7 @@ pub struct Surface {
     order: Vec<String>,
     data: TrackedModel<Value>,
     source: Option<Provenance>,
+    live: Option<Box<live::LiveTree>>,
 }
 
 impl Surface {
@@ -408,6 +423,7 @@ pub struct Processor {
     surfaces: BTreeMap<String, Surface>,
     deleted: HashSet<String>,
     messages: usize,
+    journal: live::Journal,
 }
 
 impl Processor {
@@ -441,6 +457,7 @@ impl Processor {
             surfaces: BTreeMap::new(),
             deleted: HashSet::new(),
             messages: 0,
+            journal: live::Journal::default(),
         }
     }
 
@@ -672,6 +689,8 @@ impl Processor {
                 },
                 Err(e) => done.errors.push(e),
             }
+            // What the call wrote reaches the live tree now.
+            self.refresh(surface_id);
             return Ok(done);
         }
         // v1.0 `{"event": {…}}`, or v0.9's `{"name", "context"}`.
@@ -765,6 +784,9 @@ impl Processor {
         })?;
         let version = parsed.version_or_default();
         let surface_id = parsed.surface_id().map(str::to_owned);
+        let existed = surface_id
+            .as_ref()
+            .is_some_and(|id| self.surfaces.contains_key(id));
         let result = match parsed.body {
             Body::CreateSurface(create) => self.create_surface(version, create),
             Body::UpdateComponents(update) => self.update_components(update),
@@ -780,6 +802,9 @@ impl Processor {
                 body,
             }))),
         };
+        if let Ok(applied) = &result {
+            self.live_after(applied, existed);
+        }
         result.map_err(|e| fail(surface_id, e))
     }
 
@@ -874,6 +899,7 @@ impl Processor {
             order: Vec::new(),
             data: TrackedModel::new(Value::Object(Map::new())),
             source: None,
+            live: None,
         };
         if let Some(model) = create.data_model {
             surface.data.set(&JsonPointer::root(), model).map_err(|e| {

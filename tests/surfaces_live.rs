@@ -1,0 +1,285 @@
+//! The live resolution (`ProcessorOptions::live`): after every message of every gallery example
+//! and of hand-made streams, the live tree reads as `Surface::resolve` resolves; changes report
+//! what a message, a write or a refresh reached, and only that.
+
+use a2ui_catalog_mcp::stream::messages_of;
+use a2ui_catalog_mcp::surfaces::{InstanceId, Processor, ProcessorOptions, ResolveLimits};
+use a2ui_catalog_mcp::{JsonPointer, MCP_CATALOG_ID};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn live() -> ProcessorOptions {
+    ProcessorOptions::default()
+        .accept_unregistered_catalogs(true)
+        .live(ResolveLimits::default())
+}
+
+/// Every surface's live tree equals its resolution.
+fn assert_same(p: &Processor, at: &str) {
+    for surface in p.surfaces() {
+        let want = surface.resolve(ResolveLimits::default());
+        let got = surface.live().expect("live").to_tree();
+        assert_eq!(got, want, "{at}: surface {}", surface.id());
+    }
+}
+
+#[test]
+fn every_gallery_example_resolves_live_as_whole() {
+    let basic: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("tests/a2ui-v1/schemas/catalogs/basic/catalog.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(root().join("tests/a2ui-v1/gallery"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 40);
+    for file in files {
+        let stream: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let mut p = Processor::new(live());
+        p.register_catalog(&basic).unwrap();
+        for (i, (_, message)) in messages_of(&stream).into_iter().enumerate() {
+            let _ = p.process(message);
+            assert_same(&p, &format!("{} message {i}", file.display()));
+        }
+        let changes = p.take_changes();
+        for surface in p.surfaces() {
+            let created = changes
+                .surfaces
+                .get(surface.id())
+                .map_or(0, |c| c.created.len());
+            assert_eq!(
+                created,
+                surface.live().unwrap().len(),
+                "{}: every instance of a new surface is reported created",
+                file.display()
+            );
+        }
+    }
+}
+
+fn stream(p: &mut Processor, messages: &[Value]) {
+    for m in messages {
+        p.process(m).unwrap();
+    }
+}
+
+fn rows_surface(n: usize) -> Vec<Value> {
+    let rows: Vec<Value> = (0..n)
+        .map(|i| json!({"name": format!("r{i}"), "n": i}))
+        .collect();
+    vec![
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c"}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Column", "children": ["title", "list"]},
+            {"id": "title", "component": "Text", "text": {"path": "/title"}},
+            {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+            {"id": "row", "component": "Row", "children": ["name", "count"]},
+            {"id": "name", "component": "Text", "text": {"path": "name"}},
+            {"id": "count", "component": "Text", "text": {"call": "transformData", "catalogId": MCP_CATALOG_ID, "args": {"data": {"n": {"path": "n"}, "t": {"path": "/title"}}, "jmespath": "join(' of ', [to_string(n), t])"}}},
+            {"id": "all", "component": "Text", "text": {"path": "/rows"}}
+        ]}}),
+        json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/", "value": {"title": "T", "rows": rows}}}),
+    ]
+}
+
+fn node_of(p: &Processor, key: &str) -> InstanceId {
+    let live = p.surface("s").unwrap().live().unwrap();
+    live.instances()
+        .into_iter()
+        .find(|&id| live.node(id).unwrap().key() == key)
+        .unwrap_or_else(|| panic!("no node {key}"))
+}
+
+#[test]
+fn a_one_row_edit_reaches_that_row_alone() {
+    let mut p = Processor::new(live());
+    stream(&mut p, &rows_surface(50));
+    assert_same(&p, "built");
+    let first = p.take_changes();
+    assert_eq!(first.surfaces_created, ["s"]);
+    // root, title, list, 50 rows of three.
+    assert_eq!(first.surfaces["s"].created.len(), 3 + 150);
+    let name7 = node_of(&p, "name@/rows/7");
+    let before = p.surface("s").unwrap().live().unwrap().instances();
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/rows/7/name", "value": "x"}}))
+        .unwrap();
+    let changes = p.take_changes();
+    assert_eq!(
+        changes.surfaces["s"].updated,
+        [(name7, vec!["text".to_string()])]
+    );
+    assert!(changes.surfaces["s"].created.is_empty() && changes.surfaces["s"].removed.is_empty());
+    assert_eq!(p.surface("s").unwrap().live().unwrap().instances(), before);
+    assert_same(&p, "one row edited");
+    // The same value again: nothing changed.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/rows/7/name", "value": "x"}}))
+        .unwrap();
+    assert!(p.take_changes().is_empty());
+}
+
+#[test]
+fn the_title_reaches_every_row_that_reads_it() {
+    let mut p = Processor::new(live());
+    stream(&mut p, &rows_surface(5));
+    p.take_changes();
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/title", "value": "U"}}))
+        .unwrap();
+    let changes = p.take_changes();
+    // The title and the five computed counts.
+    assert_eq!(changes.surfaces["s"].updated.len(), 6);
+    assert_same(&p, "title");
+}
+
+#[test]
+fn rows_keep_their_identity_by_position() {
+    let mut p = Processor::new(live());
+    stream(&mut p, &rows_surface(3));
+    p.take_changes();
+    let row0 = node_of(&p, "row@/rows/0");
+    let row2 = node_of(&p, "row@/rows/2");
+    let list = node_of(&p, "list@/");
+    // Appended.
+    p.write_path(
+        "s",
+        &JsonPointer::root(),
+        "/rows/3",
+        json!({"name": "d", "n": 3}),
+    )
+    .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces["s"].created.len(), 3);
+    assert_eq!(
+        c.surfaces["s"].updated,
+        [(list, vec!["children".to_string()])]
+    );
+    assert_same(&p, "appended");
+    // Replaced by a shorter list: the rows past its end dropped, the first kept.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/rows", "value": [{"name": "r0", "n": 0}, {"name": "z", "n": 1}]}}))
+        .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces["s"].removed.len(), 6);
+    assert!(c.surfaces["s"].removed.contains(&row2));
+    assert_eq!(node_of(&p, "row@/rows/0"), row0);
+    let changed: Vec<String> = c.surfaces["s"]
+        .updated
+        .iter()
+        .map(|(id, props)| {
+            format!(
+                "{} {props:?}",
+                p.surface("s")
+                    .unwrap()
+                    .live()
+                    .unwrap()
+                    .node(*id)
+                    .unwrap()
+                    .key()
+            )
+        })
+        .collect();
+    assert_eq!(changed.len(), 2, "{changed:?}");
+    assert!(changed.contains(&"list@/ [\"children\"]".to_string()));
+    assert!(changed.contains(&"name@/rows/1 [\"text\"]".to_string()));
+    assert_same(&p, "shortened");
+    // A removal.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/rows/0", "value": null}}))
+        .unwrap();
+    assert_same(&p, "removed");
+}
+
+#[test]
+fn components_sent_again_update_in_place_or_replace() {
+    let mut p = Processor::new(live());
+    stream(&mut p, &rows_surface(2));
+    p.take_changes();
+    let name0 = node_of(&p, "name@/rows/0");
+    let list = node_of(&p, "list@/");
+    // Same type: updated in place, every instance reported once.
+    p.process(
+        &json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "name", "component": "Text", "text": "fixed"}]}}),
+    )
+    .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces["s"].updated.len(), 2);
+    assert_eq!(c.surfaces["s"].updated[0].1, ["text"]);
+    assert_eq!(node_of(&p, "name@/rows/0"), name0);
+    assert_same(&p, "text fixed");
+    // Another type: replaced, the parent's children changed.
+    p.process(
+        &json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "row", "component": "Card", "child": "name"}]}}),
+    )
+    .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces["s"].removed.len(), 6);
+    assert_eq!(c.surfaces["s"].created.len(), 4);
+    assert_eq!(
+        c.surfaces["s"].updated,
+        [(list, vec!["children".to_string()])]
+    );
+    assert_same(&p, "row a card");
+    // A pending child defined.
+    p.process(
+        &json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Column", "children": ["title", "list", "later"]}]}}),
+    )
+    .unwrap();
+    assert_same(&p, "pending child");
+    p.process(
+        &json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "later", "component": "Text", "text": "now"}]}}),
+    )
+    .unwrap();
+    assert_same(&p, "pending child defined");
+    // A bad message changes nothing, the live tree included.
+    let before = p.surface("s").unwrap().live().unwrap().to_tree();
+    p.take_changes();
+    assert!(p.process(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "later", "component": "Text", "child": "root", "text": "x"}, {"id": "root", "component": "Column", "children": ["later"]}]}}))
+        .is_err());
+    assert!(p.take_changes().is_empty());
+    assert_eq!(p.surface("s").unwrap().live().unwrap().to_tree(), before);
+}
+
+#[test]
+fn surfaces_created_and_deleted_are_reported() {
+    let mut p = Processor::new(live());
+    stream(&mut p, &rows_surface(1));
+    p.take_changes();
+    p.process(&json!({"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}))
+        .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces_deleted, ["s"]);
+    assert!(c.surfaces.is_empty());
+}
+
+#[test]
+fn a_template_over_the_limit_fails_its_instance() {
+    let mut limits = ResolveLimits::default();
+    limits.max_template_items = 10;
+    let mut p = Processor::new(
+        ProcessorOptions::default()
+            .accept_unregistered_catalogs(true)
+            .live(limits),
+    );
+    stream(&mut p, &rows_surface(11));
+    let live = p.surface("s").unwrap().live().unwrap();
+    let tree = live.to_tree();
+    assert_eq!(tree, p.surface("s").unwrap().resolve(limits));
+    let list = tree
+        .nodes
+        .iter()
+        .find(|n| n.component_id == "list")
+        .unwrap();
+    assert!(
+        matches!(&list.state, Some(a2ui_catalog_mcp::surfaces::NodeState::Failed(why)) if why.starts_with("LIMIT_EXCEEDED"))
+    );
+    assert_eq!(live.len(), 3);
+}
