@@ -789,8 +789,11 @@ impl LiveTree {
             let Some((name, payload)) = component.compiled.get(p as usize) else {
                 continue;
             };
+            // A slot reused in the same batch may hold an instance of another component.
+            let Some(old) = inst.props.get(p as usize) else {
+                continue;
+            };
             let new = evaluate(work.surface, component, name, payload, &inst.context);
-            let old = &inst.props[p as usize];
             let changed = match (old, &new) {
                 (PropState::Bare(Some(a)), PropState::Bare(Some(b))) => !json_eq(a, b),
                 (PropState::Computed(Ok(a)), PropState::Computed(Ok(b))) => !json_eq(a, b),

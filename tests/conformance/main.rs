@@ -6,6 +6,7 @@
 //! reason; a failed case fails the test.
 
 mod actions;
+mod node_resolution;
 mod processor;
 // Not every runner uses every helper of the tally.
 #[allow(dead_code)]
@@ -40,6 +41,11 @@ fn reserved_keys() {
 #[test]
 fn actions() {
     suite::Tally::run_file("core/actions.yaml", actions::run);
+}
+
+#[test]
+fn node_resolution() {
+    suite::Tally::run_file("core/node_resolution.yaml", node_resolution::run);
 }
 
 #[test]
