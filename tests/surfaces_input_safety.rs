@@ -162,3 +162,42 @@ fn a_hundred_thousand_deep_chain_is_built_and_dropped_without_recursion() {
         .unwrap();
     assert_eq!(p.take_changes().surfaces_deleted, ["s"]);
 }
+
+/// A stream that defines 50 000 pending children one message at a time: each message finds
+/// the placeholders of its component without walking the tree (a walk per message would make
+/// the stream quadratic: 1.25e9 visits, which this test would not finish), and reports one
+/// placeholder replaced.
+#[test]
+fn children_defined_one_message_each_stay_linear() {
+    let n = 50_000;
+    let mut p = live(ResolveLimits::default());
+    create(
+        &mut p,
+        "s",
+        json!({}),
+        json!([{"id": "root", "component": "Column",
+            "children": (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>()}]),
+    );
+    assert_eq!(p.surface("s").unwrap().live().unwrap().len(), n + 1);
+    p.take_changes();
+    for i in 0..n {
+        p.process(
+            &json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": format!("c{i}"), "component": "Text", "text": "x"}]}}),
+        )
+        .unwrap();
+        let changes = p.take_changes();
+        let c = &changes.surfaces["s"];
+        assert_eq!(
+            (c.created.len(), c.removed.len(), c.updated.len()),
+            (1, 1, 1)
+        );
+    }
+    let live = p.surface("s").unwrap().live().unwrap();
+    assert_eq!(live.len(), n + 1);
+    assert!(
+        live.instances()
+            .iter()
+            .all(|id| live.node(*id).unwrap().state().is_none())
+    );
+}

@@ -209,8 +209,8 @@ enum PropState {
 #[derive(Debug, Clone)]
 enum SlotName {
     Root,
-    /// `child`, `children[2]`, `tabs[0].child`.
-    Named(Arc<str>),
+    /// `child`, `children[2]`, `tabs[0].child`; and its position among the parent's kids.
+    Named(Arc<str>, u32),
     /// Row `i` of a template in slot `.0`.
     Item(Arc<str>, u32),
 }
@@ -219,7 +219,7 @@ impl SlotName {
     fn to_string_opt(&self) -> Option<String> {
         match self {
             SlotName::Root => None,
-            SlotName::Named(s) => Some(s.to_string()),
+            SlotName::Named(s, _) => Some(s.to_string()),
             SlotName::Item(s, i) => Some(format!("{s}[{i}]")),
         }
     }
@@ -229,7 +229,7 @@ impl SlotName {
     fn prop(&self) -> Arc<str> {
         match self {
             SlotName::Root => Arc::from(""),
-            SlotName::Named(s) | SlotName::Item(s, _) => {
+            SlotName::Named(s, _) | SlotName::Item(s, _) => {
                 let end = s.find(['[', '.']).unwrap_or(s.len());
                 Arc::from(&s[..end])
             }
@@ -267,6 +267,8 @@ struct Inst {
     kids: Vec<Kid>,
     /// Per compiled payload of the component, in its order.
     props: Vec<PropState>,
+    /// Its position among the instances of its component.
+    pos: u32,
 }
 
 #[derive(Debug)]
@@ -293,6 +295,9 @@ pub(crate) struct LiveTree {
     count: usize,
     index: PathIndex<Key>,
     names: HashMap<String, Arc<str>>,
+    /// The instances of each component (an instance knows its position here), so that a
+    /// component sent again finds its instances without walking the tree.
+    instances_of: HashMap<Arc<str>, Vec<u32>>,
     truncated: Option<String>,
 }
 
@@ -380,7 +385,8 @@ impl LiveTree {
 
     fn alloc(&mut self, inst: Inst) -> u32 {
         self.count += 1;
-        match self.free.pop() {
+        let component = inst.component.clone();
+        let i = match self.free.pop() {
             Some(i) => {
                 let entry = &mut self.entries[i as usize];
                 entry.generation = entry.generation.wrapping_add(1);
@@ -395,7 +401,12 @@ impl LiveTree {
                 // More instances than u32 counts would not fit in memory (max_nodes bounds them).
                 u32::try_from(self.entries.len() - 1).unwrap_or(NONE)
             }
-        }
+        };
+        let list = self.instances_of.entry(component).or_default();
+        let pos = list.len() as u32;
+        list.push(i);
+        self.inst_mut(i).pos = pos;
+        i
     }
 
     /// Builds the tree of a surface from nothing.
@@ -479,6 +490,7 @@ impl LiveTree {
             slot,
             kids: Vec::new(),
             props: Vec::new(),
+            pos: 0,
         };
         let i = self.alloc(inst);
         let id = self.id_of(i);
@@ -547,7 +559,7 @@ impl LiveTree {
                     child,
                     context.clone(),
                     i,
-                    SlotName::Named(slot.clone()),
+                    SlotName::Named(slot.clone(), kids.len() as u32),
                 ) {
                     queue.push_back(k);
                     kids.push(Kid::One(k));
@@ -646,6 +658,18 @@ impl LiveTree {
             };
             self.count -= 1;
             work.raw.removed.push(id);
+            let pos = inst.pos as usize;
+            let mut moved = None;
+            if let Some(list) = self.instances_of.get_mut(&inst.component) {
+                list.swap_remove(pos);
+                moved = list.get(pos).copied();
+                if list.is_empty() {
+                    self.instances_of.remove(&inst.component);
+                }
+            }
+            if let Some(moved) = moved {
+                self.inst_mut(moved).pos = pos as u32;
+            }
             for p in 0..inst.props.len() {
                 self.index.unregister(&Key::Prop(i, p as u32));
             }
@@ -824,21 +848,15 @@ impl LiveTree {
             // Made whole from the components as they are now.
             return;
         }
-        // The instances of those components, top down.
-        let mut found = Vec::new();
-        let mut queue = VecDeque::from([root]);
-        while let Some(i) = queue.pop_front() {
-            let inst = self.inst(i);
-            if ids.contains(&*inst.component) {
-                found.push(i);
-            }
-            for kid in &inst.kids {
-                match kid {
-                    Kid::One(k) => queue.push_back(*k),
-                    Kid::Rows(rows) => queue.extend(rows.rows.iter().copied()),
-                }
-            }
-        }
+        // The instances of those components (an instance dropped by the replacement of one
+        // above it is skipped).
+        let mut found: Vec<u32> = ids
+            .iter()
+            .filter_map(|id| self.instances_of.get(*id))
+            .flatten()
+            .copied()
+            .collect();
+        found.sort_unstable();
         let found: Vec<InstanceId> = found.into_iter().map(|i| self.id_of(i)).collect();
         for id in found {
             // Dropped with an instance replaced above it.
@@ -902,7 +920,7 @@ impl LiveTree {
                 (Kid::One(k), None) => {
                     let inst = self.inst(*k);
                     *inst.component == **child
-                        && matches!(&inst.slot, SlotName::Named(s) if **s == **slot)
+                        && matches!(&inst.slot, SlotName::Named(s, _) if **s == **slot)
                 }
                 (Kid::Rows(rows), Some(array)) => {
                     *rows.slot == **slot && *rows.component == **child && rows.array == *array
@@ -912,6 +930,11 @@ impl LiveTree {
             let t = kids.len() as u32;
             if let Some(at) = kept {
                 let kid = old.swap_remove(at);
+                if let Kid::One(k) = &kid
+                    && let SlotName::Named(_, position) = &mut self.inst_mut(*k).slot
+                {
+                    *position = t;
+                }
                 if let Kid::Rows(rows) = &kid
                     && let Ok(array) = &rows.array
                 {
@@ -922,12 +945,16 @@ impl LiveTree {
                 continue;
             }
             let slot_name: Arc<str> = Arc::from(slot.as_str());
-            touched.push(SlotName::Named(slot_name.clone()).prop());
+            touched.push(SlotName::Named(slot_name.clone(), 0).prop());
             match array {
                 None => {
-                    if let Some(k) =
-                        self.make(work, child, context.clone(), i, SlotName::Named(slot_name))
-                    {
+                    if let Some(k) = self.make(
+                        work,
+                        child,
+                        context.clone(),
+                        i,
+                        SlotName::Named(slot_name, kids.len() as u32),
+                    ) {
                         kids.push(Kid::One(k));
                     }
                 }
@@ -988,29 +1015,63 @@ impl LiveTree {
         }
         let made = self.make(work, &component, context, parent, slot.clone());
         let parent_id = self.id_of(parent);
+        let mut orphaned = Vec::new();
         let kids = &mut self.inst_mut(parent).kids;
-        for kid in kids.iter_mut() {
-            match kid {
-                Kid::One(k) if *k == i => {
-                    if let Some(new) = made {
-                        *k = new;
-                    }
-                }
-                Kid::Rows(rows) => {
-                    if let Some(at) = rows.rows.iter().position(|r| *r == i) {
-                        match made {
-                            Some(new) => rows.rows[at] = new,
-                            None => {
-                                rows.rows.remove(at);
+        match &slot {
+            SlotName::Named(_, t) => {
+                let t = *t as usize;
+                debug_assert!(matches!(kids.get(t), Some(Kid::One(k)) if *k == i));
+                match made {
+                    Some(new) => kids[t] = Kid::One(new),
+                    None => {
+                        kids.remove(t);
+                        // The kids after it moved down by one.
+                        let after: Vec<u32> = kids[t..]
+                            .iter()
+                            .filter_map(|kid| match kid {
+                                Kid::One(k) => Some(*k),
+                                Kid::Rows(_) => None,
+                            })
+                            .collect();
+                        for k in after {
+                            if let SlotName::Named(_, p) = &mut self.inst_mut(k).slot {
+                                *p -= 1;
                             }
                         }
                     }
                 }
-                _ => {}
+            }
+            SlotName::Item(_, r) => {
+                let r = *r as usize;
+                for kid in kids.iter_mut() {
+                    if let Kid::Rows(rows) = kid
+                        && rows.rows.get(r) == Some(&i)
+                    {
+                        match made {
+                            Some(new) => rows.rows[r] = new,
+                            // Past the node limit: the rows after it are not made either.
+                            None => orphaned = rows.rows.split_off(r + 1),
+                        }
+                        break;
+                    }
+                }
+            }
+            SlotName::Root => {}
+        }
+        if let SlotName::Item(_, r) = &slot
+            && made.is_none()
+        {
+            // The dropped row itself is no longer listed; the rows after it are dropped too.
+            for kid in self.inst_mut(parent).kids.iter_mut() {
+                if let Kid::Rows(rows) = kid
+                    && rows.rows.get(*r as usize) == Some(&i)
+                {
+                    rows.rows.truncate(*r as usize);
+                }
             }
         }
-        if made.is_none() {
-            kids.retain(|kid| !matches!(kid, Kid::One(k) if *k == i));
+        for row in orphaned {
+            self.drop_subtree(row, work);
         }
         work.raw.updated.push((parent_id, slot.prop()));
     }
@@ -1022,7 +1083,7 @@ trait SlotProp {
 
 impl SlotProp for Rows {
     fn slot_prop(&self) -> Arc<str> {
-        SlotName::Named(self.slot.clone()).prop()
+        SlotName::Named(self.slot.clone(), 0).prop()
     }
 }
 
