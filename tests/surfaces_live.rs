@@ -283,3 +283,59 @@ fn a_template_over_the_limit_fails_its_instance() {
     );
     assert_eq!(live.len(), 3);
 }
+
+/// A value that calls a tool is pending, its run handed to the host; the result becomes the
+/// property's value and is reported; a run superseded by a later one (its dependency changed)
+/// is ignored.
+#[cfg(feature = "testing")]
+#[test]
+fn tool_results_are_reported_and_superseded_runs_ignored() {
+    use a2ui_catalog_mcp::SharedModel;
+    use a2ui_catalog_mcp::surfaces::NodeState;
+    use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
+    let server = ScriptedServer::from_json(&json!({"results": {"greet": [
+        {"content": [{"type": "text", "text": "\"hello Ada\""}]},
+        {"content": [{"type": "text", "text": "\"hello Lin\""}]}
+    ]}}))
+    .unwrap();
+    let mut p = Processor::new(live());
+    p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+        "dataModel": {"who": "Ada"},
+        "components": [{"id": "root", "component": "Text", "text": {"call": "callMcpTool",
+            "catalogId": MCP_CATALOG_ID, "args": {"name": "greet", "arguments": {"who": {"path": "/who"}}}}}]}}))
+        .unwrap();
+    p.take_changes();
+    let root = node_of(&p, "root@/");
+    let live = p.surface("s").unwrap().live().unwrap();
+    assert_eq!(live.node(root).unwrap().state(), Some(NodeState::Pending));
+    let runs = p.take_tool_runs();
+    assert_eq!(runs.len(), 1);
+    assert_eq!((runs[0].instance(), runs[0].prop()), (root, "text"));
+    let first = runs[0].clone();
+    // The name changes before the first run completes: a second run supersedes it.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/who", "value": "Lin"}}))
+        .unwrap();
+    let second = p.take_tool_runs().remove(0);
+    assert!(
+        p.take_changes().is_empty(),
+        "pending before and after: nothing to redraw"
+    );
+    let model = SharedModel::new(p.surface("s").unwrap().data_model().clone());
+    let a = block_on(first.eval(&model, &server.host()));
+    let b = block_on(second.eval(&model, &server.host()));
+    assert!(!p.finish_tool_run(&first, a));
+    assert!(p.take_changes().is_empty());
+    assert!(p.finish_tool_run(&second, b));
+    let changes = p.take_changes();
+    assert_eq!(
+        changes.surfaces["s"].updated,
+        [(root, vec!["text".to_string()])]
+    );
+    let live = p.surface("s").unwrap().live().unwrap();
+    let node = live.node(root).unwrap();
+    assert_eq!(node.state(), None);
+    let value = node.prop("text").unwrap();
+    assert_eq!(value["text"], json!("\"hello Lin\""));
+    assert_eq!(value["toolInput"], json!({"who": "Lin"}));
+    assert_eq!(server.tool_calls().len(), 2);
+}

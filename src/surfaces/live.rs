@@ -24,6 +24,10 @@
 //! evaluated again and reported when it differs ([`json_eq`]). An `action` is not a reactive
 //! property: its context is evaluated when the user activates it.
 //!
+//! A value that calls a tool is pending; each computation of it starts a [`ToolRun`] for the
+//! host ([`Processor::take_tool_runs`]), whose result ([`Processor::finish_tool_run`]) is
+//! reported as a change of the property, unless a later run superseded it.
+//!
 //! Trees are built and dropped with explicit work lists (no recursion), bounded by the
 //! [`ResolveLimits`] of the options: a template longer than `max_template_items` makes its
 //! instance `failed` with `LIMIT_EXCEEDED`, and past `max_nodes` instances no more are made.
@@ -114,9 +118,67 @@ impl Changes {
     }
 }
 
+/// Tool runs started in one update: (instance, property, ticket).
+type Runs = Vec<(u32, u32, u64)>;
+
+/// A tool call that a property of a live instance needs (its value calls a tool): the host
+/// runs it ([`eval`](ToolRun::eval), or [`Payload::eval_async`] on a model of its own) and hands
+/// the result to [`Processor::finish_tool_run`]. A later run of the same property (its
+/// dependencies changed) supersedes it: its result is then ignored, as it is once the instance
+/// is gone.
+#[derive(Debug, Clone)]
+pub struct ToolRun {
+    surface_id: String,
+    instance: InstanceId,
+    prop: String,
+    index: u32,
+    context: JsonPointer,
+    payload: Arc<Payload>,
+    ticket: u64,
+}
+
+impl ToolRun {
+    /// The surface.
+    pub fn surface_id(&self) -> &str {
+        &self.surface_id
+    }
+
+    /// The instance whose property it computes.
+    pub fn instance(&self) -> InstanceId {
+        self.instance
+    }
+
+    /// The property (`checks` for the checks).
+    pub fn prop(&self) -> &str {
+        &self.prop
+    }
+
+    /// The instance's data context.
+    pub fn context(&self) -> &JsonPointer {
+        &self.context
+    }
+
+    /// The compiled value to evaluate.
+    pub fn payload(&self) -> &Payload {
+        &self.payload
+    }
+
+    /// Evaluates the value with [`Payload::eval_async`] against `model` (the surface's data, as
+    /// the host shares it with its executor) and `host`.
+    pub async fn eval<M: crate::model::DataModel + Send>(
+        &self,
+        model: &crate::model::SharedModel<M>,
+        host: &crate::mcp::McpHost,
+    ) -> Result<Value, Error> {
+        self.payload.eval_async(model, &self.context, host).await
+    }
+}
+
 /// Changes as they are recorded, put in order by [`Processor::take_changes`].
 #[derive(Debug, Default)]
 pub(crate) struct Journal {
+    /// Tool runs not taken yet.
+    runs: Vec<ToolRun>,
     created_surfaces: Vec<String>,
     deleted_surfaces: Vec<String>,
     per_surface: HashMap<String, Raw>,
@@ -131,7 +193,14 @@ struct Raw {
 
 impl Journal {
     fn take(&mut self) -> Changes {
-        let journal = std::mem::take(self);
+        let runs = std::mem::take(&mut self.runs);
+        let journal = std::mem::replace(
+            self,
+            Journal {
+                runs,
+                ..Journal::default()
+            },
+        );
         let deleted: HashSet<&String> = journal.deleted_surfaces.iter().collect();
         let created: HashSet<&String> = journal.created_surfaces.iter().collect();
         let mut out = Changes {
@@ -199,8 +268,10 @@ enum PropState {
     Bare(Option<Value>),
     /// A computed value, or its error's text.
     Computed(Result<Arc<Value>, String>),
-    /// It needs a tool call.
-    Pending,
+    /// It needs a tool call: the run of this ticket, handed to the host
+    /// ([`Processor::take_tool_runs`]), sets it ([`Processor::finish_tool_run`]); a later run
+    /// supersedes it.
+    Pending(u64),
     /// Not reactive: an action (its context is evaluated on activation).
     Inert,
 }
@@ -299,6 +370,8 @@ pub(crate) struct LiveTree {
     /// component sent again finds its instances without walking the tree.
     instances_of: HashMap<Arc<str>, Vec<u32>>,
     truncated: Option<String>,
+    /// The last tool run's ticket.
+    tickets: u64,
 }
 
 /// The work of one update of a tree: what it reports, and the properties to re-evaluate.
@@ -307,6 +380,8 @@ struct Work<'a> {
     limits: ResolveLimits,
     raw: &'a mut Raw,
     dirty: Vec<(u32, u32)>,
+    /// Tool runs started: (instance, property, ticket).
+    runs: Vec<(u32, u32, u64)>,
 }
 
 /// Whether two token paths overlap: one is a prefix of the other.
@@ -383,6 +458,18 @@ impl LiveTree {
         name
     }
 
+    /// A pending value gets a new run (superseding any earlier one of the property).
+    fn ticket(&mut self, work: &mut Work, i: u32, p: usize, state: PropState) -> PropState {
+        match state {
+            PropState::Pending(_) => {
+                self.tickets += 1;
+                work.runs.push((i, p as u32, self.tickets));
+                PropState::Pending(self.tickets)
+            }
+            other => other,
+        }
+    }
+
     fn alloc(&mut self, inst: Inst) -> u32 {
         self.count += 1;
         let component = inst.component.clone();
@@ -410,16 +497,46 @@ impl LiveTree {
     }
 
     /// Builds the tree of a surface from nothing.
-    fn build(surface: &Surface, limits: ResolveLimits, raw: &mut Raw) -> LiveTree {
+    fn build(surface: &Surface, limits: ResolveLimits, raw: &mut Raw) -> (LiveTree, Runs) {
         let mut tree = LiveTree::default();
         let mut work = Work {
             surface,
             limits,
             raw,
             dirty: Vec::new(),
+            runs: Vec::new(),
         };
         tree.ensure_root(&mut work);
-        tree
+        let runs = std::mem::take(&mut work.runs);
+        (tree, runs)
+    }
+
+    /// The tool runs started, for the host.
+    fn tool_runs(&self, surface: &Surface, runs: Runs, out: &mut Vec<ToolRun>) {
+        for (i, p, ticket) in runs {
+            let Some(inst) = self.entries[i as usize].inst.as_ref() else {
+                continue;
+            };
+            // Superseded in the same batch, or dropped since.
+            if !matches!(inst.props.get(p as usize), Some(PropState::Pending(t)) if *t == ticket) {
+                continue;
+            }
+            let Some((prop, payload)) = surface
+                .component(&inst.component)
+                .and_then(|c| c.compiled.get(p as usize))
+            else {
+                continue;
+            };
+            out.push(ToolRun {
+                surface_id: surface.id().to_owned(),
+                instance: self.id_of(i),
+                prop: prop.clone(),
+                index: p,
+                context: (*inst.context).clone(),
+                payload: payload.clone(),
+                ticket,
+            });
+        }
     }
 
     /// Makes the root when the surface has one to show (as [`Surface::resolve`]: a surface
@@ -511,8 +628,13 @@ impl LiveTree {
         let context = inst.context.clone();
         let mut props = Vec::with_capacity(component.compiled.len());
         for (p, (name, payload)) in component.compiled.iter().enumerate() {
-            let state = evaluate(work.surface, component, name, payload, &context);
-            if !matches!(state, PropState::Inert | PropState::Pending) {
+            let state = self.ticket(
+                work,
+                i,
+                p,
+                evaluate(work.surface, component, name, payload, &context),
+            );
+            if !matches!(state, PropState::Inert) {
                 // Inside a row, what the value reads below the row reaches it through the
                 // template; the root context has no template above it.
                 let deps: Vec<JsonPointer> = if context.is_root() {
@@ -775,10 +897,7 @@ impl LiveTree {
                 && inst.ty.is_some()
             {
                 for (p, (_, payload)) in component.compiled.iter().enumerate() {
-                    if matches!(
-                        inst.props.get(p),
-                        None | Some(PropState::Inert | PropState::Pending)
-                    ) {
+                    if matches!(inst.props.get(p), None | Some(PropState::Inert)) {
                         continue;
                     }
                     let reads = match rest {
@@ -814,17 +933,19 @@ impl LiveTree {
                 continue;
             };
             // A slot reused in the same batch may hold an instance of another component.
-            let Some(old) = inst.props.get(p as usize) else {
+            if inst.props.len() <= p as usize {
                 continue;
-            };
+            }
             let new = evaluate(work.surface, component, name, payload, &inst.context);
+            let new = self.ticket(work, i, p as usize, new);
+            let inst = self.inst(i);
+            let old = &inst.props[p as usize];
             let changed = match (old, &new) {
                 (PropState::Bare(Some(a)), PropState::Bare(Some(b))) => !json_eq(a, b),
                 (PropState::Computed(Ok(a)), PropState::Computed(Ok(b))) => !json_eq(a, b),
                 (PropState::Computed(Err(a)), PropState::Computed(Err(b))) => a != b,
-                (PropState::Pending, PropState::Pending) | (PropState::Inert, PropState::Inert) => {
-                    false
-                }
+                (PropState::Pending(_), PropState::Pending(_))
+                | (PropState::Inert, PropState::Inert) => false,
                 _ => true,
             };
             let name = self.name(name);
@@ -1105,7 +1226,7 @@ fn evaluate(
         return PropState::Inert;
     }
     if payload.calls_tools() {
-        return PropState::Pending;
+        return PropState::Pending(0);
     }
     let model = surface.data_model();
     if let Some(path) = bare_path(payload) {
@@ -1298,7 +1419,7 @@ impl<'a> LiveNode<'a> {
             PropState::Inert => payload
                 .eval_read(self.surface.data_model(), context)
                 .unwrap_or(Value::Null),
-            PropState::Pending => Value::Null,
+            PropState::Pending(_) => Value::Null,
             PropState::Bare(Some(v)) => v.clone(),
             PropState::Bare(None) => bare_path(payload)
                 .and_then(|path| read_bare(self.surface.data_model(), path, context))
@@ -1322,7 +1443,7 @@ impl<'a> LiveNode<'a> {
                 continue;
             };
             match &inst.props[p] {
-                PropState::Pending => {
+                PropState::Pending(_) => {
                     state.get_or_insert(NodeState::Pending);
                 }
                 PropState::Inert
@@ -1402,7 +1523,9 @@ impl<'a> LiveNode<'a> {
                 Some(p) => match &inst.props[p] {
                     PropState::Computed(Ok(v)) => Ok((**v).clone()),
                     PropState::Computed(Err(e)) => Err(e.clone()),
-                    PropState::Bare(_) | PropState::Pending | PropState::Inert => Ok(Value::Null),
+                    PropState::Bare(_) | PropState::Pending(_) | PropState::Inert => {
+                        Ok(Value::Null)
+                    }
                 },
                 None => Ok(checks.clone()),
             };
@@ -1432,6 +1555,44 @@ impl Processor {
         self.journal.take()
     }
 
+    /// The tool runs the live trees started since the last call: one per property whose value
+    /// calls a tool, each time it is (re)computed. See [`ToolRun`].
+    pub fn take_tool_runs(&mut self) -> Vec<ToolRun> {
+        std::mem::take(&mut self.journal.runs)
+    }
+
+    /// Records the result of a tool run: the property shows the value (or is failed with the
+    /// error), and the change is recorded ([`take_changes`](Processor::take_changes)). Returns
+    /// `false`, changing nothing, when the run was superseded (a later run of the property
+    /// started) or its instance or surface is gone.
+    pub fn finish_tool_run(&mut self, run: &ToolRun, result: Result<Value, Error>) -> bool {
+        let Some(surface) = self.surfaces.get_mut(&run.surface_id) else {
+            return false;
+        };
+        let Some(tree) = surface.live.as_deref_mut() else {
+            return false;
+        };
+        let Some(i) = tree.lookup(run.instance) else {
+            return false;
+        };
+        let inst = tree.inst_mut(i);
+        let Some(state) = inst.props.get_mut(run.index as usize) else {
+            return false;
+        };
+        if !matches!(state, PropState::Pending(t) if *t == run.ticket) {
+            return false;
+        }
+        *state = PropState::Computed(result.map(Arc::new).map_err(|e| e.to_string()));
+        let name = tree.name(&run.prop);
+        self.journal
+            .per_surface
+            .entry(run.surface_id.clone())
+            .or_default()
+            .updated
+            .push((run.instance, name));
+        true
+    }
+
     /// Updates the live trees after a message that applied.
     pub(crate) fn live_after(&mut self, applied: &Applied, existed: bool) {
         let Some(limits) = self.options.live else {
@@ -1443,7 +1604,8 @@ impl Processor {
                     return;
                 };
                 let raw = self.journal.per_surface.entry(id.clone()).or_default();
-                let tree = LiveTree::build(surface, limits, raw);
+                let (tree, runs) = LiveTree::build(surface, limits, raw);
+                tree.tool_runs(surface, runs, &mut self.journal.runs);
                 surface.live = Some(Box::new(tree));
                 self.journal.created_surfaces.push(id.clone());
             }
@@ -1485,11 +1647,14 @@ impl Processor {
             limits,
             raw,
             dirty: Vec::new(),
+            runs: Vec::new(),
         };
         tree.apply_data(&mut work, &changes);
         if let Some(ids) = ids {
             tree.apply_components(&mut work, ids);
         }
+        let runs = std::mem::take(&mut work.runs);
+        tree.tool_runs(surface, runs, &mut self.journal.runs);
         surface.live = Some(tree);
     }
 

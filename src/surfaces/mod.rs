@@ -45,7 +45,7 @@ mod live;
 mod resolve;
 
 pub use graph::slot_pointer;
-pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
+pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges, ToolRun};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 mod schema;
 #[cfg(test)]
@@ -222,7 +222,7 @@ pub struct Component {
     /// The catalog whose schema checked it, when one did.
     catalog: Option<String>,
     /// The compiled value of each property that is dynamic (binding or call somewhere in it).
-    compiled: Vec<(String, Payload)>,
+    compiled: Vec<(String, std::sync::Arc<Payload>)>,
     /// The children it names: (id, slot, whether a template).
     children: Vec<(String, String, bool)>,
 }
@@ -250,7 +250,7 @@ impl Component {
         self.compiled
             .iter()
             .find(|(p, _)| p == prop)
-            .map(|(_, payload)| payload)
+            .map(|(_, payload)| &**payload)
     }
 }
 
@@ -1273,7 +1273,7 @@ impl Processor {
         &mut self,
         surface: &Surface,
         def: &ComponentDef,
-    ) -> Result<Vec<(String, Payload)>, MessageError> {
+    ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, MessageError> {
         let default = surface.catalog_id.as_deref().unwrap_or(NO_DEFAULT);
         let known_default = self.catalogs.contains_key(default);
         let env = self.env_for(surface.catalog_id.as_deref());
@@ -1288,7 +1288,7 @@ impl Processor {
                 continue;
             }
             match env.compile(value) {
-                Ok(payload) => out.push((prop.to_owned(), payload)),
+                Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
                     let e = err
                         .into_problems()
