@@ -339,3 +339,61 @@ fn tool_results_are_reported_and_superseded_runs_ignored() {
     assert_eq!(value["toolInput"], json!({"who": "Lin"}));
     assert_eq!(server.tool_calls().len(), 2);
 }
+
+/// A value bound to the whole list is reported when a row changes (it reads that row), and a
+/// template nested in a row follows its own array: edits, appends and removals inside one row
+/// reach that row's nested rows alone; after each, the live tree reads as `resolve`.
+#[test]
+fn nested_templates_and_a_binding_to_the_whole_list() {
+    let mut p = Processor::new(live());
+    stream(
+        &mut p,
+        &[
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+            "dataModel": {"groups": [
+                {"name": "a", "items": [{"t": "a0"}, {"t": "a1"}]},
+                {"name": "b", "items": [{"t": "b0"}]}
+            ]}}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "Column", "children": ["all", "groups"]},
+                {"id": "all", "component": "Text", "text": {"path": "/groups"}},
+                {"id": "groups", "component": "List", "children": {"componentId": "group", "path": "/groups"}},
+                {"id": "group", "component": "Card", "child": "items"},
+                {"id": "items", "component": "List", "children": {"componentId": "item", "path": "items"}},
+                {"id": "item", "component": "Text", "text": {"path": "t"}}
+            ]}}),
+        ],
+    );
+    assert_same(&p, "built");
+    p.take_changes();
+    let all = node_of(&p, "all@/");
+    let a1 = node_of(&p, "item@/groups/0/items/1");
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/groups/0/items/1/t", "value": "A1"}}))
+        .unwrap();
+    let c = p.take_changes();
+    let mut updated = c.surfaces["s"].updated.clone();
+    updated.sort();
+    let mut want = vec![
+        (all, vec!["text".to_string()]),
+        (a1, vec!["text".to_string()]),
+    ];
+    want.sort();
+    assert_eq!(updated, want);
+    assert_same(&p, "nested edit");
+    // Appended inside group 1: one item made, group 1's list changed.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/groups/1/items/1", "value": {"t": "b1"}}}))
+        .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces["s"].created.len(), 1);
+    assert_same(&p, "nested append");
+    // Removed inside group 0.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/groups/0/items/0", "value": null}}))
+        .unwrap();
+    let c = p.take_changes();
+    assert_eq!(c.surfaces["s"].removed.len(), 1);
+    assert_same(&p, "nested removal");
+    // The outer list replaced.
+    p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/groups", "value": [{"name": "z", "items": []}]}}))
+        .unwrap();
+    assert_same(&p, "outer replaced");
+}
