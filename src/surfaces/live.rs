@@ -813,7 +813,21 @@ impl LiveTree {
         if changes.is_empty() {
             return;
         }
-        for key in self.index.affected(changes) {
+        // Each key with the instance it was registered by: a template reached first may drop
+        // instances whose slots are then reused by the rows it makes.
+        let affected: Vec<(Key, InstanceId)> = self
+            .index
+            .affected(changes)
+            .into_iter()
+            .map(|key| {
+                let (Key::Prop(i, _) | Key::Rows(i, _)) = key;
+                (key, self.id_of(i))
+            })
+            .collect();
+        for (key, id) in affected {
+            if self.lookup(id).is_none() {
+                continue;
+            }
             match key {
                 Key::Prop(i, p) => work.dirty.push((i, p)),
                 Key::Rows(i, t) => self.rows_changed(work, i, t, changes),
@@ -828,7 +842,7 @@ impl LiveTree {
         if self.entries[i as usize].inst.is_none() {
             return;
         }
-        let Kid::Rows(rows) = &self.inst(i).kids[t as usize] else {
+        let Some(Kid::Rows(rows)) = self.inst(i).kids.get(t as usize) else {
             return;
         };
         let Ok(array) = &rows.array else { return };
