@@ -422,6 +422,7 @@ fn random_edits_keep_the_live_tree_equal_to_resolve() {
         .unwrap();
         p.take_changes();
         for step in 0..60 {
+            let before = snapshot(&p);
             let len = p.surface("s").unwrap().data_model()["rows"]
                 .as_array()
                 .map_or(0, Vec::len) as u64;
@@ -476,6 +477,43 @@ fn random_edits_keep_the_live_tree_equal_to_resolve() {
             assert_same(&p, &format!("seed {seed} step {step}"));
             let changes = p.take_changes();
             let live = p.surface("s").unwrap().live().unwrap();
+            // Every property whose resolved value changed on an instance that stayed is
+            // reported, and every instance that appeared or went.
+            let after = snapshot(&p);
+            let empty = Default::default();
+            let c = changes.surfaces.get("s").unwrap_or(&empty);
+            for (id, node) in &after {
+                let Some(old) = before.get(id) else {
+                    assert!(
+                        c.created.contains(id),
+                        "seed {seed} step {step}: {id} appeared unreported"
+                    );
+                    continue;
+                };
+                let reported: Vec<&String> = c
+                    .updated
+                    .iter()
+                    .filter(|(u, _)| u == id)
+                    .flat_map(|(_, p)| p)
+                    .collect();
+                for (prop, value) in &node.props {
+                    if old.props.get(prop) != Some(value) {
+                        assert!(
+                            reported.contains(&prop),
+                            "seed {seed} step {step}: {} {prop} changed unreported",
+                            node.key()
+                        );
+                    }
+                }
+            }
+            for id in before.keys() {
+                if !after.contains_key(id) {
+                    assert!(
+                        c.removed.contains(id),
+                        "seed {seed} step {step}: {id} went unreported"
+                    );
+                }
+            }
             if let Some(c) = changes.surfaces.get("s") {
                 for id in &c.created {
                     assert!(
@@ -492,4 +530,15 @@ fn random_edits_keep_the_live_tree_equal_to_resolve() {
             }
         }
     }
+}
+
+/// The live tree's nodes by instance.
+fn snapshot(
+    p: &Processor,
+) -> std::collections::HashMap<InstanceId, a2ui_catalog_mcp::surfaces::Node> {
+    let live = p.surface("s").unwrap().live().unwrap();
+    live.instances()
+        .into_iter()
+        .map(|id| (id, live.node(id).unwrap().to_node()))
+        .collect()
 }
