@@ -1212,11 +1212,8 @@ impl LiveTree {
     }
 }
 
-trait SlotProp {
-    fn slot_prop(&self) -> Arc<str>;
-}
-
-impl SlotProp for Rows {
+impl Rows {
+    /// The property of the owner its rows hang from.
     fn slot_prop(&self) -> Arc<str> {
         SlotName::Named(self.slot.clone(), 0).prop()
     }
