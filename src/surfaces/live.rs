@@ -85,7 +85,9 @@ pub struct SurfaceChanges {
     /// Instances that existed before and still do, with the properties whose resolved value
     /// changed, sorted by instance, each property once. A property naming children (`child`,
     /// `children`) is listed when the instances it names changed (a template's rows appeared
-    /// or disappeared, a placeholder was replaced); `checks` when the checks' outcome did.
+    /// or disappeared, a placeholder was replaced); `checks` when the checks' outcome did. An
+    /// instance whose component was sent again (same type) lists every property of the new
+    /// definition: one complete snapshot, as `node_resolution.yaml` expects.
     pub updated: Vec<(InstanceId, Vec<String>)>,
 }
 
