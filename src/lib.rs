@@ -87,7 +87,9 @@
 //!   components and a resolved tree to
 //!   [`ResolveLimits::max_template_items`](surfaces::ResolveLimits::max_template_items) (10 000)
 //!   items per template and [`ResolveLimits::max_nodes`](surfaces::ResolveLimits::max_nodes)
-//!   (100 000) nodes, past them `LIMIT_EXCEEDED`; its graph walks use explicit stacks;
+//!   (100 000) nodes, past them `LIMIT_EXCEEDED`, the same limits bounding the live trees of
+//!   [`ProcessorOptions::live`](surfaces::ProcessorOptions::live); its graph walks, and the live
+//!   trees' builds and drops, use explicit stacks and queues;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine;

@@ -45,10 +45,12 @@
 //! ```
 
 mod graph;
+mod live;
 mod resolve;
 mod rpc;
 
 pub use graph::slot_pointer;
+pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges, ToolRun};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 pub use rpc::{
     AgentFunctionResponse, EXECUTION_ERROR, INVALID_FUNCTION_CALL, RendererFunctionCall,
@@ -99,6 +101,11 @@ pub struct ProcessorOptions {
     /// Calls are checked (their catalogs resolved, their functions and arguments compiled).
     /// Default on; a checker that compiles them itself, reporting every problem, turns it off.
     pub check_calls: bool,
+    /// Keep each surface's resolved tree live, with the limits of its resolution, and record
+    /// what each message, host write and refresh changes ([`Processor::take_changes`],
+    /// [`Surface::live`]). Default none: a renderer that resolves whole trees
+    /// ([`Surface::resolve`]) pays nothing for it.
+    pub live: Option<ResolveLimits>,
 }
 
 impl Default for ProcessorOptions {
@@ -110,6 +117,7 @@ impl Default for ProcessorOptions {
             max_components: 100_000,
             accept_unregistered_catalogs: false,
             check_calls: true,
+            live: None,
         }
     }
 }
@@ -142,6 +150,12 @@ impl ProcessorOptions {
     /// Sets [`check_calls`](ProcessorOptions::check_calls).
     pub fn check_calls(mut self, check: bool) -> ProcessorOptions {
         self.check_calls = check;
+        self
+    }
+
+    /// Sets [`live`](ProcessorOptions::live).
+    pub fn live(mut self, limits: ResolveLimits) -> ProcessorOptions {
+        self.live = Some(limits);
         self
     }
 
@@ -217,7 +231,7 @@ pub struct Component {
     /// The catalog whose schema checked it, when one did.
     catalog: Option<String>,
     /// The compiled value of each property that is dynamic (binding or call somewhere in it).
-    compiled: Vec<(String, Payload)>,
+    compiled: Vec<(String, std::sync::Arc<Payload>)>,
     /// The children it names: (id, slot, whether a template).
     children: Vec<(String, String, bool)>,
 }
@@ -245,7 +259,7 @@ impl Component {
         self.compiled
             .iter()
             .find(|(p, _)| p == prop)
-            .map(|(_, payload)| payload)
+            .map(|(_, payload)| &**payload)
     }
 }
 
@@ -282,6 +296,7 @@ pub struct Surface {
     order: Vec<String>,
     data: TrackedModel<Value>,
     source: Option<Provenance>,
+    live: Option<Box<live::LiveTree>>,
 }
 
 impl Surface {
@@ -424,6 +439,7 @@ pub struct Processor {
     messages: usize,
     /// The `callAgentFunction`s waiting for their response: functionCallId → surface.
     pending_agent_calls: HashMap<String, String>,
+    journal: live::Journal,
 }
 
 impl std::fmt::Debug for Processor {
@@ -468,6 +484,7 @@ impl Processor {
             deleted: HashSet::new(),
             messages: 0,
             pending_agent_calls: HashMap::new(),
+            journal: live::Journal::default(),
         }
     }
 
@@ -703,6 +720,8 @@ impl Processor {
                 },
                 Err(e) => done.errors.push(e),
             }
+            // What the call wrote reaches the live tree now.
+            self.refresh(surface_id);
             return Ok(done);
         }
         // v1.0 `{"event": {…}}`, or v0.9's `{"name", "context"}`.
@@ -812,6 +831,7 @@ impl Processor {
                     order: Vec::new(),
                     data: TrackedModel::new(Value::Object(Map::new())),
                     source: None,
+                    live: None,
                 };
                 if let Some(model) = create.data_model {
                     // A model that cannot be written is process()'s problem, not a component's.
@@ -934,6 +954,9 @@ impl Processor {
         })?;
         let version = parsed.version_or_default();
         let surface_id = parsed.surface_id().map(str::to_owned);
+        let existed = surface_id
+            .as_ref()
+            .is_some_and(|id| self.surfaces.contains_key(id));
         let result = match parsed.body {
             Body::CreateSurface(create) => self.create_surface(version, create),
             Body::UpdateComponents(update) => self.update_components(update),
@@ -958,6 +981,9 @@ impl Processor {
                 body,
             }))),
         };
+        if let Ok(applied) = &result {
+            self.live_after(applied, existed);
+        }
         result.map_err(|e| fail(surface_id, e))
     }
 
@@ -1052,6 +1078,7 @@ impl Processor {
             order: Vec::new(),
             data: TrackedModel::new(Value::Object(Map::new())),
             source: None,
+            live: None,
         };
         if let Some(model) = create.data_model {
             surface.data.set(&JsonPointer::root(), model).map_err(|e| {
@@ -1434,7 +1461,7 @@ impl Processor {
         &mut self,
         surface: &Surface,
         def: &ComponentDef,
-    ) -> Result<Vec<(String, Payload)>, MessageError> {
+    ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, MessageError> {
         let default = surface.catalog_id.as_deref().unwrap_or(NO_DEFAULT);
         let known_default = self.catalogs.contains_key(default);
         let env = self.env_for(surface.catalog_id.as_deref());
@@ -1449,7 +1476,7 @@ impl Processor {
                 continue;
             }
             match env.compile(value) {
-                Ok(payload) => out.push((prop.to_owned(), payload)),
+                Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
                     let e = err
                         .into_problems()

@@ -234,32 +234,39 @@ fn instance(
             Some(payload) => payload.eval_read(model, context),
             None => Ok(checks.clone()),
         };
-        node.checks = Some(match evaluated {
-            Ok(Value::Array(rules)) => {
-                let mut messages = Vec::new();
-                for rule in &rules {
-                    let condition = rule.get("condition").unwrap_or(&Value::Null);
-                    // A condition yields a boolean or a v1.0 validationResult object.
-                    let (valid, message) = match condition {
-                        Value::Bool(b) => (*b, None),
-                        Value::Object(r) => (
-                            r.get("valid").and_then(Value::as_bool).unwrap_or(false),
-                            r.get("message").and_then(Value::as_str),
-                        ),
-                        _ => (false, None),
-                    };
-                    if !valid {
-                        let text = message
-                            .or(rule.get("message").and_then(Value::as_str))
-                            .unwrap_or("invalid");
-                        messages.push(text.to_owned());
-                    }
-                }
-                (messages.is_empty(), messages)
-            }
-            Ok(_) => (false, vec!["checks must be a list".to_owned()]),
-            Err(e) => (false, vec![e.to_string()]),
-        });
+        node.checks = Some(checks_outcome(evaluated));
     }
     node
+}
+
+/// Whether checks pass, and the messages of those that fail, from the evaluated `checks`.
+pub(crate) fn checks_outcome(
+    evaluated: Result<Value, impl std::fmt::Display>,
+) -> (bool, Vec<String>) {
+    match evaluated {
+        Ok(Value::Array(rules)) => {
+            let mut messages = Vec::new();
+            for rule in &rules {
+                let condition = rule.get("condition").unwrap_or(&Value::Null);
+                // A condition yields a boolean or a v1.0 validationResult object.
+                let (valid, message) = match condition {
+                    Value::Bool(b) => (*b, None),
+                    Value::Object(r) => (
+                        r.get("valid").and_then(Value::as_bool).unwrap_or(false),
+                        r.get("message").and_then(Value::as_str),
+                    ),
+                    _ => (false, None),
+                };
+                if !valid {
+                    let text = message
+                        .or(rule.get("message").and_then(Value::as_str))
+                        .unwrap_or("invalid");
+                    messages.push(text.to_owned());
+                }
+            }
+            (messages.is_empty(), messages)
+        }
+        Ok(_) => (false, vec!["checks must be a list".to_owned()]),
+        Err(e) => (false, vec![e.to_string()]),
+    }
 }

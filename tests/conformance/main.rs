@@ -9,6 +9,7 @@ mod actions;
 mod common_types;
 mod data_model;
 mod multi_catalog;
+mod node_resolution;
 mod processor;
 mod rpc;
 // Not every runner uses every helper of the tally.
@@ -76,6 +77,11 @@ fn multi_catalog() {
 #[test]
 fn rpc_functions() {
     suite::Tally::run_file("core/rpc_functions.yaml", rpc::run);
+}
+
+#[test]
+fn node_resolution() {
+    suite::Tally::run_file("core/node_resolution.yaml", node_resolution::run);
 }
 
 #[test]
