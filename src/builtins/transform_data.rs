@@ -111,8 +111,11 @@ impl Function for TransformData {
                 let source = TextSource::Response(Arc::clone(response));
                 return Ok(cx.return_text(SharedText::new(source, TextShape::Str(whole))));
             }
+            // Its `json` is decoded as far as the expression reads it.
             Some(ArgView::Response(response)) => {
-                expression.search_members_within(&response.members(), &mut allowance)
+                let json = response.json_for(&expression.reads_of_member("json"));
+                let members = response.members_with(json.as_deref());
+                expression.search_members_within(&members, &mut allowance)
             }
             Some(ArgView::Text(text)) => {
                 text.with_view(|root| expression.search_view_within(root, &mut allowance))

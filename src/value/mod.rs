@@ -9,9 +9,7 @@
 mod response;
 mod shared_text;
 
-pub(crate) use response::{
-    AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast,
-};
+pub(crate) use response::{AppMembers, JsonMember, JsonText, TextMember, ToolResponse, read_json};
 pub(crate) use shared_text::{SharedText, TextShape, TextSource};
 
 use serde_json::Value;

@@ -1,0 +1,731 @@
+//! The reader of tool texts: JSON read as `JSON.parse` reads it, in two steps.
+//!
+//! 1. [`scan`] checks the whole text in one pass without recursion: the grammar, the depth limit,
+//!    and whether a number is past the range of a double (JavaScript's `Infinity`). It records
+//!    where each array and object closes ([`Structure`]), nothing else.
+//! 2. [`decode`] builds the `serde_json` value of the parts of the text a reader asks for
+//!    ([`Need`]): members nobody reads are stepped over, a container in one jump (its end is in
+//!    the structure), a string with a search for its closing quote.
+//!
+//! So a tool text is checked when it arrives (a bad text is found at the call, as before), and
+//! what a JMESPath expression reads of a large response is decoded at the time it reads it.
+//!
+//! The value is the one `JSON.parse` gives, written as JSON: a repeated member name keeps its
+//! first position and its last value; a lone surrogate escape (`"\ud800"`) is U+FFFD, as
+//! JavaScript's string is when encoded as UTF-8; numbers are doubles rounded correctly, except
+//! integers that fit 64 bits, which stay exact (as `serde_json` keeps them).
+
+use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+
+/// Why [`scan`] refused a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ReadError {
+    /// Nested deeper than the limit.
+    TooDeep,
+    /// JSON, but with a number past the range of a double (at the byte offset).
+    Infinity(usize),
+    /// Not JSON: what is wrong, at the byte offset.
+    Syntax(usize, &'static str),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::TooDeep => f.write_str("nested deeper than the limit"),
+            ReadError::Infinity(at) => write!(
+                f,
+                "a number beyond the range of a double at byte {at} (JavaScript reads it as \
+                 Infinity, which JSON cannot hold)"
+            ),
+            ReadError::Syntax(at, what) => write!(f, "{what} at byte {at}"),
+        }
+    }
+}
+
+/// One array or object of a scanned text.
+#[derive(Debug, Clone, Copy)]
+struct Container {
+    /// The byte offset of its closing bracket.
+    close: usize,
+    /// The number of containers that open before it closes, itself included: the index of
+    /// the next container after it is its own index plus this.
+    span: usize,
+}
+
+/// Where the arrays and objects of a scanned text close, in the order they open.
+#[derive(Debug, Default)]
+pub(crate) struct Structure {
+    containers: Vec<Container>,
+}
+
+/// What a reader needs of a value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Need {
+    /// All of it.
+    All,
+    /// Of an object, the members named in `fields` (with what is needed of each); of an array,
+    /// every element with `items` (with [`Need::NOTHING`] when `None`: the length is kept);
+    /// a scalar whole.
+    Part {
+        fields: Vec<(Box<str>, Need)>,
+        items: Option<Box<Need>>,
+    },
+}
+
+impl Need {
+    /// Nothing of an object's members, the length of an array, a scalar whole.
+    pub(crate) const NOTHING: Need = Need::Part {
+        fields: Vec::new(),
+        items: None,
+    };
+
+    /// What is needed of the member `name` of an object, if anything.
+    fn field(&self, name: &str) -> Option<&Need> {
+        match self {
+            Need::All => Some(&Need::All),
+            Need::Part { fields, .. } => fields.iter().find(|(f, _)| **f == *name).map(|(_, n)| n),
+        }
+    }
+
+    /// What is needed of each element of an array.
+    pub(crate) fn items(&self) -> &Need {
+        match self {
+            Need::All => &Need::All,
+            Need::Part { items: Some(n), .. } => n,
+            Need::Part { items: None, .. } => &NOTHING,
+        }
+    }
+}
+
+/// [`Need::NOTHING`] as a place to borrow from.
+static NOTHING: Need = Need::NOTHING;
+
+#[inline]
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether any byte is a control character, which a JSON string may not hold as it is. Written
+/// as a fold without an early exit, which compilers turn into vector compares.
+#[inline]
+fn has_control(bytes: &[u8]) -> bool {
+    bytes.iter().fold(0u8, |acc, &c| acc | u8::from(c < 0x20)) != 0
+}
+
+fn hex4(b: &[u8], at: usize) -> Option<u16> {
+    let digits = b.get(at..at + 4)?;
+    let mut unit = 0u16;
+    for &d in digits {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        unit = unit << 4 | u16::from(v);
+    }
+    Some(unit)
+}
+
+/// Checks the string whose opening quote is at `i`; the offset after its closing quote.
+fn scan_string(b: &[u8], i: usize) -> Result<usize, ReadError> {
+    let mut j = i + 1;
+    loop {
+        let rest = b.get(j..).unwrap_or_default();
+        let Some(rel) = memchr::memchr2(b'"', b'\\', rest) else {
+            return Err(ReadError::Syntax(i, "unterminated string"));
+        };
+        if has_control(&rest[..rel]) {
+            let at = rest.iter().position(|&c| c < 0x20).unwrap_or(rel);
+            return Err(ReadError::Syntax(j + at, "control character in a string"));
+        }
+        j += rel;
+        if b[j] == b'"' {
+            return Ok(j + 1);
+        }
+        match b.get(j + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
+            Some(b'u') if hex4(b, j + 2).is_some() => j += 6,
+            _ => return Err(ReadError::Syntax(j, "invalid escape")),
+        }
+    }
+}
+
+/// Checks the number that starts at `i`; the offset after it, and whether it is beyond the
+/// range of a double.
+fn scan_number(b: &[u8], i: usize) -> Result<(usize, bool), ReadError> {
+    let digits = |mut j: usize| {
+        while let Some(b'0'..=b'9') = b.get(j) {
+            j += 1;
+        }
+        j
+    };
+    let mut j = i;
+    if b.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    let int_start = j;
+    match b.get(j) {
+        Some(b'0') => j += 1,
+        Some(b'1'..=b'9') => j = digits(j),
+        _ => return Err(ReadError::Syntax(j, "invalid number")),
+    }
+    let int_digits = j - int_start;
+    let mut exponent = false;
+    if b.get(j) == Some(&b'.') {
+        let k = digits(j + 1);
+        if k == j + 1 {
+            return Err(ReadError::Syntax(j, "invalid number"));
+        }
+        j = k;
+    }
+    if let Some(b'e' | b'E') = b.get(j) {
+        exponent = true;
+        j += 1;
+        if let Some(b'+' | b'-') = b.get(j) {
+            j += 1;
+        }
+        let k = digits(j);
+        if k == j {
+            return Err(ReadError::Syntax(j, "invalid number"));
+        }
+        j = k;
+    }
+    // Only a number with an exponent or more than 308 integer digits can pass f64::MAX.
+    let infinite = (exponent || int_digits > 308)
+        && std::str::from_utf8(&b[i..j])
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .is_none_or(f64::is_infinite);
+    Ok((j, infinite))
+}
+
+/// Checks `text` (see the module docs): its structure, or why it is refused. A syntax error
+/// is reported before a number past a double's range; nesting past `max_depth` is reported
+/// whatever else is wrong with the text, as the depth pre-scan did.
+pub(crate) fn scan(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
+    match scan_checked(text, max_depth) {
+        // Past the error the text is measured all the same (brackets outside strings), so that
+        // deep text is refused as too deep whatever it holds.
+        Err(ReadError::Syntax(..)) if super::nests_deeper_than(text, max_depth) => {
+            Err(ReadError::TooDeep)
+        }
+        other => other,
+    }
+}
+
+fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
+    let b = text.as_bytes();
+    let mut containers: Vec<Container> = Vec::new();
+    // The open containers: index in `containers`, and whether an object.
+    let mut stack: Vec<(usize, bool)> = Vec::new();
+    let mut infinity = None;
+    let mut i = skip_ws(b, 0);
+    // Reads a member name and its colon at `i`; the offset of the value.
+    let key = |i: usize| -> Result<usize, ReadError> {
+        if b.get(i) != Some(&b'"') {
+            return Err(ReadError::Syntax(i, "expected a member name"));
+        }
+        let j = skip_ws(b, scan_string(b, i)?);
+        if b.get(j) != Some(&b':') {
+            return Err(ReadError::Syntax(j, "expected ':'"));
+        }
+        Ok(skip_ws(b, j + 1))
+    };
+    'value: loop {
+        // A value starts at `i`.
+        match b.get(i) {
+            Some(&open @ (b'{' | b'[')) => {
+                if stack.len() >= max_depth {
+                    return Err(ReadError::TooDeep);
+                }
+                let object = open == b'{';
+                stack.push((containers.len(), object));
+                containers.push(Container { close: 0, span: 0 });
+                i = skip_ws(b, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) != Some(&close) {
+                    if object {
+                        i = key(i)?;
+                    }
+                    continue 'value;
+                }
+                // Empty: the close is read below.
+            }
+            Some(b'"') => i = scan_string(b, i)?,
+            Some(b't') if b[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if b[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if b[i..].starts_with(b"null") => i += 4,
+            Some(b'-' | b'0'..=b'9') => {
+                let (end, infinite) = scan_number(b, i)?;
+                if infinite && infinity.is_none() {
+                    infinity = Some(i);
+                }
+                i = end;
+            }
+            Some(_) => return Err(ReadError::Syntax(i, "expected a value")),
+            None => return Err(ReadError::Syntax(i, "unexpected end")),
+        }
+        // After a value: a comma, the close of the container, or the end.
+        loop {
+            i = skip_ws(b, i);
+            let Some(&(k, object)) = stack.last() else {
+                if i < b.len() {
+                    return Err(ReadError::Syntax(i, "unexpected text after the value"));
+                }
+                return match infinity {
+                    Some(at) => Err(ReadError::Infinity(at)),
+                    None => Ok(Structure { containers }),
+                };
+            };
+            match (b.get(i), object) {
+                (Some(b','), _) => {
+                    i = skip_ws(b, i + 1);
+                    if object {
+                        i = key(i)?;
+                    }
+                    continue 'value;
+                }
+                (Some(b'}'), true) | (Some(b']'), false) => {
+                    containers[k] = Container {
+                        close: i,
+                        span: containers.len() - k,
+                    };
+                    stack.pop();
+                    i += 1;
+                }
+                (None, _) => return Err(ReadError::Syntax(i, "unexpected end")),
+                _ => return Err(ReadError::Syntax(i, "expected ',' or a closing bracket")),
+            }
+        }
+    }
+}
+
+/// Builds the value of a scanned text: all of it, or what `need` asks for.
+struct Decoder<'t, 's> {
+    text: &'t str,
+    b: &'t [u8],
+    containers: &'s [Container],
+    /// The byte offset read next.
+    i: usize,
+    /// The index in `containers` of the next container to open.
+    k: usize,
+}
+
+/// An open container being built, with what is needed of its elements or members.
+enum Frame<'n> {
+    Array(Vec<Value>, &'n Need),
+    /// The members so far, what is needed of the object, the name of the member being read.
+    Object(Map<String, Value>, &'n Need, String),
+}
+
+impl<'t> Decoder<'t, '_> {
+    #[inline]
+    fn peek(&self) -> u8 {
+        self.b.get(self.i).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        self.i = skip_ws(self.b, self.i);
+    }
+
+    /// The string whose opening quote is at the offset, borrowed when it has no escapes.
+    fn string(&mut self) -> Cow<'t, str> {
+        let start = self.i + 1;
+        let mut j = start;
+        let mut out: Option<String> = None;
+        loop {
+            let rel = memchr::memchr2(b'"', b'\\', self.b.get(j..).unwrap_or_default())
+                .unwrap_or(self.b.len().saturating_sub(j));
+            let piece = self.text.get(j..j + rel).unwrap_or_default();
+            j += rel;
+            if self.b.get(j) != Some(&b'\\') {
+                self.i = j + 1;
+                return match out {
+                    None => Cow::Borrowed(self.text.get(start..j).unwrap_or_default()),
+                    Some(mut s) => {
+                        s.push_str(piece);
+                        Cow::Owned(s)
+                    }
+                };
+            }
+            let s = out.get_or_insert_with(String::new);
+            s.push_str(piece);
+            let escape = self.b.get(j + 1).copied().unwrap_or(b'u');
+            j += 2;
+            match escape {
+                b'b' => s.push('\u{8}'),
+                b'f' => s.push('\u{c}'),
+                b'n' => s.push('\n'),
+                b'r' => s.push('\r'),
+                b't' => s.push('\t'),
+                b'u' => {
+                    let unit = hex4(self.b, j).unwrap_or(0xFFFD);
+                    j += 4;
+                    let c = match unit {
+                        0xD800..=0xDBFF => {
+                            let low = (self.b.get(j) == Some(&b'\\')
+                                && self.b.get(j + 1) == Some(&b'u'))
+                            .then(|| hex4(self.b, j + 2))
+                            .flatten()
+                            .filter(|low| (0xDC00..=0xDFFF).contains(low));
+                            match low {
+                                Some(low) => {
+                                    j += 6;
+                                    let code = 0x10000
+                                        + ((u32::from(unit) - 0xD800) << 10)
+                                        + (u32::from(low) - 0xDC00);
+                                    char::from_u32(code).unwrap_or('\u{FFFD}')
+                                }
+                                None => '\u{FFFD}',
+                            }
+                        }
+                        unit => char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'),
+                    };
+                    s.push(c);
+                }
+                // `"`, `\` and `/` stand for themselves.
+                other => s.push(char::from(other)),
+            }
+        }
+    }
+
+    /// Steps over the value at the offset.
+    fn skip(&mut self) {
+        match self.peek() {
+            b'{' | b'[' => {
+                let c = self.containers.get(self.k).copied().unwrap_or(Container {
+                    close: self.b.len(),
+                    span: 1,
+                });
+                self.i = c.close + 1;
+                self.k += c.span;
+            }
+            b'"' => {
+                let mut j = self.i + 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', self.b.get(j..).unwrap_or_default()) {
+                        Some(rel) if self.b[j + rel] == b'\\' => j += rel + 2,
+                        Some(rel) => {
+                            self.i = j + rel + 1;
+                            return;
+                        }
+                        None => {
+                            self.i = self.b.len();
+                            return;
+                        }
+                    }
+                }
+            }
+            _ => {
+                while !matches!(
+                    self.peek(),
+                    b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | 0
+                ) {
+                    self.i += 1;
+                }
+            }
+        }
+    }
+
+    /// The number at the offset.
+    fn number(&mut self) -> Value {
+        let start = self.i;
+        let mut integer = true;
+        while let Some(&c) = self.b.get(self.i) {
+            match c {
+                b'0'..=b'9' | b'-' | b'+' => {}
+                b'.' | b'e' | b'E' => integer = false,
+                _ => break,
+            }
+            self.i += 1;
+        }
+        number_value(self.text.get(start..self.i).unwrap_or("0"), integer)
+    }
+
+    /// Moves to the next member of the object `need` asks for (past `{` or a value); the need
+    /// of that member, its name set in `name`; `None` past the closing `}`.
+    fn next_member<'n>(&mut self, need: &'n Need, name: &mut String) -> Option<&'n Need> {
+        loop {
+            self.ws();
+            match self.peek() {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'"' => {}
+                // `}` (or the end, which a scanned text does not reach here).
+                _ => {
+                    self.i += 1;
+                    return None;
+                }
+            }
+            let key = self.string();
+            self.ws();
+            self.i += 1; // ':'
+            self.ws();
+            if let Some(member) = need.field(&key) {
+                name.clear();
+                name.push_str(&key);
+                return Some(member);
+            }
+            self.skip();
+        }
+    }
+}
+
+/// The value of a number's text, as `serde_json` holds what `JSON.parse` reads: an integer that
+/// fits 64 bits exactly, anything else as the nearest double.
+fn number_value(raw: &str, integer: bool) -> Value {
+    if integer && raw.len() <= 20 {
+        if raw == "-0" {
+            return Number::from_f64(-0.0).map_or(Value::Null, Value::Number);
+        }
+        if raw.starts_with('-') {
+            if let Ok(n) = raw.parse::<i64>() {
+                return Value::Number(n.into());
+            }
+        } else if let Ok(n) = raw.parse::<u64>() {
+            return Value::Number(n.into());
+        }
+    }
+    raw.parse::<f64>()
+        .ok()
+        .and_then(Number::from_f64)
+        .map_or(Value::Null, Value::Number)
+}
+
+/// The value of `text`, which [`scan`] accepted with `structure`, as far as `need` asks.
+/// Iterative: the text's depth is bounded only by the limit it was scanned with.
+pub(crate) fn decode(text: &str, structure: &Structure, need: &Need) -> Value {
+    let mut d = Decoder {
+        text,
+        b: text.as_bytes(),
+        containers: &structure.containers,
+        i: 0,
+        k: 0,
+    };
+    d.ws();
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    let mut need = need;
+    'value: loop {
+        // A value starts at the offset; `need` says how much of it.
+        let mut value = match d.peek() {
+            b'{' => {
+                d.i += 1;
+                d.k += 1;
+                let mut name = String::new();
+                match d.next_member(need, &mut name) {
+                    Some(member) => {
+                        stack.push(Frame::Object(Map::new(), need, name));
+                        need = member;
+                        continue 'value;
+                    }
+                    None => Value::Object(Map::new()),
+                }
+            }
+            b'[' => {
+                d.i += 1;
+                d.k += 1;
+                d.ws();
+                if d.peek() == b']' {
+                    d.i += 1;
+                    Value::Array(Vec::new())
+                } else {
+                    let items = need.items();
+                    stack.push(Frame::Array(Vec::new(), items));
+                    need = items;
+                    continue 'value;
+                }
+            }
+            b'"' => Value::String(d.string().into_owned()),
+            b't' => {
+                d.i += 4;
+                Value::Bool(true)
+            }
+            b'f' => {
+                d.i += 5;
+                Value::Bool(false)
+            }
+            b'n' => {
+                d.i += 4;
+                Value::Null
+            }
+            _ => d.number(),
+        };
+        // A value is complete: into its container, then on to the next value to read.
+        loop {
+            match stack.last_mut() {
+                None => return value,
+                Some(Frame::Array(items, item_need)) => {
+                    items.push(value);
+                    d.ws();
+                    if d.peek() == b',' {
+                        d.i += 1;
+                        d.ws();
+                        need = item_need;
+                        continue 'value;
+                    }
+                    d.i += 1;
+                    value = Value::Array(std::mem::take(items));
+                }
+                Some(Frame::Object(map, object_need, name)) => {
+                    // A repeated name keeps its place and takes the later value.
+                    map.insert(std::mem::take(name), value);
+                    if let Some(member) = d.next_member(object_need, name) {
+                        need = member;
+                        continue 'value;
+                    }
+                    value = Value::Object(std::mem::take(map));
+                }
+            }
+            stack.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(text: &str) -> Value {
+        let s = scan(text, 128).unwrap();
+        decode(text, &s, &Need::All)
+    }
+
+    #[test]
+    fn reads_like_serde_json_where_both_agree() {
+        for text in [
+            r#"{"z": 1, "a": [true, null, -3, 1.5, 18446744073709551615, "é😀"], "m": {"k": {}}}"#,
+            "[]",
+            "{}",
+            " [ [ ] , { } , [ 1 ] ] ",
+            r#""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#,
+            "-12",
+            "0",
+            "1e3",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551616",
+            "123.456e-7",
+        ] {
+            let want: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(read(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_name_keeps_its_place_and_takes_the_last_value() {
+        let v = read(r#"{"a":1,"b":0,"a":2}"#);
+        assert_eq!(v, json!({"a": 2, "b": 0}));
+        assert_eq!(
+            v.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        for (text, what) in [
+            ("", "unexpected end"),
+            ("[1,", "unexpected end"),
+            ("[1,]", "expected a value"),
+            ("[,1]", "expected a value"),
+            ("{,}", "expected a member name"),
+            (r#"{"a" 1}"#, "expected ':'"),
+            ("[01]", "expected ',' or a closing bracket"),
+            ("[1.]", "invalid number"),
+            ("[-]", "invalid number"),
+            ("[1e]", "invalid number"),
+            ("[1] x", "unexpected text after the value"),
+            (r#"["\x"]"#, "invalid escape"),
+            (r#"["\u12g4"]"#, "invalid escape"),
+            ("[\"a\u{1}\"]", "control character in a string"),
+            ("[\"abc", "unterminated string"),
+            ("[tru]", "expected a value"),
+            ("{]", "expected a member name"),
+            ("[}", "expected a value"),
+            ("[1}", "expected ',' or a closing bracket"),
+        ] {
+            match scan(text, 10) {
+                Err(ReadError::Syntax(_, w)) => assert_eq!(w, what, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert_eq!(scan("[1e400]", 10).unwrap_err(), ReadError::Infinity(1));
+        assert_eq!(
+            scan("[-1e400, x]", 10).unwrap_err(),
+            ReadError::Syntax(9, "expected a value")
+        );
+        assert!(scan(&format!("[{}]", "9".repeat(400)), 10).is_err());
+        assert!(scan(&format!("[{}]", "9".repeat(308)), 10).is_ok());
+        assert_eq!(scan("[[1]]", 1).unwrap_err(), ReadError::TooDeep);
+        // Deep past a syntax error is still too deep.
+        let deep = format!("[x{}", "[".repeat(200));
+        assert_eq!(scan(&deep, 128).unwrap_err(), ReadError::TooDeep);
+    }
+
+    #[test]
+    fn lone_surrogates_read_as_u_fffd() {
+        assert_eq!(
+            read(r#"["\ud800", "a\udc00b", "\ud83d\ude00\ud83d", "\ud800\ud800\udc00"]"#),
+            json!(["\u{fffd}", "a\u{fffd}b", "😀\u{fffd}", "\u{fffd}𐀀"])
+        );
+    }
+
+    #[test]
+    fn numbers_are_what_json_parse_reads() {
+        assert_eq!(
+            read("-0").as_f64().map(f64::to_bits),
+            Some((-0.0f64).to_bits())
+        );
+        // Correctly rounded (the nearest double), where serde_json's fast path is one off.
+        assert_eq!(
+            read("2.2250738585072011e-308").as_f64(),
+            Some(2.225_073_858_507_201e-308)
+        );
+        let long = format!("1{}", "0".repeat(10_000));
+        let text = format!("[{long}.5e-9990]");
+        assert_eq!(read(&text), json!([1e10]));
+    }
+
+    #[test]
+    fn a_need_reads_only_its_members() {
+        let text = r#"[{"state":"open","n":1,"body":{"x":[1,2,{"y":3}]},"t":"a\"b"},{"n":2,"state":"closed","body":[[]],"t":"c"}, 5, "s", [1, {"n": 3}]]"#;
+        let s = scan(text, 10).unwrap();
+        let need = Need::Part {
+            fields: vec![],
+            items: Some(Box::new(Need::Part {
+                fields: vec![("n".into(), Need::All), ("t".into(), Need::All)],
+                items: None,
+            })),
+        };
+        assert_eq!(
+            decode(text, &s, &need),
+            json!([{"n": 1, "t": "a\"b"}, {"n": 2, "t": "c"}, 5, "s", [1, {}]])
+        );
+        assert_eq!(
+            decode(text, &s, &Need::NOTHING),
+            json!([{}, {}, 5, "s", [1, {}]])
+        );
+        assert_eq!(
+            decode(text, &s, &Need::All),
+            serde_json::from_str::<Value>(text).unwrap()
+        );
+    }
+
+    #[test]
+    fn deep_text_within_the_limit_reads_without_recursion() {
+        let text = format!("{}1{}", "[".repeat(50_000), "]".repeat(50_000));
+        let s = scan(&text, 50_000).unwrap();
+        let v = decode(&text, &s, &Need::All);
+        assert!(super::super::depth_exceeds(&v, 49_999));
+        super::super::drop_deep(v);
+    }
+}
