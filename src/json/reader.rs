@@ -277,9 +277,14 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                 if i < b.len() {
                     return Err(ReadError::Syntax(i, "unexpected text after the value"));
                 }
+                let structure = Structure { containers };
                 return match infinity {
-                    Some(at) => Err(ReadError::Infinity(at)),
-                    None => Ok(Structure { containers }),
+                    // JSON.parse gives Infinity only where it stays: a repeated member name
+                    // may replace it. Rare, so found by decoding it all.
+                    Some(at) if decode_checked(text, &structure, &Need::All).1 => {
+                        Err(ReadError::Infinity(at))
+                    }
+                    _ => Ok(structure),
                 };
             };
             match (b.get(i), object) {
@@ -318,9 +323,32 @@ struct Decoder<'t, 's> {
 
 /// An open container being built, with what is needed of its elements or members.
 enum Frame<'n> {
-    Array(Vec<Value>, &'n Need),
+    Array(Vec<Value>, &'n Need, Infinities),
     /// The members so far, what is needed of the object, the name of the member being read.
-    Object(Map<String, Value>, &'n Need, String),
+    Object(Map<String, Value>, &'n Need, String, Infinities),
+}
+
+/// Where a container being built holds a number past a double's range (decoded as `null`):
+/// how many of its elements do, or which of its members do now (a repeated name replaces).
+#[derive(Default)]
+struct Infinities {
+    items: usize,
+    members: Option<std::collections::HashSet<String>>,
+}
+
+impl Infinities {
+    fn any(&self) -> bool {
+        self.items > 0 || self.members.as_ref().is_some_and(|m| !m.is_empty())
+    }
+
+    /// The member `name` now holds a value with (`infinite`) or without one.
+    fn member(&mut self, name: &str, infinite: bool) {
+        if infinite {
+            self.members.get_or_insert_default().insert(name.to_owned());
+        } else if let Some(members) = &mut self.members {
+            members.remove(name);
+        }
+    }
 }
 
 impl<'t> Decoder<'t, '_> {
@@ -434,7 +462,7 @@ impl<'t> Decoder<'t, '_> {
     }
 
     /// The number at the offset.
-    fn number(&mut self) -> Value {
+    fn number(&mut self) -> (Value, bool) {
         let start = self.i;
         let mut integer = true;
         while let Some(&c) = self.b.get(self.i) {
@@ -481,28 +509,37 @@ impl<'t> Decoder<'t, '_> {
 
 /// The value of a number's text, as `serde_json` holds what `JSON.parse` reads: an integer that
 /// fits 64 bits exactly, anything else as the nearest double.
-fn number_value(raw: &str, integer: bool) -> Value {
+/// Also whether the number is past a double's range (then `null`).
+fn number_value(raw: &str, integer: bool) -> (Value, bool) {
     if integer && raw.len() <= 20 {
         if raw == "-0" {
-            return Number::from_f64(-0.0).map_or(Value::Null, Value::Number);
+            return (
+                Number::from_f64(-0.0).map_or(Value::Null, Value::Number),
+                false,
+            );
         }
         if raw.starts_with('-') {
             if let Ok(n) = raw.parse::<i64>() {
-                return Value::Number(n.into());
+                return (Value::Number(n.into()), false);
             }
         } else if let Ok(n) = raw.parse::<u64>() {
-            return Value::Number(n.into());
+            return (Value::Number(n.into()), false);
         }
     }
-    raw.parse::<f64>()
-        .ok()
-        .and_then(Number::from_f64)
-        .map_or(Value::Null, Value::Number)
+    match raw.parse::<f64>().ok().and_then(Number::from_f64) {
+        Some(n) => (Value::Number(n), false),
+        None => (Value::Null, true),
+    }
 }
 
 /// The value of `text`, which [`scan`] accepted with `structure`, as far as `need` asks.
 /// Iterative: the text's depth is bounded only by the limit it was scanned with.
 pub(crate) fn decode(text: &str, structure: &Structure, need: &Need) -> Value {
+    decode_checked(text, structure, need).0
+}
+
+/// [`decode`], and whether the value holds a number past a double's range (as `null`).
+fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, bool) {
     let mut d = Decoder {
         text,
         b: text.as_bytes(),
@@ -515,18 +552,18 @@ pub(crate) fn decode(text: &str, structure: &Structure, need: &Need) -> Value {
     let mut need = need;
     'value: loop {
         // A value starts at the offset; `need` says how much of it.
-        let mut value = match d.peek() {
+        let (mut value, mut infinite) = match d.peek() {
             b'{' => {
                 d.i += 1;
                 d.k += 1;
                 let mut name = String::new();
                 match d.next_member(need, &mut name) {
                     Some(member) => {
-                        stack.push(Frame::Object(Map::new(), need, name));
+                        stack.push(Frame::Object(Map::new(), need, name, Infinities::default()));
                         need = member;
                         continue 'value;
                     }
-                    None => Value::Object(Map::new()),
+                    None => (Value::Object(Map::new()), false),
                 }
             }
             b'[' => {
@@ -535,35 +572,36 @@ pub(crate) fn decode(text: &str, structure: &Structure, need: &Need) -> Value {
                 d.ws();
                 if d.peek() == b']' {
                     d.i += 1;
-                    Value::Array(Vec::new())
+                    (Value::Array(Vec::new()), false)
                 } else {
                     let items = need.items();
-                    stack.push(Frame::Array(Vec::new(), items));
+                    stack.push(Frame::Array(Vec::new(), items, Infinities::default()));
                     need = items;
                     continue 'value;
                 }
             }
-            b'"' => Value::String(d.string().into_owned()),
+            b'"' => (Value::String(d.string().into_owned()), false),
             b't' => {
                 d.i += 4;
-                Value::Bool(true)
+                (Value::Bool(true), false)
             }
             b'f' => {
                 d.i += 5;
-                Value::Bool(false)
+                (Value::Bool(false), false)
             }
             b'n' => {
                 d.i += 4;
-                Value::Null
+                (Value::Null, false)
             }
             _ => d.number(),
         };
         // A value is complete: into its container, then on to the next value to read.
         loop {
             match stack.last_mut() {
-                None => return value,
-                Some(Frame::Array(items, item_need)) => {
+                None => return (value, infinite),
+                Some(Frame::Array(items, item_need, infinities)) => {
                     items.push(value);
+                    infinities.items += usize::from(infinite);
                     d.ws();
                     if d.peek() == b',' {
                         d.i += 1;
@@ -573,15 +611,18 @@ pub(crate) fn decode(text: &str, structure: &Structure, need: &Need) -> Value {
                     }
                     d.i += 1;
                     value = Value::Array(std::mem::take(items));
+                    infinite = infinities.any();
                 }
-                Some(Frame::Object(map, object_need, name)) => {
+                Some(Frame::Object(map, object_need, name, infinities)) => {
                     // A repeated name keeps its place and takes the later value.
+                    infinities.member(name, infinite);
                     map.insert(std::mem::take(name), value);
                     if let Some(member) = d.next_member(object_need, name) {
                         need = member;
                         continue 'value;
                     }
                     value = Value::Object(std::mem::take(map));
+                    infinite = infinities.any();
                 }
             }
             stack.pop();
@@ -659,6 +700,15 @@ mod tests {
             }
         }
         assert_eq!(scan("[1e400]", 10).unwrap_err(), ReadError::Infinity(1));
+        assert_eq!(
+            scan(r#"{"a":[{"b":1e400}]}"#, 10).unwrap_err(),
+            ReadError::Infinity(11)
+        );
+        // JSON.parse('{"a":1e400,"a":1}') is {a: 1}: a replaced Infinity is no Infinity.
+        assert!(scan(r#"{"a":1e400,"b":0,"a":1}"#, 10).is_ok());
+        assert!(scan(r#"{"a":{"x":[1e400]},"a":{"x":1}}"#, 10).is_ok());
+        assert!(scan(r#"{"a":1,"a":-1e400}"#, 10).is_err());
+        assert!(scan(r#"[{"a":1e400,"a":1},{"a":1,"a":1e400}]"#, 10).is_err());
         assert_eq!(
             scan("[-1e400, x]", 10).unwrap_err(),
             ReadError::Syntax(9, "expected a value")
