@@ -109,11 +109,42 @@ fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Whether any byte is a control character, which a JSON string may not hold as it is. Written
-/// as a fold without an early exit, which compilers turn into vector compares.
+/// Whether a byte ends the plain run of a string: a quote, a backslash, or a control character
+/// (which a JSON string may not hold as it is).
 #[inline]
-fn has_control(bytes: &[u8]) -> bool {
-    bytes.iter().fold(0u8, |acc, &c| acc | u8::from(c < 0x20)) != 0
+fn special(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
+}
+
+/// The offset of the first byte at or after `from` that [`special`] picks, else the length.
+///
+/// Strings are most of a tool text, and most of them are short (member names, words): a call
+/// into a search routine per string costs more than the string. So the bytes are compared 16
+/// at a time inline, with the `wide` vector type (SSE2 or NEON, `simd128` on WebAssembly when
+/// enabled, plain code elsewhere).
+#[inline]
+fn find_special(b: &[u8], from: usize) -> usize {
+    use wide::u8x16;
+    let (quote, backslash, control) = (u8x16::splat(b'"'), u8x16::splat(b'\\'), u8x16::splat(0x1f));
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 16) {
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(chunk);
+        let v = u8x16::new(bytes);
+        let hits = v.cmp_eq(quote) | v.cmp_eq(backslash) | v.min(control).cmp_eq(v);
+        let mask = hits.move_mask();
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while let Some(&c) = b.get(i) {
+        if special(c) {
+            return i;
+        }
+        i += 1;
+    }
+    b.len()
 }
 
 fn hex4(b: &[u8], at: usize) -> Option<u16> {
@@ -135,22 +166,16 @@ fn hex4(b: &[u8], at: usize) -> Option<u16> {
 fn scan_string(b: &[u8], i: usize) -> Result<usize, ReadError> {
     let mut j = i + 1;
     loop {
-        let rest = b.get(j..).unwrap_or_default();
-        let Some(rel) = memchr::memchr2(b'"', b'\\', rest) else {
-            return Err(ReadError::Syntax(i, "unterminated string"));
-        };
-        if has_control(&rest[..rel]) {
-            let at = rest.iter().position(|&c| c < 0x20).unwrap_or(rel);
-            return Err(ReadError::Syntax(j + at, "control character in a string"));
-        }
-        j += rel;
-        if b[j] == b'"' {
-            return Ok(j + 1);
-        }
-        match b.get(j + 1) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
-            Some(b'u') if hex4(b, j + 2).is_some() => j += 6,
-            _ => return Err(ReadError::Syntax(j, "invalid escape")),
+        j = find_special(b, j);
+        match b.get(j) {
+            Some(b'"') => return Ok(j + 1),
+            Some(b'\\') => match b.get(j + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
+                Some(b'u') if hex4(b, j + 2).is_some() => j += 6,
+                _ => return Err(ReadError::Syntax(j, "invalid escape")),
+            },
+            Some(_) => return Err(ReadError::Syntax(j, "control character in a string")),
+            None => return Err(ReadError::Syntax(i, "unterminated string")),
         }
     }
 }
@@ -281,7 +306,7 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                 return match infinity {
                     // JSON.parse gives Infinity only where it stays: a repeated member name
                     // may replace it. Rare, so found by decoding it all.
-                    Some(at) if decode_checked(text, &structure, &Need::All).1 => {
+                    Some(at) if decode_checked::<Value>(text, &structure, &Need::All).1 => {
                         Err(ReadError::Infinity(at))
                     }
                     _ => Ok(structure),
@@ -310,6 +335,126 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     }
 }
 
+/// What [`decode`] builds: a `serde_json` value, or a [`Lite`] tree borrowing from the text.
+pub(crate) trait Tree<'t>: Sized {
+    /// An object being built.
+    type Object: Default;
+    fn null() -> Self;
+    fn boolean(b: bool) -> Self;
+    /// A number (`None`: past a double's range, which JSON cannot hold).
+    fn number(n: Option<Number>) -> Self;
+    fn string(s: Cow<'t, str>) -> Self;
+    fn array(items: Vec<Self>) -> Self;
+    /// Adds a member; a repeated name keeps its place and takes the later value.
+    fn insert(object: &mut Self::Object, name: Cow<'t, str>, value: Self);
+    fn object(object: Self::Object) -> Self;
+}
+
+impl<'t> Tree<'t> for Value {
+    type Object = Map<String, Value>;
+    fn null() -> Value {
+        Value::Null
+    }
+    fn boolean(b: bool) -> Value {
+        Value::Bool(b)
+    }
+    fn number(n: Option<Number>) -> Value {
+        n.map_or(Value::Null, Value::Number)
+    }
+    fn string(s: Cow<'t, str>) -> Value {
+        Value::String(s.into_owned())
+    }
+    fn array(items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+    fn insert(object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
+        object.insert(name.into_owned(), value);
+    }
+    fn object(object: Map<String, Value>) -> Value {
+        Value::Object(object)
+    }
+}
+
+/// A JSON value whose strings borrow from the text where they have no escapes, and whose
+/// objects are vectors of members: what a search reads of a tool text, built without a copy of
+/// its strings or a hash of its names, and dropped after the search.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Lite<'t> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    Str(Cow<'t, str>),
+    Array(Vec<Lite<'t>>),
+    Object(LiteObject<'t>),
+}
+
+/// The members of a [`Lite`] object, in order, names unique; large ones are indexed by name.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct LiteObject<'t> {
+    pub(crate) members: Vec<(Cow<'t, str>, Lite<'t>)>,
+    /// The position of each name, once the object has more than [`LiteObject::SCAN`] members.
+    index: Option<std::collections::HashMap<Cow<'t, str>, usize>>,
+}
+
+impl<'t> LiteObject<'t> {
+    /// Members compared one by one up to this many; past it, looked up by hash.
+    const SCAN: usize = 16;
+
+    /// The position of the member `name`.
+    fn position(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(name).copied(),
+            None => self.members.iter().position(|(k, _)| *k == *name),
+        }
+    }
+
+    /// The value of the member `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&Lite<'t>> {
+        self.position(name).map(|at| &self.members[at].1)
+    }
+}
+
+impl<'t> Tree<'t> for Lite<'t> {
+    type Object = LiteObject<'t>;
+    fn null() -> Lite<'t> {
+        Lite::Null
+    }
+    fn boolean(b: bool) -> Lite<'t> {
+        Lite::Bool(b)
+    }
+    fn number(n: Option<Number>) -> Lite<'t> {
+        n.map_or(Lite::Null, Lite::Number)
+    }
+    fn string(s: Cow<'t, str>) -> Lite<'t> {
+        Lite::Str(s)
+    }
+    fn array(items: Vec<Lite<'t>>) -> Lite<'t> {
+        Lite::Array(items)
+    }
+    fn insert(object: &mut LiteObject<'t>, name: Cow<'t, str>, value: Lite<'t>) {
+        if let Some(at) = object.position(&name) {
+            object.members[at].1 = value;
+            return;
+        }
+        if let Some(index) = &mut object.index {
+            index.insert(name.clone(), object.members.len());
+        } else if object.members.len() == LiteObject::SCAN {
+            let mut index: std::collections::HashMap<Cow<'t, str>, usize> = object
+                .members
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            index.insert(name.clone(), object.members.len());
+            object.index = Some(index);
+        }
+        object.members.push((name, value));
+    }
+    fn object(object: LiteObject<'t>) -> Lite<'t> {
+        Lite::Object(object)
+    }
+}
+
 /// Builds the value of a scanned text: all of it, or what `need` asks for.
 struct Decoder<'t, 's> {
     text: &'t str,
@@ -322,10 +467,10 @@ struct Decoder<'t, 's> {
 }
 
 /// An open container being built, with what is needed of its elements or members.
-enum Frame<'n> {
-    Array(Vec<Value>, &'n Need, Infinities),
+enum Frame<'t, 'n, T: Tree<'t>> {
+    Array(Vec<T>, &'n Need, Infinities),
     /// The members so far, what is needed of the object, the name of the member being read.
-    Object(Map<String, Value>, &'n Need, String, Infinities),
+    Object(T::Object, &'n Need, Cow<'t, str>, Infinities),
 }
 
 /// Where a container being built holds a number past a double's range (decoded as `null`):
@@ -368,10 +513,10 @@ impl<'t> Decoder<'t, '_> {
         let mut j = start;
         let mut out: Option<String> = None;
         loop {
-            let rel = memchr::memchr2(b'"', b'\\', self.b.get(j..).unwrap_or_default())
-                .unwrap_or(self.b.len().saturating_sub(j));
-            let piece = self.text.get(j..j + rel).unwrap_or_default();
-            j += rel;
+            // A scanned string has no control characters: the byte found is `"` or `\`.
+            let end = find_special(self.b, j);
+            let piece = self.text.get(j..end).unwrap_or_default();
+            j = end;
             if self.b.get(j) != Some(&b'\\') {
                 self.i = j + 1;
                 return match out {
@@ -437,16 +582,12 @@ impl<'t> Decoder<'t, '_> {
             b'"' => {
                 let mut j = self.i + 1;
                 loop {
-                    match memchr::memchr2(b'"', b'\\', self.b.get(j..).unwrap_or_default()) {
-                        Some(rel) if self.b[j + rel] == b'\\' => j += rel + 2,
-                        Some(rel) => {
-                            self.i = j + rel + 1;
-                            return;
-                        }
-                        None => {
-                            self.i = self.b.len();
-                            return;
-                        }
+                    j = find_special(self.b, j);
+                    if self.b.get(j) == Some(&b'\\') {
+                        j += 2;
+                    } else {
+                        self.i = j + 1;
+                        return;
                     }
                 }
             }
@@ -462,7 +603,7 @@ impl<'t> Decoder<'t, '_> {
     }
 
     /// The number at the offset.
-    fn number(&mut self) -> (Value, bool) {
+    fn number(&mut self) -> (Option<Number>, bool) {
         let start = self.i;
         let mut integer = true;
         while let Some(&c) = self.b.get(self.i) {
@@ -478,7 +619,7 @@ impl<'t> Decoder<'t, '_> {
 
     /// Moves to the next member of the object `need` asks for (past `{` or a value); the need
     /// of that member, its name set in `name`; `None` past the closing `}`.
-    fn next_member<'n>(&mut self, need: &'n Need, name: &mut String) -> Option<&'n Need> {
+    fn next_member<'n>(&mut self, need: &'n Need, name: &mut Cow<'t, str>) -> Option<&'n Need> {
         loop {
             self.ws();
             match self.peek() {
@@ -498,8 +639,7 @@ impl<'t> Decoder<'t, '_> {
             self.i += 1; // ':'
             self.ws();
             if let Some(member) = need.field(&key) {
-                name.clear();
-                name.push_str(&key);
+                *name = key;
                 return Some(member);
             }
             self.skip();
@@ -509,37 +649,34 @@ impl<'t> Decoder<'t, '_> {
 
 /// The value of a number's text, as `serde_json` holds what `JSON.parse` reads: an integer that
 /// fits 64 bits exactly, anything else as the nearest double.
-/// Also whether the number is past a double's range (then `null`).
-fn number_value(raw: &str, integer: bool) -> (Value, bool) {
+/// Also whether the number is past a double's range (then `None`).
+fn number_value(raw: &str, integer: bool) -> (Option<Number>, bool) {
     if integer && raw.len() <= 20 {
         if raw == "-0" {
-            return (
-                Number::from_f64(-0.0).map_or(Value::Null, Value::Number),
-                false,
-            );
+            return (Number::from_f64(-0.0), false);
         }
         if raw.starts_with('-') {
             if let Ok(n) = raw.parse::<i64>() {
-                return (Value::Number(n.into()), false);
+                return (Some(n.into()), false);
             }
         } else if let Ok(n) = raw.parse::<u64>() {
-            return (Value::Number(n.into()), false);
+            return (Some(n.into()), false);
         }
     }
     match raw.parse::<f64>().ok().and_then(Number::from_f64) {
-        Some(n) => (Value::Number(n), false),
-        None => (Value::Null, true),
+        Some(n) => (Some(n), false),
+        None => (None, true),
     }
 }
 
 /// The value of `text`, which [`scan`] accepted with `structure`, as far as `need` asks.
 /// Iterative: the text's depth is bounded only by the limit it was scanned with.
-pub(crate) fn decode(text: &str, structure: &Structure, need: &Need) -> Value {
+pub(crate) fn decode<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &Need) -> T {
     decode_checked(text, structure, need).0
 }
 
 /// [`decode`], and whether the value holds a number past a double's range (as `null`).
-fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, bool) {
+fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &Need) -> (T, bool) {
     let mut d = Decoder {
         text,
         b: text.as_bytes(),
@@ -548,7 +685,7 @@ fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, boo
         k: 0,
     };
     d.ws();
-    let mut stack: Vec<Frame<'_>> = Vec::new();
+    let mut stack: Vec<Frame<'t, '_, T>> = Vec::new();
     let mut need = need;
     'value: loop {
         // A value starts at the offset; `need` says how much of it.
@@ -556,14 +693,19 @@ fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, boo
             b'{' => {
                 d.i += 1;
                 d.k += 1;
-                let mut name = String::new();
+                let mut name = Cow::Borrowed("");
                 match d.next_member(need, &mut name) {
                     Some(member) => {
-                        stack.push(Frame::Object(Map::new(), need, name, Infinities::default()));
+                        stack.push(Frame::Object(
+                            T::Object::default(),
+                            need,
+                            name,
+                            Infinities::default(),
+                        ));
                         need = member;
                         continue 'value;
                     }
-                    None => (Value::Object(Map::new()), false),
+                    None => (T::object(T::Object::default()), false),
                 }
             }
             b'[' => {
@@ -572,7 +714,7 @@ fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, boo
                 d.ws();
                 if d.peek() == b']' {
                     d.i += 1;
-                    (Value::Array(Vec::new()), false)
+                    (T::array(Vec::new()), false)
                 } else {
                     let items = need.items();
                     stack.push(Frame::Array(Vec::new(), items, Infinities::default()));
@@ -580,20 +722,23 @@ fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, boo
                     continue 'value;
                 }
             }
-            b'"' => (Value::String(d.string().into_owned()), false),
+            b'"' => (T::string(d.string()), false),
             b't' => {
                 d.i += 4;
-                (Value::Bool(true), false)
+                (T::boolean(true), false)
             }
             b'f' => {
                 d.i += 5;
-                (Value::Bool(false), false)
+                (T::boolean(false), false)
             }
             b'n' => {
                 d.i += 4;
-                (Value::Null, false)
+                (T::null(), false)
             }
-            _ => d.number(),
+            _ => {
+                let (n, infinite) = d.number();
+                (T::number(n), infinite)
+            }
         };
         // A value is complete: into its container, then on to the next value to read.
         loop {
@@ -610,18 +755,18 @@ fn decode_checked(text: &str, structure: &Structure, need: &Need) -> (Value, boo
                         continue 'value;
                     }
                     d.i += 1;
-                    value = Value::Array(std::mem::take(items));
+                    value = T::array(std::mem::take(items));
                     infinite = infinities.any();
                 }
                 Some(Frame::Object(map, object_need, name, infinities)) => {
                     // A repeated name keeps its place and takes the later value.
                     infinities.member(name, infinite);
-                    map.insert(std::mem::take(name), value);
+                    T::insert(map, std::mem::take(name), value);
                     if let Some(member) = d.next_member(object_need, name) {
                         need = member;
                         continue 'value;
                     }
-                    value = Value::Object(std::mem::take(map));
+                    value = T::object(std::mem::take(map));
                     infinite = infinities.any();
                 }
             }
@@ -757,17 +902,65 @@ mod tests {
             })),
         };
         assert_eq!(
-            decode(text, &s, &need),
+            decode::<Value>(text, &s, &need),
             json!([{"n": 1, "t": "a\"b"}, {"n": 2, "t": "c"}, 5, "s", [1, {}]])
         );
         assert_eq!(
-            decode(text, &s, &Need::NOTHING),
+            decode::<Value>(text, &s, &Need::NOTHING),
             json!([{}, {}, 5, "s", [1, {}]])
         );
         assert_eq!(
-            decode(text, &s, &Need::All),
+            decode::<Value>(text, &s, &Need::All),
             serde_json::from_str::<Value>(text).unwrap()
         );
+    }
+
+    /// A [`Lite`] tree as `serde_json`, to compare.
+    fn lite_to_value(lite: &Lite<'_>) -> Value {
+        match lite {
+            Lite::Null => Value::Null,
+            Lite::Bool(b) => Value::Bool(*b),
+            Lite::Number(n) => Value::Number(n.clone()),
+            Lite::Str(s) => Value::String(s.to_string()),
+            Lite::Array(items) => Value::Array(items.iter().map(lite_to_value).collect()),
+            Lite::Object(o) => Value::Object(
+                o.members
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), lite_to_value(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn the_borrowed_tree_reads_like_the_value() {
+        // Small and large objects (past the scan limit, where names are hashed), names
+        // repeated in both, escaped names.
+        let big: Vec<String> = (0..40).map(|i| format!("\"k{}\":{i}", i % 23)).collect();
+        let text = format!(
+            r#"[{{"a":1,"b":"x\ty","a":[2,{{"c":null}}],"\u0062":true}}, {{{}}}, "s\u00e9", -0, 1.5e3]"#,
+            big.join(",")
+        );
+        let s = scan(&text, 10).unwrap();
+        let lite: Lite<'_> = decode(&text, &s, &Need::All);
+        let value: Value = decode(&text, &s, &Need::All);
+        assert_eq!(lite_to_value(&lite), value);
+        let Lite::Array(items) = &lite else {
+            panic!("{lite:?}")
+        };
+        let Lite::Object(big) = &items[1] else {
+            panic!("{lite:?}")
+        };
+        assert_eq!(big.members.len(), 23);
+        assert_eq!(big.get("k5"), Some(&Lite::Number(28.into())));
+        assert_eq!(big.get("k22"), Some(&Lite::Number(22.into())));
+        assert_eq!(big.get("k23"), None);
+        // Strings without escapes borrow from the text.
+        let Lite::Object(first) = &items[0] else {
+            panic!("{lite:?}")
+        };
+        assert!(matches!(first.members[0].0, Cow::Borrowed("a")));
+        assert_eq!(first.members.len(), 2);
     }
 
     #[test]

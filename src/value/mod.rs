@@ -9,7 +9,9 @@
 mod response;
 mod shared_text;
 
-pub(crate) use response::{AppMembers, JsonMember, JsonText, TextMember, ToolResponse, read_json};
+pub(crate) use response::{
+    AppMembers, JsonMember, JsonText, MembersOf, TextMember, ToolResponse, read_json,
+};
 pub(crate) use shared_text::{SharedText, TextShape, TextSource};
 
 use serde_json::Value;

@@ -15,8 +15,8 @@
 //! is the one `JSON.parse` gives (a repeated member name takes its last value).
 
 use crate::error::{Error, ErrorCode};
-use crate::jmespath::Member;
-use crate::json::{Need, ReadError, Structure};
+use crate::jmespath::{JsonKind, JsonView, Member};
+use crate::json::{Lite, LiteObject, Need, ReadError, Structure};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -118,7 +118,7 @@ impl ToolResponse {
 
     /// The members, for JMESPath, with the whole of `json`.
     pub(crate) fn members(&self) -> Members<'_> {
-        self.members_with(self.json())
+        self.members_with(self.json().map(Member::Json))
     }
 
     /// The text of a part of `json`.
@@ -135,16 +135,16 @@ impl ToolResponse {
         }
     }
 
-    /// `json` decoded as far as `need` asks.
-    fn decode_json(&self, json: &JsonMember, need: &Need) -> Value {
+    /// `json` decoded as far as `need` asks, as a tree of type `T`.
+    fn decode_json<'a, T: crate::json::Tree<'a>>(&'a self, json: &JsonMember, need: &Need) -> T {
         let decode = |(at, structure): &(JsonText, Structure), need: &Need| {
-            crate::json::decode(self.json_text(*at), structure, need)
+            crate::json::decode::<T>(self.json_text(*at), structure, need)
         };
         if json.several {
             let items = need.items();
-            Value::Array(json.parts.iter().map(|p| decode(p, items)).collect())
+            T::array(json.parts.iter().map(|p| decode(p, items)).collect())
         } else {
-            json.parts.first().map_or(Value::Null, |p| decode(p, need))
+            json.parts.first().map_or_else(T::null, |p| decode(p, need))
         }
     }
 
@@ -153,24 +153,28 @@ impl ToolResponse {
         let json = self.json.as_ref()?;
         Some(
             json.whole
-                .get_or_init(|| self.decode_json(json, &Need::All)),
+                .get_or_init(|| self.decode_json::<Value>(json, &Need::All)),
         )
     }
 
     /// The `json` member as far as `need` asks: the parts of it a reader reads (what is left
-    /// out the reader never observes). The whole value when it was built already.
-    pub(crate) fn json_for(&self, need: &Need) -> Option<Cow<'_, Value>> {
+    /// out the reader never observes), borrowing the tool's text. The whole value when it was
+    /// built already or is needed.
+    pub(crate) fn json_for(&self, need: &Need) -> Option<JsonRead<'_>> {
         let json = self.json.as_ref()?;
         Some(match json.whole.get() {
-            Some(whole) => Cow::Borrowed(whole),
-            None if *need == Need::All => Cow::Borrowed(self.json()?),
-            None => Cow::Owned(self.decode_json(json, need)),
+            Some(whole) => JsonRead::Whole(whole),
+            None if *need == Need::All => JsonRead::Whole(self.json()?),
+            None => JsonRead::Part(self.decode_json(json, need)),
         })
     }
 
     /// The members, for JMESPath, with `json` as given (see [`ToolResponse::json_for`]).
-    pub(crate) fn members_with<'a>(&'a self, json: Option<&'a Value>) -> Members<'a> {
-        let mut members: Members<'_> = vec![
+    pub(crate) fn members_with<'a, V: ?Sized>(
+        &'a self,
+        json: Option<Member<'a, V>>,
+    ) -> Vec<(&'static str, Member<'a, V>)> {
+        let mut members: Vec<(&'static str, Member<'a, V>)> = vec![
             ("toolName", Member::Json(&self.tool_name)),
             ("toolInput", Member::Json(&self.tool_input)),
             ("toolResult", Member::Json(&self.tool_result)),
@@ -180,7 +184,7 @@ impl ToolResponse {
         }
         members.push(("text", Member::Str(self.text())));
         if let Some(json) = json {
-            members.push(("json", Member::Json(json)));
+            members.push(("json", json));
         }
         if let Some(app) = &self.app {
             members.push(("resourceUri", Member::Json(&app.resource_uri)));
@@ -233,7 +237,7 @@ impl ToolResponse {
         let text = Value::String(self.text().to_owned());
         let json = self.json.take().map(|mut json| {
             let whole = json.whole.take();
-            whole.unwrap_or_else(|| self.decode_json(&json, &Need::All))
+            whole.unwrap_or_else(|| self.decode_json::<Value>(&json, &Need::All))
         });
         let mut map = Map::new();
         map.insert("toolName".into(), self.tool_name);
@@ -257,6 +261,128 @@ impl ToolResponse {
             }
         }
         Value::Object(map)
+    }
+}
+
+/// The response's `json` as a reader gets it ([`ToolResponse::json_for`]).
+pub(crate) enum JsonRead<'a> {
+    /// The whole value.
+    Whole(&'a Value),
+    /// The parts the reader reads.
+    Part(Lite<'a>),
+}
+
+impl<'a> JsonRead<'a> {
+    /// Runs a search over `response`'s members with this `json`.
+    pub(crate) fn search<R>(
+        &self,
+        response: &'a ToolResponse,
+        search: impl FnOnce(&MembersOf<'_>) -> R,
+    ) -> R {
+        match self {
+            JsonRead::Whole(json) => search(&MembersOf::Whole(
+                response.members_with(Some(Member::Json(json))),
+            )),
+            JsonRead::Part(lite) => search(&MembersOf::Part(
+                response.members_with(Some(Member::View(lite))),
+            )),
+        }
+    }
+}
+
+/// A response's members with its `json` whole or in part.
+pub(crate) enum MembersOf<'a> {
+    Whole(Members<'a>),
+    Part(Vec<(&'static str, Member<'a, Lite<'a>>)>),
+}
+
+/// The members of a [`Lite`] object, for JMESPath.
+pub(crate) struct LiteMembers<'a, 't>(std::slice::Iter<'a, (Cow<'t, str>, Lite<'t>)>);
+
+impl<'a, 't> Iterator for LiteMembers<'a, 't> {
+    type Item = (&'a str, &'a Lite<'t>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next().map(|(k, v)| (&**k, v))
+    }
+}
+
+impl<'t> JsonView for Lite<'t> {
+    type ArrayIter<'a>
+        = std::slice::Iter<'a, Lite<'t>>
+    where
+        Self: 'a;
+    type ObjectIter<'a>
+        = LiteMembers<'a, 't>
+    where
+        Self: 'a;
+
+    fn kind(&self) -> JsonKind {
+        match self {
+            Lite::Null => JsonKind::Null,
+            Lite::Bool(_) => JsonKind::Bool,
+            Lite::Number(_) => JsonKind::Number,
+            Lite::Str(_) => JsonKind::String,
+            Lite::Array(_) => JsonKind::Array,
+            Lite::Object(_) => JsonKind::Object,
+        }
+    }
+
+    fn as_bool(&self) -> Option<bool> {
+        match self {
+            Lite::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn as_number(&self) -> Option<serde_json::Number> {
+        match self {
+            Lite::Number(n) => Some(n.clone()),
+            _ => None,
+        }
+    }
+
+    fn as_str(&self) -> Option<&str> {
+        match self {
+            Lite::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&Self> {
+        match self {
+            Lite::Object(object) => object.get(key),
+            _ => None,
+        }
+    }
+
+    fn index(&self, index: usize) -> Option<&Self> {
+        match self {
+            Lite::Array(items) => items.get(index),
+            _ => None,
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Lite::Array(items) => items.len(),
+            Lite::Object(object) => object.members.len(),
+            _ => 0,
+        }
+    }
+
+    fn array_iter(&self) -> Option<Self::ArrayIter<'_>> {
+        match self {
+            Lite::Array(items) => Some(items.iter()),
+            _ => None,
+        }
+    }
+
+    fn object_iter(&self) -> Option<Self::ObjectIter<'_>> {
+        match self {
+            Lite::Object(LiteObject { members, .. }) => Some(LiteMembers(members.iter())),
+            _ => None,
+        }
     }
 }
 
@@ -299,6 +425,16 @@ mod tests {
         ))
     }
 
+    /// What `transformData` answers: `json` decoded as far as the expression reads it.
+    fn search_read(r: &ToolResponse, expression: &crate::jmespath::Expression) -> Value {
+        let read = r.json_for(&expression.reads_of_member("json")).unwrap();
+        read.search(r, |members| match members {
+            MembersOf::Whole(m) => expression.search_members(m),
+            MembersOf::Part(m) => expression.search_members(m),
+        })
+        .unwrap()
+    }
+
     fn parsed(text: &str) -> Value {
         response_of(text).unwrap().json().unwrap().clone()
     }
@@ -320,12 +456,11 @@ mod tests {
         // (sonic-rs, the reader before, answered json.a = 1.)
         let r = response_of(r#"{"a":1,"b":0,"a":2}"#).unwrap();
         let a = crate::jmespath::Expression::compile("json.a").unwrap();
-        let need = a.reads_of_member("json");
-        let read = r.json_for(&need).unwrap();
-        assert_eq!(
-            a.search_members(&r.members_with(Some(&read))).unwrap(),
-            json!(2)
-        );
+        assert!(matches!(
+            r.json_for(&a.reads_of_member("json")),
+            Some(JsonRead::Part(_))
+        ));
+        assert_eq!(search_read(&r, &a), json!(2));
         let whole = r.json().unwrap();
         assert_eq!(whole, &json!({"a": 2, "b": 0}));
         assert_eq!(
@@ -403,12 +538,8 @@ mod tests {
         ] {
             let expression = crate::jmespath::Expression::compile(expr).unwrap();
             let r = response();
-            let need = expression.reads_of_member("json");
-            let read = r.json_for(&need).unwrap();
             assert_eq!(
-                expression
-                    .search_members(&r.members_with(Some(&read)))
-                    .unwrap(),
+                search_read(&r, &expression),
                 expression.search(response().value()).unwrap(),
                 "{expr}"
             );
