@@ -492,3 +492,74 @@ fn what_an_expression_reads_is_what_it_reads_of_the_whole_value() {
     }
     assert!(compared > 1_000, "{compared}");
 }
+
+/// Bad input (issue 26): large, deep, repetitive texts are `LIMIT_EXCEEDED` or read as
+/// `JSON.parse` reads them, in time linear in their size (a quadratic step would take hours
+/// at these sizes; the bound only catches that).
+#[test]
+fn bad_input_is_limit_exceeded_or_the_value_json_parse_gives() {
+    let env = Environment::new();
+    let timed = |text: &str, expression: &str| {
+        let start = std::time::Instant::now();
+        let answer = crate_search(&env, text, expression);
+        let took = start.elapsed();
+        assert!(took.as_secs() < 60, "{expression}: {took:?}");
+        answer
+    };
+    // 10 000 levels: refused at the default limit (128), arrays and objects.
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert_eq!(timed(&deep, "json"), Err(ErrorCode::LimitExceeded));
+    let deep = format!("{}1{}", "{\"a\":".repeat(10_000), "}".repeat(10_000));
+    assert_eq!(timed(&deep, "json.a"), Err(ErrorCode::LimitExceeded));
+    // 1 000 000 repeated names: the last value, as JSON.parse gives.
+    let repeated: Vec<String> = (0..1_000_000).map(|i| format!("\"k\":{i}")).collect();
+    let text = format!("{{{}}}", repeated.join(","));
+    assert_eq!(timed(&text, "json.k"), Ok(json!(999_999)));
+    assert_eq!(timed(&text, "keys(json)"), Ok(json!(["k"])));
+    // 1 000 000 distinct names, read in part and whole.
+    let distinct: Vec<String> = (0..1_000_000).map(|i| format!("\"k{i}\":{i}")).collect();
+    let text = format!("{{{},\"k5\":\"last\"}}", distinct.join(","));
+    assert_eq!(
+        timed(&text, "[json.k999999, json.k5]"),
+        Ok(json!([999_999, "last"]))
+    );
+    assert_eq!(timed(&text, "length(json)"), Ok(json!(1_000_000)));
+    // 50 MB: one long string and many records; the filter reads three members of each.
+    let long = format!("[\"{}\", 1]", "é\\\"x".repeat((50 << 20) / 5 + 1));
+    assert!(long.len() > 50 << 20);
+    assert_eq!(timed(&long, "json[1]"), Ok(json!(1)));
+    let record = r#"{"state":"open","n":7,"title":"t","body":"a long body that is stepped over, with \"quotes\" and [brackets]","user":{"login":"u","id":1}}"#;
+    let records = format!(
+        "[{}]",
+        vec![record; (50 << 20) / record.len() + 1].join(",")
+    );
+    assert!(records.len() > 50 << 20);
+    let rows = timed(
+        &records,
+        "length(json[?state == 'open'].{n: to_string(n), t: title})",
+    );
+    assert_eq!(rows, Ok(json!((50 << 20) / record.len() + 1)));
+    // Invalid UTF-8 (decoded by the client), lone surrogates, 10 000-digit numbers.
+    let lossy = String::from_utf8_lossy(b"[\"a\xffb\", \"\xed\xa0\x80\"]").into_owned();
+    assert_eq!(
+        timed(&lossy, "json"),
+        Ok(json!(["a\u{fffd}b", "\u{fffd}\u{fffd}\u{fffd}"]))
+    );
+    assert_eq!(
+        timed(r#"{"\ud800":"\udc00x"}"#, "json"),
+        Ok(json!({"\u{fffd}": "\u{fffd}x"}))
+    );
+    let digits = "7".repeat(10_000);
+    assert_eq!(
+        timed(&format!("[{digits}]"), "json"),
+        Err(ErrorCode::ExpressionError)
+    );
+    assert_eq!(
+        timed(&format!("[0.{digits}]"), "json[0] < `1`"),
+        Ok(json!(true))
+    );
+    assert_eq!(
+        timed(&format!("[{digits}e-9999]"), "json"),
+        Ok(json!([7.777777777777778]))
+    );
+}
