@@ -31,8 +31,10 @@ fn search(env: &Environment, text: &str, expression: &str) -> Option<Value> {
     }))
     .ok()?;
     let payload = env
-        .compile(&json!({"@call": "transformData", "args": {"jmespath": expression,
-            "data": {"@call": "callMcpTool", "args": {"name": "t"}}}}))
+        .compile(
+            &json!({"@call": "transformData", "args": {"jmespath": expression,
+            "data": {"@call": "callMcpTool", "args": {"name": "t"}}}}),
+        )
         .ok()?;
     let model = SharedModel::new(json!({}));
     block_on(payload.eval_async(&model, &JsonPointer::root(), &server.host())).ok()
@@ -47,7 +49,10 @@ fuzz_target!(|input: &[u8]| {
     let holder = json!({ "json": whole });
     for expression in EXPRESSIONS {
         let read = search(env, &text, expression);
-        let want = Expression::compile(expression).unwrap().search(&holder).ok();
+        let want = Expression::compile(expression)
+            .unwrap()
+            .search(&holder)
+            .ok();
         assert_eq!(read, want, "{expression}");
     }
 });
