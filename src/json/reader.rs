@@ -51,13 +51,25 @@ struct Container {
     /// The number of containers that open before it closes, itself included: the index of
     /// the next container after it is its own index plus this.
     span: usize,
+    /// The number of strings (names included) that start before it closes: the index in
+    /// [`Structure::strings`] of the next string after it.
+    strings: usize,
+    /// Its elements or members, repeated names counted each time.
+    len: usize,
 }
 
 /// Where the arrays and objects of a scanned text close, in the order they open.
 #[derive(Debug, Default)]
 pub(crate) struct Structure {
     containers: Vec<Container>,
+    /// For each string, names included, in the order of the text: the offset after its closing
+    /// quote, with [`ESCAPED`] set when it holds an escape. Decoding reads names and steps over
+    /// strings with it instead of looking for their ends again.
+    strings: Vec<usize>,
 }
+
+/// The bit of a [`Structure::strings`] entry that says the string holds an escape.
+const ESCAPED: usize = 1 << (usize::BITS - 1);
 
 /// What a reader needs of a value.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,16 +174,24 @@ fn hex4(b: &[u8], at: usize) -> Option<u16> {
     Some(unit)
 }
 
-/// Checks the string whose opening quote is at `i`; the offset after its closing quote.
+/// Checks the string whose opening quote is at `i`; its [`Structure::strings`] entry (the
+/// offset after its closing quote, and whether it holds an escape).
 fn scan_string(b: &[u8], i: usize) -> Result<usize, ReadError> {
     let mut j = i + 1;
+    let mut escaped = 0;
     loop {
         j = find_special(b, j);
         match b.get(j) {
-            Some(b'"') => return Ok(j + 1),
+            Some(b'"') => return Ok((j + 1) | escaped),
             Some(b'\\') => match b.get(j + 1) {
-                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => j += 2,
-                Some(b'u') if hex4(b, j + 2).is_some() => j += 6,
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                    escaped = ESCAPED;
+                    j += 2;
+                }
+                Some(b'u') if hex4(b, j + 2).is_some() => {
+                    escaped = ESCAPED;
+                    j += 6;
+                }
                 _ => return Err(ReadError::Syntax(j, "invalid escape")),
             },
             Some(_) => return Err(ReadError::Syntax(j, "control character in a string")),
@@ -246,16 +266,22 @@ pub(crate) fn scan(text: &str, max_depth: usize) -> Result<Structure, ReadError>
 fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     let b = text.as_bytes();
     let mut containers: Vec<Container> = Vec::new();
+    let mut strings: Vec<usize> = Vec::new();
     // The open containers: index in `containers`, and whether an object.
-    let mut stack: Vec<(usize, bool)> = Vec::new();
+    // The open containers: index in `containers`, whether an object, values read so far.
+    let mut stack: Vec<(usize, bool, usize)> = Vec::new();
     let mut infinity = None;
+    // Whether the after-value step below follows a value (not an empty container's opening).
+    let mut value_read = true;
     let mut i = skip_ws(b, 0);
     // Reads a member name and its colon at `i`; the offset of the value.
-    let key = |i: usize| -> Result<usize, ReadError> {
+    let key = |i: usize, strings: &mut Vec<usize>| -> Result<usize, ReadError> {
         if b.get(i) != Some(&b'"') {
             return Err(ReadError::Syntax(i, "expected a member name"));
         }
-        let j = skip_ws(b, scan_string(b, i)?);
+        let entry = scan_string(b, i)?;
+        strings.push(entry);
+        let j = skip_ws(b, entry & !ESCAPED);
         if b.get(j) != Some(&b':') {
             return Err(ReadError::Syntax(j, "expected ':'"));
         }
@@ -269,19 +295,29 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                     return Err(ReadError::TooDeep);
                 }
                 let object = open == b'{';
-                stack.push((containers.len(), object));
-                containers.push(Container { close: 0, span: 0 });
+                stack.push((containers.len(), object, 0));
+                containers.push(Container {
+                    close: 0,
+                    span: 0,
+                    strings: 0,
+                    len: 0,
+                });
                 i = skip_ws(b, i + 1);
                 let close = if object { b'}' } else { b']' };
                 if b.get(i) != Some(&close) {
                     if object {
-                        i = key(i)?;
+                        i = key(i, &mut strings)?;
                     }
                     continue 'value;
                 }
-                // Empty: the close is read below.
+                // Empty: the close is read below, after no value.
+                value_read = false;
             }
-            Some(b'"') => i = scan_string(b, i)?,
+            Some(b'"') => {
+                let entry = scan_string(b, i)?;
+                strings.push(entry);
+                i = entry & !ESCAPED;
+            }
             Some(b't') if b[i..].starts_with(b"true") => i += 4,
             Some(b'f') if b[i..].starts_with(b"false") => i += 5,
             Some(b'n') if b[i..].starts_with(b"null") => i += 4,
@@ -298,11 +334,17 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
         // After a value: a comma, the close of the container, or the end.
         loop {
             i = skip_ws(b, i);
-            let Some(&(k, object)) = stack.last() else {
+            if let Some(top) = stack.last_mut() {
+                top.2 += usize::from(std::mem::replace(&mut value_read, true));
+            }
+            let Some(&(k, object, len)) = stack.last() else {
                 if i < b.len() {
                     return Err(ReadError::Syntax(i, "unexpected text after the value"));
                 }
-                let structure = Structure { containers };
+                let structure = Structure {
+                    containers,
+                    strings,
+                };
                 return match infinity {
                     // JSON.parse gives Infinity only where it stays: a repeated member name
                     // may replace it. Rare, so found by decoding it all.
@@ -316,7 +358,7 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                 (Some(b','), _) => {
                     i = skip_ws(b, i + 1);
                     if object {
-                        i = key(i)?;
+                        i = key(i, &mut strings)?;
                     }
                     continue 'value;
                 }
@@ -324,6 +366,8 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                     containers[k] = Container {
                         close: i,
                         span: containers.len() - k,
+                        strings: strings.len(),
+                        len,
                     };
                     stack.pop();
                     i += 1;
@@ -339,6 +383,8 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
 pub(crate) trait Tree<'t>: Sized {
     /// An object being built.
     type Object: Default;
+    /// An object for about `capacity` members.
+    fn new_object(capacity: usize) -> Self::Object;
     fn null() -> Self;
     fn boolean(b: bool) -> Self;
     /// A number (`None`: past a double's range, which JSON cannot hold).
@@ -352,6 +398,9 @@ pub(crate) trait Tree<'t>: Sized {
 
 impl<'t> Tree<'t> for Value {
     type Object = Map<String, Value>;
+    fn new_object(capacity: usize) -> Map<String, Value> {
+        Map::with_capacity(capacity)
+    }
     fn null() -> Value {
         Value::Null
     }
@@ -393,7 +442,10 @@ pub(crate) enum Lite<'t> {
 pub(crate) struct LiteObject<'t> {
     pub(crate) members: Vec<(Cow<'t, str>, Lite<'t>)>,
     /// The position of each name, once the object has more than [`LiteObject::SCAN`] members.
-    index: Option<std::collections::HashMap<Cow<'t, str>, usize>>,
+    /// Boxed: a map is six words where a box is one, and every [`Lite`] node is as large as
+    /// its largest form; few objects have an index.
+    #[allow(clippy::box_collection)]
+    index: Option<Box<std::collections::HashMap<Cow<'t, str>, usize>>>,
 }
 
 impl<'t> LiteObject<'t> {
@@ -416,6 +468,12 @@ impl<'t> LiteObject<'t> {
 
 impl<'t> Tree<'t> for Lite<'t> {
     type Object = LiteObject<'t>;
+    fn new_object(capacity: usize) -> LiteObject<'t> {
+        LiteObject {
+            members: Vec::with_capacity(capacity),
+            index: None,
+        }
+    }
     fn null() -> Lite<'t> {
         Lite::Null
     }
@@ -446,7 +504,7 @@ impl<'t> Tree<'t> for Lite<'t> {
                 .map(|(i, (k, _))| (k.clone(), i))
                 .collect();
             index.insert(name.clone(), object.members.len());
-            object.index = Some(index);
+            object.index = Some(Box::new(index));
         }
         object.members.push((name, value));
     }
@@ -460,10 +518,13 @@ struct Decoder<'t, 's> {
     text: &'t str,
     b: &'t [u8],
     containers: &'s [Container],
+    strings: &'s [usize],
     /// The byte offset read next.
     i: usize,
     /// The index in `containers` of the next container to open.
     k: usize,
+    /// The index in `strings` of the next string.
+    s: usize,
 }
 
 /// An open container being built, with what is needed of its elements or members.
@@ -507,8 +568,25 @@ impl<'t> Decoder<'t, '_> {
         self.i = skip_ws(self.b, self.i);
     }
 
+    /// The [`Structure::strings`] entry of the string at the offset, moving past it.
+    #[inline]
+    fn next_string(&mut self) -> usize {
+        let entry = self.strings.get(self.s).copied().unwrap_or(self.b.len());
+        self.s += 1;
+        entry
+    }
+
     /// The string whose opening quote is at the offset, borrowed when it has no escapes.
     fn string(&mut self) -> Cow<'t, str> {
+        let entry = self.next_string();
+        if entry & ESCAPED == 0 {
+            let text = self
+                .text
+                .get(self.i + 1..entry.saturating_sub(1))
+                .unwrap_or_default();
+            self.i = entry;
+            return Cow::Borrowed(text);
+        }
         let start = self.i + 1;
         let mut j = start;
         let mut out: Option<String> = None;
@@ -575,21 +653,15 @@ impl<'t> Decoder<'t, '_> {
                 let c = self.containers.get(self.k).copied().unwrap_or(Container {
                     close: self.b.len(),
                     span: 1,
+                    strings: self.strings.len(),
+                    len: 0,
                 });
                 self.i = c.close + 1;
                 self.k += c.span;
+                self.s = c.strings;
             }
             b'"' => {
-                let mut j = self.i + 1;
-                loop {
-                    j = find_special(self.b, j);
-                    if self.b.get(j) == Some(&b'\\') {
-                        j += 2;
-                    } else {
-                        self.i = j + 1;
-                        return;
-                    }
-                }
+                self.i = self.next_string() & !ESCAPED;
             }
             _ => {
                 while !matches!(
@@ -681,8 +753,10 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
         text,
         b: text.as_bytes(),
         containers: &structure.containers,
+        strings: &structure.strings,
         i: 0,
         k: 0,
+        s: 0,
     };
     d.ws();
     let mut stack: Vec<Frame<'t, '_, T>> = Vec::new();
@@ -690,14 +764,24 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
     'value: loop {
         // A value starts at the offset; `need` says how much of it.
         let (mut value, mut infinite) = match d.peek() {
+            // An object of which no member is needed is stepped over in one jump.
+            b'{' if matches!(need, Need::Part { fields, .. } if fields.is_empty()) => {
+                d.skip();
+                (T::object(T::Object::default()), false)
+            }
             b'{' => {
+                let len = d.containers.get(d.k).map_or(0, |c| c.len);
                 d.i += 1;
                 d.k += 1;
                 let mut name = Cow::Borrowed("");
                 match d.next_member(need, &mut name) {
                     Some(member) => {
+                        let capacity = match need {
+                            Need::All => len,
+                            Need::Part { fields, .. } => fields.len().min(len),
+                        };
                         stack.push(Frame::Object(
-                            T::Object::default(),
+                            T::new_object(capacity),
                             need,
                             name,
                             Infinities::default(),
@@ -709,6 +793,7 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                 }
             }
             b'[' => {
+                let len = d.containers.get(d.k).map_or(0, |c| c.len);
                 d.i += 1;
                 d.k += 1;
                 d.ws();
@@ -717,7 +802,11 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                     (T::array(Vec::new()), false)
                 } else {
                     let items = need.items();
-                    stack.push(Frame::Array(Vec::new(), items, Infinities::default()));
+                    stack.push(Frame::Array(
+                        Vec::with_capacity(len),
+                        items,
+                        Infinities::default(),
+                    ));
                     need = items;
                     continue 'value;
                 }
