@@ -563,3 +563,36 @@ fn bad_input_is_limit_exceeded_or_the_value_json_parse_gives() {
         Ok(json!([7.777777777777778]))
     );
 }
+
+/// Several text blocks: `json` is the array of those that are JSON, read in part or whole.
+#[test]
+fn several_blocks_read_in_part_like_the_whole() {
+    let server = ScriptedServer::from_json(&json!({
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}}],
+        "results": {"t": [{"content": [
+            {"type": "text", "text": "prose first"},
+            {"type": "text", "text": r#"{"a": 1, "b": {"c": [1, 2]}, "a": 2}"#},
+            {"type": "text", "text": "[3, {\"a\": 4}]"},
+        ]}]},
+    }))
+    .unwrap();
+    let env = Environment::new();
+    let search = |expression: &str| {
+        let payload = env
+            .compile(
+                &json!({"@call": "transformData", "args": {"jmespath": expression,
+                "data": {"@call": "callMcpTool", "args": {"name": "t"}}}}),
+            )
+            .unwrap();
+        let model = SharedModel::new(json!({}));
+        block_on(payload.eval_async(&model, &JsonPointer::root(), &server.host())).unwrap()
+    };
+    assert_eq!(
+        search("json"),
+        json!([{"a": 2, "b": {"c": [1, 2]}}, [3, {"a": 4}]])
+    );
+    assert_eq!(search("json[*].a"), json!([2]));
+    assert_eq!(search("json[0].b.c[1]"), json!(2));
+    assert_eq!(search("json[1][1].a"), json!(4));
+    assert_eq!(search("keys(json[0])"), json!(["a", "b"]));
+}
