@@ -3,6 +3,9 @@
 //! with the Node reference (`docs/performance.md` says how that one is run).
 //!
 //! `json-policy` is the json chain under the README's five-line policy, for the policy's cost.
+//! `json-call` is the same call with a `transformData` that reads none of `json` (the call and
+//! the reader's checking pass), and `depth-pass` the depth scan alone over the same text (the
+//! floor issue 26 measures the chain against).
 //!
 //! `cargo bench --bench chains`
 
@@ -166,6 +169,27 @@ fn chains(c: &mut Criterion) {
                 || SharedModel::new(data.clone()),
                 |model| {
                     block_on(payload.eval_async_from(&model, &root, &host, &surface)).unwrap();
+                    model
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+        let text = issues_text(n);
+        g.bench_function(BenchmarkId::new("depth-pass", n), |b| {
+            b.iter(|| a2ui_catalog_mcp::json::nests_deeper_than(std::hint::black_box(&text), 128))
+        });
+        let call_only = json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
+            "jmespath": "{\"/tool\": toolName}",
+            "data": {"@call": "callMcpTool", "args": {"name": "list_issues", "arguments": {"repository": {"@path": "/repository"}}}}
+        }}}});
+        let call_only = env.compile(&call_only).unwrap();
+        let host = server("list_issues", text).host();
+        let data = json!({"repository": "a2ui/a2ui"});
+        g.bench_function(BenchmarkId::new("json-call", n), |b| {
+            b.iter_batched(
+                || SharedModel::new(data.clone()),
+                |model| {
+                    block_on(call_only.eval_async(&model, &root, &host)).unwrap();
                     model
                 },
                 criterion::BatchSize::LargeInput,

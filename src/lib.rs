@@ -55,8 +55,9 @@
 //!
 //! - no walk over untrusted JSON recurses: the compiler, the text coercion and the depth checks
 //!   use explicit stacks, and JSON text is measured for depth before it is parsed
-//!   ([`json::from_str_limited`]; tool texts, which `sonic-rs` parses recursively, go through
-//!   [`json::nests_deeper_than`]); past [`Limits::max_depth`] (128) it is `LIMIT_EXCEEDED`;
+//!   ([`json::from_str_limited`]; tool texts are read by the crate's own reader, which checks
+//!   the depth in the pass that reads and does not recurse); past [`Limits::max_depth`] (128)
+//!   it is `LIMIT_EXCEEDED`;
 //! - a path has at most [`Limits::max_depth`] (128) tokens: a binding, a write path of
 //!   `updateDataModel` (joined to the data context), a `targetDataPath`, the path of an A2UI
 //!   `updateDataModel` message ([`reactive::TrackedModel::apply_message`], and

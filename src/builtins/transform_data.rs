@@ -7,7 +7,7 @@ use crate::cache::LruCache;
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::jmespath::{self, Allowance, Expression, JmespathError, JmespathErrorKind};
-use crate::value::{ArgView, SharedText, TextShape, TextSource};
+use crate::value::{ArgView, MembersOf, SharedText, TextShape, TextSource};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -111,8 +111,15 @@ impl Function for TransformData {
                 let source = TextSource::Response(Arc::clone(response));
                 return Ok(cx.return_text(SharedText::new(source, TextShape::Str(whole))));
             }
+            // Its `json` is decoded as far as the expression reads it.
             Some(ArgView::Response(response)) => {
-                expression.search_members_within(&response.members(), &mut allowance)
+                match response.json_for(&expression.reads_of_member("json")) {
+                    Some(json) => json.search(response, |members| match members {
+                        MembersOf::Whole(m) => expression.search_members_within(m, &mut allowance),
+                        MembersOf::Part(m) => expression.search_members_within(m, &mut allowance),
+                    }),
+                    None => expression.search_members_within(&response.members(), &mut allowance),
+                }
             }
             Some(ArgView::Text(text)) => {
                 text.with_view(|root| expression.search_view_within(root, &mut allowance))

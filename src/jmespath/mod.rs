@@ -47,6 +47,7 @@ mod interpreter;
 mod lexer;
 mod limits;
 mod parser;
+mod reads;
 mod value;
 mod view;
 

@@ -5,17 +5,20 @@
 //! `serde_json` parses and drops values recursively. Its default recursion limit (128) would
 //! refuse data the crate accepts (its depth limit is configurable, and fixture files nest
 //! deeper on purpose), and lifting it would let a deep document overflow the stack. So text is
-//! first scanned for its nesting depth ([`nests_deeper_than`], which is also what guards
-//! `sonic-rs`, whose parser recurses without a bound), and only parsed when the depth is within
-//! the caller's limit.
+//! first scanned for its nesting depth ([`nests_deeper_than`]), and only parsed when the depth
+//! is within the caller's limit. Tool texts, the large ones, go through the crate's own reader
+//! instead (`reader.rs`): one pass checks them, depth included, without recursion, and their
+//! values are decoded as far as they are read.
 
 mod js;
+mod reader;
 
 use crate::error::{Error, ErrorCode};
 use serde_json::{Number, Value};
 
 pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
 pub use js::{js_number_string, to_js_string};
+pub(crate) use reader::{Lite, LiteObject, Need, ReadError, Structure, Tree, decode, scan};
 
 /// The default of [`Limits::max_depth`](crate::Limits::max_depth), for readers that run before
 /// any environment's limits apply (a catalog document loaded on its own).

@@ -12,13 +12,14 @@ use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use super::visibility::Visibility;
 use crate::catalog::ToolCall;
 use crate::error::{Denial, Error, ErrorCode};
+use crate::json::Structure;
 use crate::json::kind_name;
 use crate::limits::{EvalBudget, Limits};
 use crate::model::{DataModel, SharedModel, Write, check_write_depth, padding_bound};
 use crate::origin::{Invocation, Origin, Provenance};
 use crate::path::{JsonPointer, write_target};
 use crate::payload::{Payload, Step};
-use crate::value::{AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast};
+use crate::value::{AppMembers, JsonMember, JsonText, TextMember, ToolResponse, read_json};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -469,8 +470,7 @@ async fn respond(
             "MCP tool '{name}' returned an error: {detail}"
         )));
     }
-    let blocks: Vec<&str> = texts.iter().map(|(_, t)| *t).collect();
-    let json = json_of(text, &blocks, limits)?;
+    let json = json_of(text, &texts, limits)?;
 
     let mut collected = Collected {
         version: &host.default_version,
@@ -555,35 +555,36 @@ async fn respond(
 }
 
 /// `json`: the joined text when it is a JSON object or array; otherwise, for several text
-/// blocks, the array of those that are; absent when none is.
-fn json_of(text: &str, texts: &[&str], limits: &Limits) -> Result<Option<FastValue>, Error> {
-    if let Some(v) = parse_container(text, limits)? {
-        return Ok(Some(v));
+/// blocks (with their index in `content`), the array of those that are; absent when none is.
+/// The texts are checked here; their values are decoded when read.
+fn json_of(
+    text: &str,
+    texts: &[(usize, &str)],
+    limits: &Limits,
+) -> Result<Option<JsonMember>, Error> {
+    if let Some(structure) = parse_container(text, limits)? {
+        return Ok(Some(JsonMember::one(JsonText::Text, structure)));
     }
     if texts.len() < 2 {
         return Ok(None);
     }
     let mut found = Vec::new();
-    for block in texts {
-        if let Some(v) = parse_container(block, limits)? {
-            found.push(v);
+    for (i, block) in texts {
+        if let Some(structure) = parse_container(block, limits)? {
+            found.push((JsonText::Block(*i), structure));
         }
     }
-    Ok(if found.is_empty() {
-        None
-    } else {
-        Some(fast_array(found))
-    })
+    Ok((!found.is_empty()).then(|| JsonMember::several(found)))
 }
 
-/// The text as JSON when it is an object or an array. Text that is not JSON is prose (no
-/// error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
-fn parse_container(text: &str, limits: &Limits) -> Result<Option<FastValue>, Error> {
+/// The text checked as JSON when it is an object or an array. Text that is not JSON is prose
+/// (no error); JSON nested past the depth limit is `LIMIT_EXCEEDED`.
+fn parse_container(text: &str, limits: &Limits) -> Result<Option<Structure>, Error> {
     let trimmed = text.trim_start();
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return Ok(None);
     }
-    match parse_fast(text, limits.max_depth) {
+    match read_json(text, limits.max_depth) {
         Ok(v) => Ok(Some(v)),
         Err(e) if e.code() == ErrorCode::LimitExceeded => Err(Error::new(
             ErrorCode::LimitExceeded,

@@ -10,7 +10,7 @@ mod response;
 mod shared_text;
 
 pub(crate) use response::{
-    AppMembers, FastValue, TextMember, ToolResponse, fast_array, parse_fast,
+    AppMembers, JsonMember, JsonText, MembersOf, TextMember, ToolResponse, read_json,
 };
 pub(crate) use shared_text::{SharedText, TextShape, TextSource};
 

@@ -1,35 +1,25 @@
 //! The representation of a tool's response object on its way through a payload.
 //!
 //! Tool results are large (a JSON list of issues, pages of search results) and most chains read
-//! a small part of them with `transformData`. Building the response object's `json` as a
-//! `serde_json::Value` would parse the tool's text into maps with hashed keys, which costs more
-//! than everything else the chain does. So `json` is parsed by `sonic-rs` (object keys kept in
-//! order) and read in place, the other members stay `serde_json` values, and JMESPath reads the
-//! object member by member
+//! a small part of them with `transformData`. So the response's `json` is not built when the
+//! result arrives: the tool's text is checked then (grammar, depth, numbers: a bad text is an
+//! error of the call, [`read_json`]), and decoded when read, as far as the reader goes
+//! ([`ToolResponse::json_for`]: a JMESPath expression decodes the members it reads, and steps
+//! over the others). The other members stay `serde_json` values, and JMESPath reads the object
+//! member by member
 //! ([`Expression::search_members`](crate::jmespath::Expression::search_members)). The whole
 //! object becomes one `serde_json::Value` only when something needs one (a write to the data
 //! model, a literal that holds it, a host function), once.
 //!
-//! On WebAssembly `json` is a `serde_json::Value`: `sonic-rs` hashes with `ahash`, whose random
-//! seed would make the module import JavaScript functions (wasm-bindgen's) on
-//! `wasm32-unknown-unknown`; there the crate imports nothing.
+//! The reader is the crate's own ([`crate::json::scan`]), the same on every target: the value
+//! is the one `JSON.parse` gives (a repeated member name takes its last value).
 
 use crate::error::{Error, ErrorCode};
-use crate::jmespath::Member;
-#[cfg(not(target_family = "wasm"))]
-use crate::jmespath::{JsonKind, JsonView};
-#[cfg(not(target_family = "wasm"))]
-use serde_json::Number;
+use crate::jmespath::{JsonKind, JsonView, Member};
+use crate::json::{Lite, LiteObject, Need, ReadError, Structure};
 use serde_json::{Map, Value};
-#[cfg(not(target_family = "wasm"))]
-use sonic_rs::{JsonContainerTrait, JsonType, JsonValueTrait};
+use std::borrow::Cow;
 use std::sync::OnceLock;
-
-/// The parsed form of a tool's JSON text: `sonic-rs`'s value, or on WebAssembly `serde_json`'s.
-#[cfg(not(target_family = "wasm"))]
-pub(crate) type FastValue = sonic_rs::Value;
-#[cfg(target_family = "wasm")]
-pub(crate) type FastValue = Value;
 
 /// The MCP App members of a response.
 pub(crate) struct AppMembers {
@@ -56,14 +46,53 @@ pub(crate) struct ToolResponse {
     pub(crate) tool_result: Value,
     pub(crate) structured_content: Option<Value>,
     pub(crate) text: TextMember,
-    pub(crate) json: Option<FastValue>,
+    pub(crate) json: Option<JsonMember>,
     pub(crate) app: Option<AppMembers>,
     /// The whole object as one `serde_json::Value`, once it was needed.
     whole: OnceLock<Value>,
 }
 
 /// The response's members in the documented order, as references.
-type Members<'a> = Vec<(&'static str, Member<'a, FastValue>)>;
+type Members<'a> = Vec<(&'static str, Member<'a, Value>)>;
+
+/// Where a JSON text of the response is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JsonText {
+    /// The response's `text` member.
+    Text,
+    /// The text of `toolResult.content[i]`.
+    Block(usize),
+}
+
+/// The response's `json`: the tool's text (or the texts of several blocks that are JSON),
+/// checked, and decoded when read.
+pub(crate) struct JsonMember {
+    parts: Vec<(JsonText, Structure)>,
+    /// Several blocks: `json` is the array of their values; else it is the one part's value.
+    several: bool,
+    /// The whole value, once it was needed.
+    whole: OnceLock<Value>,
+}
+
+impl JsonMember {
+    /// `json` of one text.
+    pub(crate) fn one(text: JsonText, structure: Structure) -> JsonMember {
+        JsonMember {
+            parts: vec![(text, structure)],
+            several: false,
+            whole: OnceLock::new(),
+        }
+    }
+
+    /// `json` of several blocks: the array of their values.
+    pub(crate) fn several(parts: Vec<(JsonText, Structure)>) -> JsonMember {
+        JsonMember {
+            parts,
+            several: true,
+            whole: OnceLock::new(),
+        }
+    }
+}
 
 impl ToolResponse {
     pub(crate) fn new(
@@ -72,7 +101,7 @@ impl ToolResponse {
         tool_result: Value,
         structured_content: Option<Value>,
         text: TextMember,
-        json: Option<FastValue>,
+        json: Option<JsonMember>,
         app: Option<AppMembers>,
     ) -> ToolResponse {
         ToolResponse {
@@ -87,9 +116,65 @@ impl ToolResponse {
         }
     }
 
-    /// The members, for JMESPath.
+    /// The members, for JMESPath, with the whole of `json`.
     pub(crate) fn members(&self) -> Members<'_> {
-        let mut members: Members<'_> = vec![
+        self.members_with(self.json().map(Member::Json))
+    }
+
+    /// The text of a part of `json`.
+    fn json_text(&self, at: JsonText) -> &str {
+        match at {
+            JsonText::Text => self.text(),
+            JsonText::Block(i) => self
+                .tool_result
+                .get("content")
+                .and_then(|c| c.get(i))
+                .and_then(|b| b.get("text"))
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        }
+    }
+
+    /// `json` decoded as far as `need` asks, as a tree of type `T`.
+    fn decode_json<'a, T: crate::json::Tree<'a>>(&'a self, json: &JsonMember, need: &Need) -> T {
+        let decode = |(at, structure): &(JsonText, Structure), need: &Need| {
+            crate::json::decode::<T>(self.json_text(*at), structure, need)
+        };
+        if json.several {
+            let items = need.items();
+            T::array(json.parts.iter().map(|p| decode(p, items)).collect())
+        } else {
+            json.parts.first().map_or_else(T::null, |p| decode(p, need))
+        }
+    }
+
+    /// The whole `json` member, if the response has one (decoded on first use, then kept).
+    pub(crate) fn json(&self) -> Option<&Value> {
+        let json = self.json.as_ref()?;
+        Some(
+            json.whole
+                .get_or_init(|| self.decode_json::<Value>(json, &Need::All)),
+        )
+    }
+
+    /// The `json` member as far as `need` asks: the parts of it a reader reads (what is left
+    /// out the reader never observes), borrowing the tool's text. The whole value when it was
+    /// built already or is needed.
+    pub(crate) fn json_for(&self, need: &Need) -> Option<JsonRead<'_>> {
+        let json = self.json.as_ref()?;
+        Some(match json.whole.get() {
+            Some(whole) => JsonRead::Whole(whole),
+            None if *need == Need::All => JsonRead::Whole(self.json()?),
+            None => JsonRead::Part(self.decode_json(json, need)),
+        })
+    }
+
+    /// The members, for JMESPath, with `json` as given (see [`ToolResponse::json_for`]).
+    pub(crate) fn members_with<'a, V: ?Sized>(
+        &'a self,
+        json: Option<Member<'a, V>>,
+    ) -> Vec<(&'static str, Member<'a, V>)> {
+        let mut members: Vec<(&'static str, Member<'a, V>)> = vec![
             ("toolName", Member::Json(&self.tool_name)),
             ("toolInput", Member::Json(&self.tool_input)),
             ("toolResult", Member::Json(&self.tool_result)),
@@ -98,8 +183,8 @@ impl ToolResponse {
             members.push(("structuredContent", Member::Json(structured)));
         }
         members.push(("text", Member::Str(self.text())));
-        if let Some(json) = &self.json {
-            members.push(("json", Member::View(json)));
+        if let Some(json) = json {
+            members.push(("json", json));
         }
         if let Some(app) = &self.app {
             members.push(("resourceUri", Member::Json(&app.resource_uri)));
@@ -136,7 +221,7 @@ impl ToolResponse {
                 let value = match member {
                     Member::Json(v) => v.clone(),
                     Member::Str(text) => Value::String(text.to_owned()),
-                    Member::View(v) => to_serde(v),
+                    Member::View(v) => v.clone(),
                 };
                 map.insert(key.to_owned(), value);
             }
@@ -150,6 +235,10 @@ impl ToolResponse {
             return whole;
         }
         let text = Value::String(self.text().to_owned());
+        let json = self.json.take().map(|mut json| {
+            let whole = json.whole.take();
+            whole.unwrap_or_else(|| self.decode_json::<Value>(&json, &Need::All))
+        });
         let mut map = Map::new();
         map.insert("toolName".into(), self.tool_name);
         map.insert("toolInput".into(), self.tool_input);
@@ -158,8 +247,8 @@ impl ToolResponse {
             map.insert("structuredContent".into(), structured);
         }
         map.insert("text".into(), text);
-        if let Some(json) = &self.json {
-            map.insert("json".into(), to_serde(json));
+        if let Some(json) = json {
+            map.insert("json".into(), json);
         }
         if let Some(app) = self.app {
             map.insert("resourceUri".into(), app.resource_uri);
@@ -175,248 +264,146 @@ impl ToolResponse {
     }
 }
 
-/// Parses JSON text nested at most `max_depth` deep into the fast form.
-pub(crate) fn parse_fast(text: &str, max_depth: usize) -> Result<FastValue, Error> {
-    // The depth is checked before parsing: the parser recurses.
-    if crate::json::nests_deeper_than(text, max_depth) {
-        return Err(Error::new(
-            ErrorCode::LimitExceeded,
-            format!("JSON nests deeper than the limit of {max_depth} levels"),
-        ));
-    }
-    let parsed = parse_text(text).or_else(|e| match lone_surrogates_replaced(text) {
-        // `JSON.parse` accepts a lone surrogate escape (`"\ud800"`); its string, encoded as
-        // UTF-8, has U+FFFD there: the text is read again with that replacement.
-        Some(repaired) => parse_text(&repaired),
-        None => Err(e),
-    });
-    parsed.map_err(|e| {
-        if is_json_grammar(text) {
-            // What JSON.parse reads but a JSON value cannot hold: a number past the double
-            // range, which JavaScript makes Infinity. Said, rather than read as prose.
-            Error::new(
-                ErrorCode::ExpressionError,
-                format!(
-                    "the JSON has a number beyond the range of a double (JavaScript reads it as \
-                     Infinity, which JSON cannot hold): {e}"
-                ),
-            )
-        } else {
-            Error::new(ErrorCode::ValidationFailed, format!("invalid JSON: {e}"))
-        }
-        .with_source(e)
-    })
+/// The response's `json` as a reader gets it ([`ToolResponse::json_for`]).
+pub(crate) enum JsonRead<'a> {
+    /// The whole value.
+    Whole(&'a Value),
+    /// The parts the reader reads.
+    Part(Lite<'a>),
 }
 
-/// Whether `text` follows the JSON grammar, whatever its numbers' magnitude (and with lone
-/// surrogate escapes, which the grammar allows).
-fn is_json_grammar(text: &str) -> bool {
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    <serde::de::IgnoredAny as serde::Deserialize>::deserialize(&mut de)
-        .and_then(|_| de.end())
-        .is_ok()
-}
-
-#[cfg(not(target_family = "wasm"))]
-fn parse_text(text: &str) -> Result<FastValue, sonic_rs::Error> {
-    sonic_rs::from_str(text)
-}
-
-#[cfg(target_family = "wasm")]
-fn parse_text(text: &str) -> Result<FastValue, serde_json::Error> {
-    // serde_json's own nesting limit (128) would refuse what `parse_fast`'s check allows.
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    serde::Deserialize::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
-}
-
-/// `text` with every `\uXXXX` escape of a lone surrogate (a high one not followed by an
-/// escaped low one, or a low one not preceded by a high one) written `\ufffd`; `None` when it
-/// has none. Outside strings a backslash is not JSON anyway, so every backslash is read as the
-/// start of an escape.
-fn lone_surrogates_replaced(text: &str) -> Option<String> {
-    /// The code unit of a `\uXXXX` escape starting at `at` (the backslash).
-    fn unit(bytes: &[u8], at: usize) -> Option<u16> {
-        if bytes.get(at + 1) != Some(&b'u') {
-            return None;
-        }
-        let hex = std::str::from_utf8(bytes.get(at + 2..at + 6)?).ok()?;
-        u16::from_str_radix(hex, 16).ok()
-    }
-    let bytes = text.as_bytes();
-    let mut out: Option<String> = None;
-    let mut copied = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'\\' {
-            i += 1;
-            continue;
-        }
-        let lone = match unit(bytes, i) {
-            Some(0xD800..=0xDBFF) if matches!(unit(bytes, i + 6), Some(0xDC00..=0xDFFF)) => {
-                i += 12;
-                continue;
-            }
-            Some(0xD800..=0xDFFF) => true,
-            Some(_) => false,
-            // Any other escape is two bytes (an invalid one fails the parse either way).
-            None => {
-                i += 2;
-                continue;
-            }
-        };
-        if lone {
-            let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
-            out.push_str(&text[copied..i]);
-            out.push_str("\\ufffd");
-            copied = i + 6;
-        }
-        i += 6;
-    }
-    let mut out = out?;
-    out.push_str(&text[copied..]);
-    Some(out)
-}
-
-/// An array of fast values.
-#[cfg(not(target_family = "wasm"))]
-pub(crate) fn fast_array(items: Vec<FastValue>) -> FastValue {
-    let mut array = sonic_rs::Array::with_capacity(items.len());
-    for item in items {
-        array.push(item);
-    }
-    array.into_value()
-}
-
-/// An array of fast values.
-#[cfg(target_family = "wasm")]
-pub(crate) fn fast_array(items: Vec<FastValue>) -> FastValue {
-    Value::Array(items)
-}
-
-/// The `serde_json` form of a fast value, which on WebAssembly already is one.
-#[cfg(target_family = "wasm")]
-pub(crate) fn to_serde(v: &FastValue) -> Value {
-    v.clone()
-}
-
-#[cfg(not(target_family = "wasm"))]
-fn number_to_serde(n: &sonic_rs::Value) -> Value {
-    if let Some(u) = n.as_u64() {
-        Value::Number(u.into())
-    } else if let Some(i) = n.as_i64() {
-        Value::Number(i.into())
-    } else {
-        n.as_f64()
-            .and_then(Number::from_f64)
-            .map_or(Value::Null, Value::Number)
-    }
-}
-
-/// The `serde_json` form of a fast value. Recursion is bounded: fast values are built from text
-/// parsed under the depth limit, or from `serde_json` values checked against it.
-#[cfg(not(target_family = "wasm"))]
-pub(crate) fn to_serde(v: &sonic_rs::Value) -> Value {
-    match v.get_type() {
-        JsonType::Null => Value::Null,
-        JsonType::Boolean => Value::Bool(JsonValueTrait::as_bool(v).unwrap_or_default()),
-        JsonType::Number => number_to_serde(v),
-        JsonType::String => Value::String(JsonValueTrait::as_str(v).unwrap_or_default().to_owned()),
-        JsonType::Array => Value::Array(
-            v.as_array()
-                .map(|a| a.iter().map(to_serde).collect())
-                .unwrap_or_default(),
-        ),
-        JsonType::Object => {
-            let Some(object) = v.as_object() else {
-                return Value::Object(Map::new());
-            };
-            let mut map = Map::with_capacity(object.len());
-            for (key, value) in object.iter() {
-                map.insert(key.to_owned(), to_serde(value));
-            }
-            Value::Object(map)
+impl<'a> JsonRead<'a> {
+    /// Runs a search over `response`'s members with this `json`.
+    pub(crate) fn search<R>(
+        &self,
+        response: &'a ToolResponse,
+        search: impl FnOnce(&MembersOf<'_>) -> R,
+    ) -> R {
+        match self {
+            JsonRead::Whole(json) => search(&MembersOf::Whole(
+                response.members_with(Some(Member::Json(json))),
+            )),
+            JsonRead::Part(lite) => search(&MembersOf::Part(
+                response.members_with(Some(Member::View(lite))),
+            )),
         }
     }
 }
 
-/// Object members of a fast value, in order.
-#[cfg(not(target_family = "wasm"))]
-pub struct FastMembers<'a>(Option<sonic_rs::value::object::Iter<'a>>);
-
-#[cfg(not(target_family = "wasm"))]
-impl std::fmt::Debug for FastMembers<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("FastMembers").finish_non_exhaustive()
-    }
+/// A response's members with its `json` whole or in part.
+pub(crate) enum MembersOf<'a> {
+    Whole(Members<'a>),
+    Part(Vec<(&'static str, Member<'a, Lite<'a>>)>),
 }
 
-#[cfg(not(target_family = "wasm"))]
-impl<'a> Iterator for FastMembers<'a> {
-    type Item = (&'a str, &'a sonic_rs::Value);
+/// The members of a [`Lite`] object, for JMESPath.
+pub(crate) struct LiteMembers<'a, 't>(std::slice::Iter<'a, (Cow<'t, str>, Lite<'t>)>);
+
+impl<'a, 't> Iterator for LiteMembers<'a, 't> {
+    type Item = (&'a str, &'a Lite<'t>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.as_mut()?.next()
+        self.0.next().map(|(k, v)| (&**k, v))
     }
 }
 
-#[cfg(not(target_family = "wasm"))]
-impl JsonView for sonic_rs::Value {
-    type ArrayIter<'a> = std::slice::Iter<'a, sonic_rs::Value>;
-    type ObjectIter<'a> = FastMembers<'a>;
+impl<'t> JsonView for Lite<'t> {
+    type ArrayIter<'a>
+        = std::slice::Iter<'a, Lite<'t>>
+    where
+        Self: 'a;
+    type ObjectIter<'a>
+        = LiteMembers<'a, 't>
+    where
+        Self: 'a;
 
     fn kind(&self) -> JsonKind {
-        match self.get_type() {
-            JsonType::Null => JsonKind::Null,
-            JsonType::Boolean => JsonKind::Bool,
-            JsonType::Number => JsonKind::Number,
-            JsonType::String => JsonKind::String,
-            JsonType::Array => JsonKind::Array,
-            JsonType::Object => JsonKind::Object,
+        match self {
+            Lite::Null => JsonKind::Null,
+            Lite::Bool(_) => JsonKind::Bool,
+            Lite::Number(_) => JsonKind::Number,
+            Lite::Str(_) => JsonKind::String,
+            Lite::Array(_) => JsonKind::Array,
+            Lite::Object(_) => JsonKind::Object,
         }
     }
 
     fn as_bool(&self) -> Option<bool> {
-        JsonValueTrait::as_bool(self)
+        match self {
+            Lite::Bool(b) => Some(*b),
+            _ => None,
+        }
     }
 
-    fn as_number(&self) -> Option<Number> {
-        match number_to_serde(self) {
-            Value::Number(n) if self.is_number() => Some(n),
+    fn as_number(&self) -> Option<serde_json::Number> {
+        match self {
+            Lite::Number(n) => Some(n.clone()),
             _ => None,
         }
     }
 
     fn as_str(&self) -> Option<&str> {
-        JsonValueTrait::as_str(self)
-    }
-
-    fn get(&self, key: &str) -> Option<&sonic_rs::Value> {
-        self.as_object()?.get(&key)
-    }
-
-    fn index(&self, index: usize) -> Option<&sonic_rs::Value> {
-        self.as_array()?.get(index)
-    }
-
-    fn len(&self) -> usize {
-        if let Some(a) = self.as_array() {
-            a.len()
-        } else if let Some(o) = self.as_object() {
-            o.len()
-        } else {
-            0
+        match self {
+            Lite::Str(s) => Some(s),
+            _ => None,
         }
     }
 
-    fn array_iter(&self) -> Option<std::slice::Iter<'_, sonic_rs::Value>> {
-        self.as_array().map(|a| a.iter())
+    fn get(&self, key: &str) -> Option<&Self> {
+        match self {
+            Lite::Object(object) => object.get(key),
+            _ => None,
+        }
     }
 
-    fn object_iter(&self) -> Option<FastMembers<'_>> {
-        self.as_object().map(|o| FastMembers(Some(o.iter())))
+    fn index(&self, index: usize) -> Option<&Self> {
+        match self {
+            Lite::Array(items) => items.get(index),
+            _ => None,
+        }
     }
+
+    fn len(&self) -> usize {
+        match self {
+            Lite::Array(items) => items.len(),
+            Lite::Object(object) => object.members.len(),
+            _ => 0,
+        }
+    }
+
+    fn array_iter(&self) -> Option<Self::ArrayIter<'_>> {
+        match self {
+            Lite::Array(items) => Some(items.iter()),
+            _ => None,
+        }
+    }
+
+    fn object_iter(&self) -> Option<Self::ObjectIter<'_>> {
+        match self {
+            Lite::Object(LiteObject { members, .. }) => Some(LiteMembers(members.iter())),
+            _ => None,
+        }
+    }
+}
+
+/// Checks a tool's JSON text nested at most `max_depth` deep, for a [`JsonMember`]: too deep is
+/// `LIMIT_EXCEEDED`; what `JSON.parse` reads but JSON cannot hold (a number past the range of a
+/// double, which JavaScript makes Infinity) is `EXPRESSION_ERROR`; anything else that is not
+/// JSON is `VALIDATION_FAILED`.
+pub(crate) fn read_json(text: &str, max_depth: usize) -> Result<Structure, Error> {
+    crate::json::scan(text, max_depth).map_err(|e| match e {
+        ReadError::TooDeep => Error::new(
+            ErrorCode::LimitExceeded,
+            format!("JSON nests deeper than the limit of {max_depth} levels"),
+        ),
+        // Said, rather than read as prose.
+        ReadError::Infinity(_) => {
+            Error::new(ErrorCode::ExpressionError, format!("the JSON has {e}"))
+        }
+        ReadError::Syntax(..) => {
+            Error::new(ErrorCode::ValidationFailed, format!("invalid JSON: {e}"))
+        }
+    })
 }
 
 #[cfg(test)]
@@ -424,14 +411,61 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// A response whose only text block is `text`.
+    fn response_of(text: &str) -> Result<ToolResponse, Error> {
+        let structure = read_json(text, 10)?;
+        Ok(ToolResponse::new(
+            json!("t"),
+            json!({"q": 1}),
+            json!({"content": [{"type": "text", "text": text}]}),
+            None,
+            TextMember::Block(0),
+            Some(JsonMember::one(JsonText::Text, structure)),
+            None,
+        ))
+    }
+
+    /// What `transformData` answers: `json` decoded as far as the expression reads it.
+    fn search_read(r: &ToolResponse, expression: &crate::jmespath::Expression) -> Value {
+        let read = r.json_for(&expression.reads_of_member("json")).unwrap();
+        read.search(r, |members| match members {
+            MembersOf::Whole(m) => expression.search_members(m),
+            MembersOf::Part(m) => expression.search_members(m),
+        })
+        .unwrap()
+    }
+
+    fn parsed(text: &str) -> Value {
+        response_of(text).unwrap().json().unwrap().clone()
+    }
+
     #[test]
-    fn parsed_values_convert_in_order() {
+    fn parsed_values_keep_their_order() {
         let v = json!({"z": 1, "a": [true, null, -3, 1.5, 18446744073709551615u64, "é😀"], "m": {"k": {}}});
-        let back = to_serde(&parse_fast(&v.to_string(), 10).unwrap());
+        let back = parsed(&v.to_string());
         assert_eq!(back, v);
         assert_eq!(
             back.as_object().unwrap().keys().collect::<Vec<_>>(),
             ["z", "a", "m"]
+        );
+    }
+
+    #[test]
+    fn a_repeated_member_reads_as_json_parse_reads_it() {
+        // JSON.parse('{"a":1,"b":0,"a":2}') is {a: 2, b: 0}: the last value, in the first place.
+        // (sonic-rs, the reader before, answered json.a = 1.)
+        let r = response_of(r#"{"a":1,"b":0,"a":2}"#).unwrap();
+        let a = crate::jmespath::Expression::compile("json.a").unwrap();
+        assert!(matches!(
+            r.json_for(&a.reads_of_member("json")),
+            Some(JsonRead::Part(_))
+        ));
+        assert_eq!(search_read(&r, &a), json!(2));
+        let whole = r.json().unwrap();
+        assert_eq!(whole, &json!({"a": 2, "b": 0}));
+        assert_eq!(
+            whole.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["a", "b"]
         );
     }
 
@@ -451,17 +485,7 @@ mod tests {
             ),
         ];
         for (text, want) in &cases {
-            let got = to_serde(&parse_fast(text, 10).unwrap());
-            assert_eq!(&got, want, "{text}");
-        }
-        assert_eq!(lone_surrogates_replaced(r#"["\ud83d\ude00", "\n"]"#), None);
-        // Both parsers refuse the escape as written (sonic-rs natively, serde_json on
-        // WebAssembly), and both read the repaired text.
-        for (text, want) in &cases {
-            assert!(parse_text(text).is_err(), "{text}");
-            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
-            let repaired = lone_surrogates_replaced(text).unwrap();
-            assert_eq!(&serde_json::from_str::<Value>(&repaired).unwrap(), want);
+            assert_eq!(&parsed(text), want, "{text}");
         }
     }
 
@@ -469,58 +493,56 @@ mod tests {
     fn json_that_json_parse_reads_is_never_prose() {
         // JSON.parse('[1e400]') is [Infinity]: an error that says so, not a missing `json`.
         for text in ["[1e400]", r#"{"a": [-1e400, 1]}"#] {
-            let e = parse_fast(text, 10).unwrap_err();
+            let e = read_json(text, 10).unwrap_err();
             assert_eq!(e.code(), ErrorCode::ExpressionError, "{text}");
             assert!(e.message().contains("Infinity"), "{}", e.message());
         }
         for text in ["[1e400", "[1, 2]]", "[01]", r#"["\x"]"#] {
             assert_eq!(
-                parse_fast(text, 10).unwrap_err().code(),
+                read_json(text, 10).unwrap_err().code(),
                 ErrorCode::ValidationFailed,
                 "{text}"
             );
         }
         // Still refused: what JSON.parse refuses.
-        assert!(parse_fast(r#"["\ud800", ]"#, 10).is_err());
+        assert!(read_json(r#"["\ud800", ]"#, 10).is_err());
     }
 
     #[test]
-    fn deep_text_is_refused_before_parsing() {
+    fn deep_text_is_refused() {
         let text = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
         assert_eq!(
-            parse_fast(&text, 128).unwrap_err().code(),
+            read_json(&text, 128).unwrap_err().code(),
             ErrorCode::LimitExceeded
         );
         assert_eq!(
-            parse_fast("[1,", 128).unwrap_err().code(),
+            read_json("[1,", 128).unwrap_err().code(),
             ErrorCode::ValidationFailed
         );
     }
 
     fn response() -> ToolResponse {
-        let json = parse_fast(r#"{"issues": [{"number": 1, "state": "open", "title": "a"}, {"number": 2.5, "state": "closed", "title": "b"}]}"#, 10).unwrap();
-        ToolResponse::new(
-            json!("t"),
-            json!({"q": 1}),
-            json!({"content": [{"type": "text", "text": "{...}"}]}),
-            None,
-            TextMember::Block(0),
-            Some(json),
-            None,
-        )
+        response_of(r#"{"issues": [{"number": 1, "state": "open", "title": "a"}, {"number": 2.5, "state": "closed", "title": "b"}]}"#).unwrap()
     }
 
     #[test]
     fn jmespath_reads_the_members_like_the_whole_value() {
-        let r = response();
         for expr in [
             "{open: json.issues[?state == 'open'].{n: to_string(number), t: title}, s: sum(json.issues[].number)}",
+            "json.issues[?state == 'open'].{n: to_string(number), t: title}",
+            "json.issues[*].title",
             "keys(@)",
             "@",
             "toolInput.q",
             "length(@)",
         ] {
             let expression = crate::jmespath::Expression::compile(expr).unwrap();
+            let r = response();
+            assert_eq!(
+                search_read(&r, &expression),
+                expression.search(response().value()).unwrap(),
+                "{expr}"
+            );
             assert_eq!(
                 expression.search_members(&r.members()).unwrap(),
                 expression.search(r.value()).unwrap(),

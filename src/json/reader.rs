@@ -1,0 +1,1063 @@
+//! The reader of tool texts: JSON read as `JSON.parse` reads it, in two steps.
+//!
+//! 1. [`scan`] checks the whole text in one pass without recursion: the grammar, the depth limit,
+//!    and whether a number is past the range of a double (JavaScript's `Infinity`). It records
+//!    where each array and object closes ([`Structure`]), nothing else.
+//! 2. [`decode`] builds the `serde_json` value of the parts of the text a reader asks for
+//!    ([`Need`]): members nobody reads are stepped over, a container in one jump (its end is in
+//!    the structure), a string with a search for its closing quote.
+//!
+//! So a tool text is checked when it arrives (a bad text is found at the call, as before), and
+//! what a JMESPath expression reads of a large response is decoded at the time it reads it.
+//!
+//! The value is the one `JSON.parse` gives, written as JSON: a repeated member name keeps its
+//! first position and its last value; a lone surrogate escape (`"\ud800"`) is U+FFFD, as
+//! JavaScript's string is when encoded as UTF-8; numbers are doubles rounded correctly, except
+//! integers that fit 64 bits, which stay exact (as `serde_json` keeps them).
+
+use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
+
+/// Why [`scan`] refused a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ReadError {
+    /// Nested deeper than the limit.
+    TooDeep,
+    /// JSON, but with a number past the range of a double (at the byte offset).
+    Infinity(usize),
+    /// Not JSON: what is wrong, at the byte offset.
+    Syntax(usize, &'static str),
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::TooDeep => f.write_str("nested deeper than the limit"),
+            ReadError::Infinity(at) => write!(
+                f,
+                "a number beyond the range of a double at byte {at} (JavaScript reads it as \
+                 Infinity, which JSON cannot hold)"
+            ),
+            ReadError::Syntax(at, what) => write!(f, "{what} at byte {at}"),
+        }
+    }
+}
+
+/// One array or object of a scanned text.
+#[derive(Debug, Clone, Copy)]
+struct Container {
+    /// The byte offset of its closing bracket.
+    close: usize,
+    /// The number of containers that open before it closes, itself included: the index of
+    /// the next container after it is its own index plus this.
+    span: usize,
+    /// The number of strings (names included) that start before it closes: the index in
+    /// [`Structure::strings`] of the next string after it.
+    strings: usize,
+    /// Its elements or members, repeated names counted each time.
+    len: usize,
+}
+
+/// Where the arrays and objects of a scanned text close, in the order they open.
+#[derive(Debug, Default)]
+pub(crate) struct Structure {
+    containers: Vec<Container>,
+    /// For each string, names included, in the order of the text: the offset after its closing
+    /// quote, with [`ESCAPED`] set when it holds an escape. Decoding reads names and steps over
+    /// strings with it instead of looking for their ends again.
+    strings: Vec<usize>,
+}
+
+/// The bit of a [`Structure::strings`] entry that says the string holds an escape.
+const ESCAPED: usize = 1 << (usize::BITS - 1);
+
+/// What a reader needs of a value.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Need {
+    /// All of it.
+    All,
+    /// Of an object, the members named in `fields` (with what is needed of each); of an array,
+    /// every element with `items` (with [`Need::NOTHING`] when `None`: the length is kept);
+    /// a scalar whole.
+    Part {
+        fields: Vec<(Box<str>, Need)>,
+        items: Option<Box<Need>>,
+    },
+}
+
+impl Need {
+    /// Nothing of an object's members, the length of an array, a scalar whole.
+    pub(crate) const NOTHING: Need = Need::Part {
+        fields: Vec::new(),
+        items: None,
+    };
+
+    /// What is needed of the member `name` of an object, if anything.
+    fn field(&self, name: &str) -> Option<&Need> {
+        match self {
+            Need::All => Some(&Need::All),
+            Need::Part { fields, .. } => fields.iter().find(|(f, _)| **f == *name).map(|(_, n)| n),
+        }
+    }
+
+    /// What is needed of each element of an array.
+    pub(crate) fn items(&self) -> &Need {
+        match self {
+            Need::All => &Need::All,
+            Need::Part { items: Some(n), .. } => n,
+            Need::Part { items: None, .. } => &NOTHING,
+        }
+    }
+}
+
+/// [`Need::NOTHING`] as a place to borrow from.
+static NOTHING: Need = Need::NOTHING;
+
+#[inline]
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\n' | b'\r' | b'\t') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Whether a byte ends the plain run of a string: a quote, a backslash, or a control character
+/// (which a JSON string may not hold as it is).
+#[inline]
+fn special(c: u8) -> bool {
+    c == b'"' || c == b'\\' || c < 0x20
+}
+
+/// The offset of the first byte at or after `from` that [`special`] picks, else the length.
+///
+/// Strings are most of a tool text, and most of them are short (member names, words): a call
+/// into a search routine per string costs more than the string. So the bytes are compared 16
+/// at a time inline, with the `wide` vector type (SSE2 or NEON, `simd128` on WebAssembly when
+/// enabled, plain code elsewhere).
+#[inline]
+fn find_special(b: &[u8], from: usize) -> usize {
+    use wide::u8x16;
+    let (quote, backslash, control) = (u8x16::splat(b'"'), u8x16::splat(b'\\'), u8x16::splat(0x1f));
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 16) {
+        let mut bytes = [0u8; 16];
+        bytes.copy_from_slice(chunk);
+        let v = u8x16::new(bytes);
+        let hits = v.cmp_eq(quote) | v.cmp_eq(backslash) | v.min(control).cmp_eq(v);
+        let mask = hits.move_mask();
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
+        }
+        i += 16;
+    }
+    while let Some(&c) = b.get(i) {
+        if special(c) {
+            return i;
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+fn hex4(b: &[u8], at: usize) -> Option<u16> {
+    let digits = b.get(at..at + 4)?;
+    let mut unit = 0u16;
+    for &d in digits {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return None,
+        };
+        unit = unit << 4 | u16::from(v);
+    }
+    Some(unit)
+}
+
+/// Checks the string whose opening quote is at `i`; its [`Structure::strings`] entry (the
+/// offset after its closing quote, and whether it holds an escape).
+fn scan_string(b: &[u8], i: usize) -> Result<usize, ReadError> {
+    let mut j = i + 1;
+    let mut escaped = 0;
+    loop {
+        j = find_special(b, j);
+        match b.get(j) {
+            Some(b'"') => return Ok((j + 1) | escaped),
+            Some(b'\\') => match b.get(j + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                    escaped = ESCAPED;
+                    j += 2;
+                }
+                Some(b'u') if hex4(b, j + 2).is_some() => {
+                    escaped = ESCAPED;
+                    j += 6;
+                }
+                _ => return Err(ReadError::Syntax(j, "invalid escape")),
+            },
+            Some(_) => return Err(ReadError::Syntax(j, "control character in a string")),
+            None => return Err(ReadError::Syntax(i, "unterminated string")),
+        }
+    }
+}
+
+/// Checks the number that starts at `i`; the offset after it, and whether it is beyond the
+/// range of a double.
+fn scan_number(b: &[u8], i: usize) -> Result<(usize, bool), ReadError> {
+    let digits = |mut j: usize| {
+        while let Some(b'0'..=b'9') = b.get(j) {
+            j += 1;
+        }
+        j
+    };
+    let mut j = i;
+    if b.get(j) == Some(&b'-') {
+        j += 1;
+    }
+    let int_start = j;
+    match b.get(j) {
+        Some(b'0') => j += 1,
+        Some(b'1'..=b'9') => j = digits(j),
+        _ => return Err(ReadError::Syntax(j, "invalid number")),
+    }
+    let int_digits = j - int_start;
+    let mut exponent = false;
+    if b.get(j) == Some(&b'.') {
+        let k = digits(j + 1);
+        if k == j + 1 {
+            return Err(ReadError::Syntax(j, "invalid number"));
+        }
+        j = k;
+    }
+    if let Some(b'e' | b'E') = b.get(j) {
+        exponent = true;
+        j += 1;
+        if let Some(b'+' | b'-') = b.get(j) {
+            j += 1;
+        }
+        let k = digits(j);
+        if k == j {
+            return Err(ReadError::Syntax(j, "invalid number"));
+        }
+        j = k;
+    }
+    // Only a number with an exponent or more than 308 integer digits can pass f64::MAX.
+    let infinite = (exponent || int_digits > 308)
+        && std::str::from_utf8(&b[i..j])
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .is_none_or(f64::is_infinite);
+    Ok((j, infinite))
+}
+
+/// Checks `text` (see the module docs): its structure, or why it is refused. A syntax error
+/// is reported before a number past a double's range; nesting past `max_depth` is reported
+/// whatever else is wrong with the text, as the depth pre-scan did.
+pub(crate) fn scan(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
+    match scan_checked(text, max_depth) {
+        // Past the error the text is measured all the same (brackets outside strings), so that
+        // deep text is refused as too deep whatever it holds.
+        Err(ReadError::Syntax(..)) if super::nests_deeper_than(text, max_depth) => {
+            Err(ReadError::TooDeep)
+        }
+        other => other,
+    }
+}
+
+fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
+    let b = text.as_bytes();
+    let mut containers: Vec<Container> = Vec::new();
+    let mut strings: Vec<usize> = Vec::new();
+    // The open containers: index in `containers`, and whether an object.
+    // The open containers: index in `containers`, whether an object, values read so far.
+    let mut stack: Vec<(usize, bool, usize)> = Vec::new();
+    let mut infinity = None;
+    // Whether the after-value step below follows a value (not an empty container's opening).
+    let mut value_read = true;
+    let mut i = skip_ws(b, 0);
+    // Reads a member name and its colon at `i`; the offset of the value.
+    let key = |i: usize, strings: &mut Vec<usize>| -> Result<usize, ReadError> {
+        if b.get(i) != Some(&b'"') {
+            return Err(ReadError::Syntax(i, "expected a member name"));
+        }
+        let entry = scan_string(b, i)?;
+        strings.push(entry);
+        let j = skip_ws(b, entry & !ESCAPED);
+        if b.get(j) != Some(&b':') {
+            return Err(ReadError::Syntax(j, "expected ':'"));
+        }
+        Ok(skip_ws(b, j + 1))
+    };
+    'value: loop {
+        // A value starts at `i`.
+        match b.get(i) {
+            Some(&open @ (b'{' | b'[')) => {
+                if stack.len() >= max_depth {
+                    return Err(ReadError::TooDeep);
+                }
+                let object = open == b'{';
+                stack.push((containers.len(), object, 0));
+                containers.push(Container {
+                    close: 0,
+                    span: 0,
+                    strings: 0,
+                    len: 0,
+                });
+                i = skip_ws(b, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) != Some(&close) {
+                    if object {
+                        i = key(i, &mut strings)?;
+                    }
+                    continue 'value;
+                }
+                // Empty: the close is read below, after no value.
+                value_read = false;
+            }
+            Some(b'"') => {
+                let entry = scan_string(b, i)?;
+                strings.push(entry);
+                i = entry & !ESCAPED;
+            }
+            Some(b't') if b[i..].starts_with(b"true") => i += 4,
+            Some(b'f') if b[i..].starts_with(b"false") => i += 5,
+            Some(b'n') if b[i..].starts_with(b"null") => i += 4,
+            Some(b'-' | b'0'..=b'9') => {
+                let (end, infinite) = scan_number(b, i)?;
+                if infinite && infinity.is_none() {
+                    infinity = Some(i);
+                }
+                i = end;
+            }
+            Some(_) => return Err(ReadError::Syntax(i, "expected a value")),
+            None => return Err(ReadError::Syntax(i, "unexpected end")),
+        }
+        // After a value: a comma, the close of the container, or the end.
+        loop {
+            i = skip_ws(b, i);
+            if let Some(top) = stack.last_mut() {
+                top.2 += usize::from(std::mem::replace(&mut value_read, true));
+            }
+            let Some(&(k, object, len)) = stack.last() else {
+                if i < b.len() {
+                    return Err(ReadError::Syntax(i, "unexpected text after the value"));
+                }
+                let structure = Structure {
+                    containers,
+                    strings,
+                };
+                return match infinity {
+                    // JSON.parse gives Infinity only where it stays: a repeated member name
+                    // may replace it. Rare, so found by decoding it all.
+                    Some(at) if decode_checked::<Value>(text, &structure, &Need::All).1 => {
+                        Err(ReadError::Infinity(at))
+                    }
+                    _ => Ok(structure),
+                };
+            };
+            match (b.get(i), object) {
+                (Some(b','), _) => {
+                    i = skip_ws(b, i + 1);
+                    if object {
+                        i = key(i, &mut strings)?;
+                    }
+                    continue 'value;
+                }
+                (Some(b'}'), true) | (Some(b']'), false) => {
+                    containers[k] = Container {
+                        close: i,
+                        span: containers.len() - k,
+                        strings: strings.len(),
+                        len,
+                    };
+                    stack.pop();
+                    i += 1;
+                }
+                (None, _) => return Err(ReadError::Syntax(i, "unexpected end")),
+                _ => return Err(ReadError::Syntax(i, "expected ',' or a closing bracket")),
+            }
+        }
+    }
+}
+
+/// What [`decode`] builds: a `serde_json` value, or a [`Lite`] tree borrowing from the text.
+pub(crate) trait Tree<'t>: Sized {
+    /// An object being built.
+    type Object: Default;
+    /// An object for about `capacity` members.
+    fn new_object(capacity: usize) -> Self::Object;
+    fn null() -> Self;
+    fn boolean(b: bool) -> Self;
+    /// A number (`None`: past a double's range, which JSON cannot hold).
+    fn number(n: Option<Number>) -> Self;
+    fn string(s: Cow<'t, str>) -> Self;
+    fn array(items: Vec<Self>) -> Self;
+    /// Adds a member; a repeated name keeps its place and takes the later value.
+    fn insert(object: &mut Self::Object, name: Cow<'t, str>, value: Self);
+    fn object(object: Self::Object) -> Self;
+}
+
+impl<'t> Tree<'t> for Value {
+    type Object = Map<String, Value>;
+    fn new_object(capacity: usize) -> Map<String, Value> {
+        Map::with_capacity(capacity)
+    }
+    fn null() -> Value {
+        Value::Null
+    }
+    fn boolean(b: bool) -> Value {
+        Value::Bool(b)
+    }
+    fn number(n: Option<Number>) -> Value {
+        n.map_or(Value::Null, Value::Number)
+    }
+    fn string(s: Cow<'t, str>) -> Value {
+        Value::String(s.into_owned())
+    }
+    fn array(items: Vec<Value>) -> Value {
+        Value::Array(items)
+    }
+    fn insert(object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
+        object.insert(name.into_owned(), value);
+    }
+    fn object(object: Map<String, Value>) -> Value {
+        Value::Object(object)
+    }
+}
+
+/// A JSON value whose strings borrow from the text where they have no escapes, and whose
+/// objects are vectors of members: what a search reads of a tool text, built without a copy of
+/// its strings or a hash of its names, and dropped after the search.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Lite<'t> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    Str(Cow<'t, str>),
+    Array(Vec<Lite<'t>>),
+    Object(LiteObject<'t>),
+}
+
+/// The members of a [`Lite`] object, in order, names unique; large ones are indexed by name.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct LiteObject<'t> {
+    pub(crate) members: Vec<(Cow<'t, str>, Lite<'t>)>,
+    /// The position of each name, once the object has more than [`LiteObject::SCAN`] members.
+    /// Boxed: a map is six words where a box is one, and every [`Lite`] node is as large as
+    /// its largest form; few objects have an index.
+    #[allow(clippy::box_collection)]
+    index: Option<Box<std::collections::HashMap<Cow<'t, str>, usize>>>,
+}
+
+impl<'t> LiteObject<'t> {
+    /// Members compared one by one up to this many; past it, looked up by hash.
+    const SCAN: usize = 16;
+
+    /// The position of the member `name`.
+    fn position(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(name).copied(),
+            None => self.members.iter().position(|(k, _)| *k == *name),
+        }
+    }
+
+    /// The value of the member `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&Lite<'t>> {
+        self.position(name).map(|at| &self.members[at].1)
+    }
+}
+
+impl<'t> Tree<'t> for Lite<'t> {
+    type Object = LiteObject<'t>;
+    fn new_object(capacity: usize) -> LiteObject<'t> {
+        LiteObject {
+            members: Vec::with_capacity(capacity),
+            index: None,
+        }
+    }
+    fn null() -> Lite<'t> {
+        Lite::Null
+    }
+    fn boolean(b: bool) -> Lite<'t> {
+        Lite::Bool(b)
+    }
+    fn number(n: Option<Number>) -> Lite<'t> {
+        n.map_or(Lite::Null, Lite::Number)
+    }
+    fn string(s: Cow<'t, str>) -> Lite<'t> {
+        Lite::Str(s)
+    }
+    fn array(items: Vec<Lite<'t>>) -> Lite<'t> {
+        Lite::Array(items)
+    }
+    fn insert(object: &mut LiteObject<'t>, name: Cow<'t, str>, value: Lite<'t>) {
+        if let Some(at) = object.position(&name) {
+            object.members[at].1 = value;
+            return;
+        }
+        if let Some(index) = &mut object.index {
+            index.insert(name.clone(), object.members.len());
+        } else if object.members.len() == LiteObject::SCAN {
+            let mut index: std::collections::HashMap<Cow<'t, str>, usize> = object
+                .members
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            index.insert(name.clone(), object.members.len());
+            object.index = Some(Box::new(index));
+        }
+        object.members.push((name, value));
+    }
+    fn object(object: LiteObject<'t>) -> Lite<'t> {
+        Lite::Object(object)
+    }
+}
+
+/// Builds the value of a scanned text: all of it, or what `need` asks for.
+struct Decoder<'t, 's> {
+    text: &'t str,
+    b: &'t [u8],
+    containers: &'s [Container],
+    strings: &'s [usize],
+    /// The byte offset read next.
+    i: usize,
+    /// The index in `containers` of the next container to open.
+    k: usize,
+    /// The index in `strings` of the next string.
+    s: usize,
+}
+
+/// An open container being built, with what is needed of its elements or members.
+enum Frame<'t, 'n, T: Tree<'t>> {
+    Array(Vec<T>, &'n Need, Infinities),
+    /// The members so far, what is needed of the object, the name of the member being read.
+    Object(T::Object, &'n Need, Cow<'t, str>, Infinities),
+}
+
+/// Where a container being built holds a number past a double's range (decoded as `null`):
+/// how many of its elements do, or which of its members do now (a repeated name replaces).
+#[derive(Default)]
+struct Infinities {
+    items: usize,
+    members: Option<std::collections::HashSet<String>>,
+}
+
+impl Infinities {
+    fn any(&self) -> bool {
+        self.items > 0 || self.members.as_ref().is_some_and(|m| !m.is_empty())
+    }
+
+    /// The member `name` now holds a value with (`infinite`) or without one.
+    fn member(&mut self, name: &str, infinite: bool) {
+        if infinite {
+            self.members.get_or_insert_default().insert(name.to_owned());
+        } else if let Some(members) = &mut self.members {
+            members.remove(name);
+        }
+    }
+}
+
+impl<'t> Decoder<'t, '_> {
+    #[inline]
+    fn peek(&self) -> u8 {
+        self.b.get(self.i).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        self.i = skip_ws(self.b, self.i);
+    }
+
+    /// The [`Structure::strings`] entry of the string at the offset, moving past it.
+    #[inline]
+    fn next_string(&mut self) -> usize {
+        let entry = self.strings.get(self.s).copied().unwrap_or(self.b.len());
+        self.s += 1;
+        entry
+    }
+
+    /// The string whose opening quote is at the offset, borrowed when it has no escapes.
+    fn string(&mut self) -> Cow<'t, str> {
+        let entry = self.next_string();
+        if entry & ESCAPED == 0 {
+            let text = self
+                .text
+                .get(self.i + 1..entry.saturating_sub(1))
+                .unwrap_or_default();
+            self.i = entry;
+            return Cow::Borrowed(text);
+        }
+        let start = self.i + 1;
+        let mut j = start;
+        let mut out: Option<String> = None;
+        loop {
+            // A scanned string has no control characters: the byte found is `"` or `\`.
+            let end = find_special(self.b, j);
+            let piece = self.text.get(j..end).unwrap_or_default();
+            j = end;
+            if self.b.get(j) != Some(&b'\\') {
+                self.i = j + 1;
+                return match out {
+                    None => Cow::Borrowed(self.text.get(start..j).unwrap_or_default()),
+                    Some(mut s) => {
+                        s.push_str(piece);
+                        Cow::Owned(s)
+                    }
+                };
+            }
+            let s = out.get_or_insert_with(String::new);
+            s.push_str(piece);
+            let escape = self.b.get(j + 1).copied().unwrap_or(b'u');
+            j += 2;
+            match escape {
+                b'b' => s.push('\u{8}'),
+                b'f' => s.push('\u{c}'),
+                b'n' => s.push('\n'),
+                b'r' => s.push('\r'),
+                b't' => s.push('\t'),
+                b'u' => {
+                    let unit = hex4(self.b, j).unwrap_or(0xFFFD);
+                    j += 4;
+                    let c = match unit {
+                        0xD800..=0xDBFF => {
+                            let low = (self.b.get(j) == Some(&b'\\')
+                                && self.b.get(j + 1) == Some(&b'u'))
+                            .then(|| hex4(self.b, j + 2))
+                            .flatten()
+                            .filter(|low| (0xDC00..=0xDFFF).contains(low));
+                            match low {
+                                Some(low) => {
+                                    j += 6;
+                                    let code = 0x10000
+                                        + ((u32::from(unit) - 0xD800) << 10)
+                                        + (u32::from(low) - 0xDC00);
+                                    char::from_u32(code).unwrap_or('\u{FFFD}')
+                                }
+                                None => '\u{FFFD}',
+                            }
+                        }
+                        unit => char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'),
+                    };
+                    s.push(c);
+                }
+                // `"`, `\` and `/` stand for themselves.
+                other => s.push(char::from(other)),
+            }
+        }
+    }
+
+    /// Steps over the value at the offset.
+    fn skip(&mut self) {
+        match self.peek() {
+            b'{' | b'[' => {
+                let c = self.containers.get(self.k).copied().unwrap_or(Container {
+                    close: self.b.len(),
+                    span: 1,
+                    strings: self.strings.len(),
+                    len: 0,
+                });
+                self.i = c.close + 1;
+                self.k += c.span;
+                self.s = c.strings;
+            }
+            b'"' => {
+                self.i = self.next_string() & !ESCAPED;
+            }
+            _ => {
+                while !matches!(
+                    self.peek(),
+                    b',' | b']' | b'}' | b' ' | b'\n' | b'\r' | b'\t' | 0
+                ) {
+                    self.i += 1;
+                }
+            }
+        }
+    }
+
+    /// The number at the offset.
+    fn number(&mut self) -> (Option<Number>, bool) {
+        let start = self.i;
+        let mut integer = true;
+        while let Some(&c) = self.b.get(self.i) {
+            match c {
+                b'0'..=b'9' | b'-' | b'+' => {}
+                b'.' | b'e' | b'E' => integer = false,
+                _ => break,
+            }
+            self.i += 1;
+        }
+        number_value(self.text.get(start..self.i).unwrap_or("0"), integer)
+    }
+
+    /// Moves to the next member of the object `need` asks for (past `{` or a value); the need
+    /// of that member, its name set in `name`; `None` past the closing `}`.
+    fn next_member<'n>(&mut self, need: &'n Need, name: &mut Cow<'t, str>) -> Option<&'n Need> {
+        loop {
+            self.ws();
+            match self.peek() {
+                b',' => {
+                    self.i += 1;
+                    self.ws();
+                }
+                b'"' => {}
+                // `}` (or the end, which a scanned text does not reach here).
+                _ => {
+                    self.i += 1;
+                    return None;
+                }
+            }
+            let key = self.string();
+            self.ws();
+            self.i += 1; // ':'
+            self.ws();
+            if let Some(member) = need.field(&key) {
+                *name = key;
+                return Some(member);
+            }
+            self.skip();
+        }
+    }
+}
+
+/// The value of a number's text, as `serde_json` holds what `JSON.parse` reads: an integer that
+/// fits 64 bits exactly, anything else as the nearest double.
+/// Also whether the number is past a double's range (then `None`).
+fn number_value(raw: &str, integer: bool) -> (Option<Number>, bool) {
+    if integer && raw.len() <= 20 {
+        if raw == "-0" {
+            return (Number::from_f64(-0.0), false);
+        }
+        if raw.starts_with('-') {
+            if let Ok(n) = raw.parse::<i64>() {
+                return (Some(n.into()), false);
+            }
+        } else if let Ok(n) = raw.parse::<u64>() {
+            return (Some(n.into()), false);
+        }
+    }
+    match raw.parse::<f64>().ok().and_then(Number::from_f64) {
+        Some(n) => (Some(n), false),
+        None => (None, true),
+    }
+}
+
+/// The value of `text`, which [`scan`] accepted with `structure`, as far as `need` asks.
+/// Iterative: the text's depth is bounded only by the limit it was scanned with.
+pub(crate) fn decode<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &Need) -> T {
+    decode_checked(text, structure, need).0
+}
+
+/// [`decode`], and whether the value holds a number past a double's range (as `null`).
+fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &Need) -> (T, bool) {
+    let mut d = Decoder {
+        text,
+        b: text.as_bytes(),
+        containers: &structure.containers,
+        strings: &structure.strings,
+        i: 0,
+        k: 0,
+        s: 0,
+    };
+    d.ws();
+    let mut stack: Vec<Frame<'t, '_, T>> = Vec::new();
+    let mut need = need;
+    'value: loop {
+        // A value starts at the offset; `need` says how much of it.
+        let (mut value, mut infinite) = match d.peek() {
+            // An object of which no member is needed is stepped over in one jump.
+            b'{' if matches!(need, Need::Part { fields, .. } if fields.is_empty()) => {
+                d.skip();
+                (T::object(T::Object::default()), false)
+            }
+            b'{' => {
+                let len = d.containers.get(d.k).map_or(0, |c| c.len);
+                d.i += 1;
+                d.k += 1;
+                let mut name = Cow::Borrowed("");
+                match d.next_member(need, &mut name) {
+                    Some(member) => {
+                        let capacity = match need {
+                            Need::All => len,
+                            Need::Part { fields, .. } => fields.len().min(len),
+                        };
+                        stack.push(Frame::Object(
+                            T::new_object(capacity),
+                            need,
+                            name,
+                            Infinities::default(),
+                        ));
+                        need = member;
+                        continue 'value;
+                    }
+                    None => (T::object(T::Object::default()), false),
+                }
+            }
+            b'[' => {
+                let len = d.containers.get(d.k).map_or(0, |c| c.len);
+                d.i += 1;
+                d.k += 1;
+                d.ws();
+                if d.peek() == b']' {
+                    d.i += 1;
+                    (T::array(Vec::new()), false)
+                } else {
+                    let items = need.items();
+                    stack.push(Frame::Array(
+                        Vec::with_capacity(len),
+                        items,
+                        Infinities::default(),
+                    ));
+                    need = items;
+                    continue 'value;
+                }
+            }
+            b'"' => (T::string(d.string()), false),
+            b't' => {
+                d.i += 4;
+                (T::boolean(true), false)
+            }
+            b'f' => {
+                d.i += 5;
+                (T::boolean(false), false)
+            }
+            b'n' => {
+                d.i += 4;
+                (T::null(), false)
+            }
+            _ => {
+                let (n, infinite) = d.number();
+                (T::number(n), infinite)
+            }
+        };
+        // A value is complete: into its container, then on to the next value to read.
+        loop {
+            match stack.last_mut() {
+                None => return (value, infinite),
+                Some(Frame::Array(items, item_need, infinities)) => {
+                    items.push(value);
+                    infinities.items += usize::from(infinite);
+                    d.ws();
+                    if d.peek() == b',' {
+                        d.i += 1;
+                        d.ws();
+                        need = item_need;
+                        continue 'value;
+                    }
+                    d.i += 1;
+                    value = T::array(std::mem::take(items));
+                    infinite = infinities.any();
+                }
+                Some(Frame::Object(map, object_need, name, infinities)) => {
+                    // A repeated name keeps its place and takes the later value.
+                    infinities.member(name, infinite);
+                    T::insert(map, std::mem::take(name), value);
+                    if let Some(member) = d.next_member(object_need, name) {
+                        need = member;
+                        continue 'value;
+                    }
+                    value = T::object(std::mem::take(map));
+                    infinite = infinities.any();
+                }
+            }
+            stack.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(text: &str) -> Value {
+        let s = scan(text, 128).unwrap();
+        decode(text, &s, &Need::All)
+    }
+
+    #[test]
+    fn reads_like_serde_json_where_both_agree() {
+        for text in [
+            r#"{"z": 1, "a": [true, null, -3, 1.5, 18446744073709551615, "é😀"], "m": {"k": {}}}"#,
+            "[]",
+            "{}",
+            " [ [ ] , { } , [ 1 ] ] ",
+            r#""a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00""#,
+            "-12",
+            "0",
+            "1e3",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "18446744073709551616",
+            "123.456e-7",
+        ] {
+            let want: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(read(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_repeated_name_keeps_its_place_and_takes_the_last_value() {
+        let v = read(r#"{"a":1,"b":0,"a":2}"#);
+        assert_eq!(v, json!({"a": 2, "b": 0}));
+        assert_eq!(
+            v.as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        for (text, what) in [
+            ("", "unexpected end"),
+            ("[1,", "unexpected end"),
+            ("[1,]", "expected a value"),
+            ("[,1]", "expected a value"),
+            ("{,}", "expected a member name"),
+            (r#"{"a" 1}"#, "expected ':'"),
+            ("[01]", "expected ',' or a closing bracket"),
+            ("[1.]", "invalid number"),
+            ("[-]", "invalid number"),
+            ("[1e]", "invalid number"),
+            ("[1] x", "unexpected text after the value"),
+            (r#"["\x"]"#, "invalid escape"),
+            (r#"["\u12g4"]"#, "invalid escape"),
+            ("[\"a\u{1}\"]", "control character in a string"),
+            ("[\"abc", "unterminated string"),
+            ("[tru]", "expected a value"),
+            ("{]", "expected a member name"),
+            ("[}", "expected a value"),
+            ("[1}", "expected ',' or a closing bracket"),
+        ] {
+            match scan(text, 10) {
+                Err(ReadError::Syntax(_, w)) => assert_eq!(w, what, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert_eq!(scan("[1e400]", 10).unwrap_err(), ReadError::Infinity(1));
+        assert_eq!(
+            scan(r#"{"a":[{"b":1e400}]}"#, 10).unwrap_err(),
+            ReadError::Infinity(11)
+        );
+        // JSON.parse('{"a":1e400,"a":1}') is {a: 1}: a replaced Infinity is no Infinity.
+        assert!(scan(r#"{"a":1e400,"b":0,"a":1}"#, 10).is_ok());
+        assert!(scan(r#"{"a":{"x":[1e400]},"a":{"x":1}}"#, 10).is_ok());
+        assert!(scan(r#"{"a":1,"a":-1e400}"#, 10).is_err());
+        assert!(scan(r#"[{"a":1e400,"a":1},{"a":1,"a":1e400}]"#, 10).is_err());
+        assert_eq!(
+            scan("[-1e400, x]", 10).unwrap_err(),
+            ReadError::Syntax(9, "expected a value")
+        );
+        assert!(scan(&format!("[{}]", "9".repeat(400)), 10).is_err());
+        assert!(scan(&format!("[{}]", "9".repeat(308)), 10).is_ok());
+        assert_eq!(scan("[[1]]", 1).unwrap_err(), ReadError::TooDeep);
+        // Deep past a syntax error is still too deep.
+        let deep = format!("[x{}", "[".repeat(200));
+        assert_eq!(scan(&deep, 128).unwrap_err(), ReadError::TooDeep);
+    }
+
+    #[test]
+    fn lone_surrogates_read_as_u_fffd() {
+        assert_eq!(
+            read(r#"["\ud800", "a\udc00b", "\ud83d\ude00\ud83d", "\ud800\ud800\udc00"]"#),
+            json!(["\u{fffd}", "a\u{fffd}b", "😀\u{fffd}", "\u{fffd}𐀀"])
+        );
+    }
+
+    #[test]
+    fn numbers_are_what_json_parse_reads() {
+        assert_eq!(
+            read("-0").as_f64().map(f64::to_bits),
+            Some((-0.0f64).to_bits())
+        );
+        // Correctly rounded (the nearest double), where serde_json's fast path is one off.
+        assert_eq!(
+            read("2.2250738585072011e-308").as_f64(),
+            Some(2.225_073_858_507_201e-308)
+        );
+        let long = format!("1{}", "0".repeat(10_000));
+        let text = format!("[{long}.5e-9990]");
+        assert_eq!(read(&text), json!([1e10]));
+    }
+
+    #[test]
+    fn a_need_reads_only_its_members() {
+        let text = r#"[{"state":"open","n":1,"body":{"x":[1,2,{"y":3}]},"t":"a\"b"},{"n":2,"state":"closed","body":[[]],"t":"c"}, 5, "s", [1, {"n": 3}]]"#;
+        let s = scan(text, 10).unwrap();
+        let need = Need::Part {
+            fields: vec![],
+            items: Some(Box::new(Need::Part {
+                fields: vec![("n".into(), Need::All), ("t".into(), Need::All)],
+                items: None,
+            })),
+        };
+        assert_eq!(
+            decode::<Value>(text, &s, &need),
+            json!([{"n": 1, "t": "a\"b"}, {"n": 2, "t": "c"}, 5, "s", [1, {}]])
+        );
+        assert_eq!(
+            decode::<Value>(text, &s, &Need::NOTHING),
+            json!([{}, {}, 5, "s", [1, {}]])
+        );
+        assert_eq!(
+            decode::<Value>(text, &s, &Need::All),
+            serde_json::from_str::<Value>(text).unwrap()
+        );
+    }
+
+    /// A [`Lite`] tree as `serde_json`, to compare.
+    fn lite_to_value(lite: &Lite<'_>) -> Value {
+        match lite {
+            Lite::Null => Value::Null,
+            Lite::Bool(b) => Value::Bool(*b),
+            Lite::Number(n) => Value::Number(n.clone()),
+            Lite::Str(s) => Value::String(s.to_string()),
+            Lite::Array(items) => Value::Array(items.iter().map(lite_to_value).collect()),
+            Lite::Object(o) => Value::Object(
+                o.members
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), lite_to_value(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    #[test]
+    fn the_borrowed_tree_reads_like_the_value() {
+        // Small and large objects (past the scan limit, where names are hashed), names
+        // repeated in both, escaped names.
+        let big: Vec<String> = (0..40).map(|i| format!("\"k{}\":{i}", i % 23)).collect();
+        let text = format!(
+            r#"[{{"a":1,"b":"x\ty","a":[2,{{"c":null}}],"\u0062":true}}, {{{}}}, "s\u00e9", -0, 1.5e3]"#,
+            big.join(",")
+        );
+        let s = scan(&text, 10).unwrap();
+        let lite: Lite<'_> = decode(&text, &s, &Need::All);
+        let value: Value = decode(&text, &s, &Need::All);
+        assert_eq!(lite_to_value(&lite), value);
+        let Lite::Array(items) = &lite else {
+            panic!("{lite:?}")
+        };
+        let Lite::Object(big) = &items[1] else {
+            panic!("{lite:?}")
+        };
+        assert_eq!(big.members.len(), 23);
+        assert_eq!(big.get("k5"), Some(&Lite::Number(28.into())));
+        assert_eq!(big.get("k22"), Some(&Lite::Number(22.into())));
+        assert_eq!(big.get("k23"), None);
+        // Strings without escapes borrow from the text.
+        let Lite::Object(first) = &items[0] else {
+            panic!("{lite:?}")
+        };
+        assert!(matches!(first.members[0].0, Cow::Borrowed("a")));
+        assert_eq!(first.members.len(), 2);
+    }
+
+    #[test]
+    fn deep_text_within_the_limit_reads_without_recursion() {
+        let text = format!("{}1{}", "[".repeat(50_000), "]".repeat(50_000));
+        let s = scan(&text, 50_000).unwrap();
+        let v = decode(&text, &s, &Need::All);
+        assert!(super::super::depth_exceeds(&v, 49_999));
+        super::super::drop_deep(v);
+    }
+}
