@@ -11,7 +11,7 @@ use a2ui_catalog_mcp::basic::{BASIC_CATALOG_JSON, BasicCatalog, UrlRequests};
 use a2ui_catalog_mcp::surfaces::{
     Node, ProcessError, Processor, ProcessorOptions, ResolveLimits, Tree,
 };
-use a2ui_catalog_mcp::{Environment, Error, ErrorCode, JsonPointer};
+use a2ui_catalog_mcp::{Environment, Error, ErrorCode};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 
@@ -108,7 +108,10 @@ pub fn processor(locale: &str, time_zone: &str) -> Result<(Processor, UrlRequest
     let urls = basic.url_requests();
     let mut env = Environment::new();
     env.add_catalog(basic.build());
-    let mut processor = Processor::with_environment(env, ProcessorOptions::default());
+    // Live: each surface's tree is kept between messages and writes, so a frame reads it
+    // instead of resolving every property again.
+    let options = ProcessorOptions::default().live(ResolveLimits::default());
+    let mut processor = Processor::with_environment(env, options);
     let document: Value = serde_json::from_str(BASIC_CATALOG_JSON)
         .map_err(|e| Error::new(ErrorCode::ValidationFailed, e.to_string()))?;
     processor.register_catalog(&document)?;
@@ -121,6 +124,9 @@ impl StreamApp {
     pub fn new(stream: &Value, locale: &str, time_zone: &str) -> Result<StreamApp, Error> {
         let (mut processor, urls) = processor(locale, time_zone)?;
         let errors = processor.process_all(stream);
+        // This renderer redraws whole frames, so the change report is not needed; taking it
+        // keeps the journal from growing.
+        processor.take_changes();
         Ok(StreamApp {
             processor,
             errors,
@@ -164,12 +170,18 @@ impl StreamApp {
         self.focus.as_ref()
     }
 
-    /// The trees, by surface. A renderer that keeps a live tree would apply the processor's
-    /// change report here instead of resolving again.
+    /// The trees, by surface, read from the processor's live trees (a renderer that redraws
+    /// only what changed would read `Processor::take_changes` here instead).
     fn refresh(&self) -> Vec<(String, Tree)> {
         self.processor
             .surfaces()
-            .map(|s| (s.id().to_owned(), s.resolve(ResolveLimits::default())))
+            .map(|s| {
+                let tree = match s.live() {
+                    Some(live) => live.to_tree(),
+                    None => s.resolve(ResolveLimits::default()),
+                };
+                (s.id().to_owned(), tree)
+            })
             .collect()
     }
 
@@ -429,12 +441,13 @@ impl StreamApp {
         for e in done.errors {
             self.log.push(format!("{}: {e}", node.component_id));
         }
+        self.processor.take_changes();
         Ok(())
     }
 
     /// Writes an input's value at the path its property is bound to (`{"path"}` or
-    /// `{"@path"}`, relative ones in the node's data context), through the surface's tracked
-    /// model. A property that is not bound cannot be written: the input is read-only.
+    /// `{"@path"}`, relative ones in the node's data context), through the processor
+    /// (`Processor::write_path`). A property that is not bound cannot be written: the input is read-only.
     fn write(&mut self, surface: &str, node: &Node, prop: &str, value: Value) -> Result<(), Error> {
         let bound = self
             .processor
@@ -450,19 +463,10 @@ impl StreamApp {
                 format!("'{prop}' is not bound to the data model: the input is read-only"),
             ));
         };
-        let pointer = if path.starts_with('/') {
-            JsonPointer::parse(&path)?
-        } else {
-            let relative = JsonPointer::parse(&format!("/{path}"))?;
-            JsonPointer::from_tokens(node.data_path.tokens().iter().chain(relative.tokens()))
-        };
-        let Some(target) = self.processor.surface_mut(surface) else {
-            return Ok(());
-        };
-        let model = target.tracked_data_model();
-        model.set(&pointer, value)?;
-        // The tree is resolved again on the next frame: the changes are not needed.
-        model.take_changes();
+        // Through the processor, so the live tree re-evaluates what the write reaches.
+        self.processor
+            .write_path(surface, &node.data_path, &path, value)?;
+        self.processor.take_changes();
         Ok(())
     }
 }
