@@ -8,7 +8,7 @@ use super::Shared;
 use super::functions::{Get, Kind, arg_error, number_arg};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
-use fixed_decimal::{Decimal, FloatPrecision, SignedRoundingMode, UnsignedRoundingMode};
+use fixed_decimal::Decimal;
 use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
 use icu_decimal::{DecimalFormatter, DecimalFormatterPreferences};
 use icu_experimental::dimension::currency::CurrencyType;
@@ -94,19 +94,78 @@ fn grouping(kind: Kind, args: &(impl Get + ?Sized)) -> Result<bool, Error> {
     }
 }
 
-/// `n` at its shortest round-trip decimal form.
-fn decimal(n: f64) -> Decimal {
-    Decimal::try_from_f64(n, FloatPrecision::RoundTrip).unwrap_or_default()
+/// `n` (finite, not negative) at its shortest round-trip decimal form, as `digits × 10^exp`:
+/// Ryu's at most 17 significant digits always fit a `u64`.
+fn shortest(n: f64) -> (u64, i32) {
+    let mut buffer = ryu_js::Buffer::new();
+    let text = buffer.format_finite(n);
+    let (mantissa, mut exp) = match text.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    let mut digits = 0u64;
+    // Zeros after the last non-zero digit, held back so that the integer part's trailing
+    // zeros (Ryu writes 1.2e20 as 120000000000000000000) go to the exponent.
+    let mut zeros = 0u32;
+    let mut fraction = false;
+    for b in mantissa.bytes() {
+        match b {
+            b'.' => fraction = true,
+            b'0'..=b'9' => {
+                if fraction {
+                    exp -= 1;
+                }
+                if b == b'0' {
+                    zeros += 1;
+                } else {
+                    let d = u64::from(b - b'0');
+                    digits = if digits == 0 {
+                        d
+                    } else {
+                        digits * 10u64.pow(zeros + 1) + d
+                    };
+                    zeros = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+    if digits == 0 {
+        return (0, 0);
+    }
+    (digits, exp + zeros as i32)
 }
 
-/// Rounds half-expand to `max` fraction digits, drops trailing zeros past `min`.
-fn round(d: &mut Decimal, min: i16, max: i16) {
-    d.round_with_mode(
-        -max,
-        SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
-    );
+/// `n` at its shortest round-trip decimal form (what ICU does with a double), rounded
+/// half-expand to `max` fraction digits, trailing zeros dropped past `min`. The rounding is
+/// done on the integer of significant digits, so the decimal is built once, short.
+fn rounded(n: f64, min: i16, max: i16) -> Decimal {
+    let (mut digits, mut exp) = if n.is_finite() {
+        shortest(n.abs())
+    } else {
+        (0, 0)
+    };
+    let cut = -i32::from(max) - exp;
+    if cut > 0 {
+        // 10^k for k ≥ 18 is more than twice any 17-digit value: it rounds to 0.
+        digits = match 10u64.checked_pow(cut as u32) {
+            Some(unit) if cut < 19 => {
+                let (q, r) = (digits / unit, digits % unit);
+                q + u64::from(r >= unit - r)
+            }
+            _ => 0,
+        };
+        exp = -i32::from(max);
+    }
+    let mut d = Decimal::from(digits);
+    // |exp| ≤ 343 (5e-324 has 1 digit at 10^-324; 1.8e308 17 digits at 10^292).
+    d.multiply_pow10(exp as i16);
     d.absolute.trim_end();
     d.absolute.pad_end(-min);
+    if n.is_sign_negative() {
+        d.sign = fixed_decimal::Sign::Negative;
+    }
+    d
 }
 
 pub(crate) fn format_number(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
@@ -116,9 +175,8 @@ pub(crate) fn format_number(shared: &Shared, args: &(impl Get + ?Sized)) -> Resu
     let Some(n) = value(kind, args)? else {
         return Ok(Value::String(String::new()));
     };
-    let mut d = decimal(n);
     let (min, max) = decimals.map_or((0, 3), |d| (d, d));
-    round(&mut d, min, max);
+    let d = rounded(n, min, max);
     let f = &shared.numbers;
     let formatter = if grouped { &f.grouped } else { &f.ungrouped };
     Ok(Value::String(formatter.format(&d).to_string()))
@@ -197,15 +255,13 @@ pub(crate) fn format_currency(shared: &Shared, args: &(impl Get + ?Sized)) -> Re
     // ICU4X's currency formatter rounds to the currency's own digits with grouping: format
     // that, then put the number as asked (decimals, grouping) in place of its digits.
     let digits = currency.digits;
-    let mut own = decimal(n);
-    round(&mut own, digits, digits);
+    let own = rounded(n, digits, digits);
     let with_symbol = currency.formatter.format_fixed_decimal(&own).to_string();
     let (min, max) = decimals.map_or((digits, digits), |d| (d, d));
-    let mut wanted = decimal(n);
-    round(&mut wanted, min, max);
     if (min, max) == (digits, digits) && grouped {
         return Ok(Value::String(with_symbol));
     }
+    let wanted = rounded(n, min, max);
     let f = &shared.numbers;
     let mut own_abs = own.clone();
     own_abs.sign = fixed_decimal::Sign::None;
@@ -249,8 +305,7 @@ pub(crate) fn pluralize(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<V
         return Ok(Value::String(text.to_owned()));
     }
     // Intl.PluralRules reads the number as formatted with up to 3 fraction digits.
-    let mut d = decimal(n);
-    round(&mut d, 0, 3);
+    let d = rounded(n, 0, 3);
     let category = shared.numbers.plurals.category_for(&d);
     let name = match category {
         PluralCategory::Zero => "zero",
@@ -266,4 +321,70 @@ pub(crate) fn pluralize(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<V
         .or_else(|| args.get("other").and_then(Value::as_str))
         .ok_or_else(|| arg_error(kind, "other", "must be a string"))?;
     Ok(Value::String(text.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fixed_decimal::{FloatPrecision, SignedRoundingMode, UnsignedRoundingMode};
+
+    /// fixed_decimal's own conversion and rounding, the oracle `rounded` must equal.
+    fn by_fixed_decimal(n: f64, min: i16, max: i16) -> Decimal {
+        let mut d = Decimal::try_from_f64(n, FloatPrecision::RoundTrip).unwrap_or_default();
+        d.round_with_mode(
+            -max,
+            SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
+        );
+        d.absolute.trim_end();
+        d.absolute.pad_end(-min);
+        d
+    }
+
+    #[test]
+    fn rounded_equals_fixed_decimals_rounding() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            1.5,
+            2.5,
+            -2.5,
+            0.125,
+            0.0005,
+            -0.004,
+            -0.005,
+            1.005,
+            9.995,
+            99.995,
+            999_999.995,
+            0.1 + 0.2,
+            1e-7,
+            1.5e-7,
+            123e-20,
+            5e-324,
+            1e21,
+            1.2e20,
+            123_456_789_012_345_680_000.0,
+            9_007_199_254_740_993.0,
+            1e308,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.000_001,
+            0.999_999_999_999_999_9,
+        ];
+        // The bench's values and a spread of magnitudes.
+        for i in 0..2000u32 {
+            let v = f64::from((i * 37) % 10000) / 7.0 * 13.7 - 5000.0;
+            values.push(v);
+            values.push(v * 10f64.powi(i as i32 % 40 - 20));
+        }
+        for &n in &values {
+            for (min, max) in [(0, 3), (2, 2), (0, 0), (3, 3), (20, 20), (0, 20), (1, 17)] {
+                let want = by_fixed_decimal(n, min, max);
+                let got = rounded(n, min, max);
+                assert_eq!(got.to_string(), want.to_string(), "{n:e} ({min}, {max})");
+                assert_eq!(got.sign, want.sign, "{n:e} ({min}, {max})");
+            }
+        }
+    }
 }
