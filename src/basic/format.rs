@@ -16,7 +16,7 @@ use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
 use icu_locale_core::Locale;
 use icu_plurals::{PluralCategory, PluralRules, PluralRulesPreferences};
 use serde_json::Value;
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, OnceLock, PoisonError};
 
 /// The locale's number formatters, grouped and not, and its plural rules.
 pub(crate) struct NumberFormatters {
@@ -231,7 +231,40 @@ fn currency_digits(currency: CurrencyType) -> u8 {
     loaded.map_or(2, |r| r.payload.get().resolve(currency).digits)
 }
 
-pub(crate) fn format_currency(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
+/// A formatCurrency call site's currency formatter: found when the payload is compiled for a
+/// literal code; for a bound one, the first code the site formats is kept here, so that a site
+/// that always sees the same code reaches its formatter without the shared cache's lock.
+pub(crate) enum CurrencySite {
+    Literal(Arc<Currency>),
+    Bound(OnceLock<(Box<str>, Arc<Currency>)>),
+}
+
+impl CurrencySite {
+    fn currency(&self, shared: &Shared, code: &str) -> Result<Arc<Currency>, Error> {
+        match self {
+            CurrencySite::Literal(c) => Ok(Arc::clone(c)),
+            CurrencySite::Bound(first) => {
+                if let Some((seen, c)) = first.get()
+                    && **seen == *code
+                {
+                    return Ok(Arc::clone(c));
+                }
+                let c = shared.currency_formatter(code)?;
+                // Another code already holds the slot: it stays, this one goes through the
+                // shared cache each time.
+                let _ = first.set((code.into(), Arc::clone(&c)));
+                Ok(c)
+            }
+        }
+    }
+}
+
+/// formatCurrency, its formatter found through the call site's state when there is one.
+pub(crate) fn format_currency(
+    shared: &Shared,
+    args: &(impl Get + ?Sized),
+    site: Option<&CurrencySite>,
+) -> Result<Value, Error> {
     let kind = Kind::FormatCurrency;
     let decimals = decimals(kind, args.get("decimals").unwrap_or(&Value::Null))?;
     let grouped = grouping(kind, args)?;
@@ -248,7 +281,10 @@ pub(crate) fn format_currency(shared: &Shared, args: &(impl Get + ?Sized)) -> Re
             ));
         }
     };
-    let currency = shared.currency_formatter(code)?;
+    let currency = match site {
+        Some(site) => site.currency(shared, code)?,
+        None => shared.currency_formatter(code)?,
+    };
     let Some(n) = value(kind, args)? else {
         return Ok(Value::String(String::new()));
     };

@@ -391,7 +391,7 @@ impl Shared {
                 .with_function(kind.name()));
             }
             Kind::FormatNumber => format::format_number(self, args)?,
-            Kind::FormatCurrency => format::format_currency(self, args)?,
+            Kind::FormatCurrency => format::format_currency(self, args, None)?,
             Kind::FormatDate => super::date::format_date(self, args)?,
             Kind::Pluralize => format::pluralize(self, args)?,
             Kind::OpenUrl => self.open_url(args)?,
@@ -647,12 +647,16 @@ impl Function for Basic {
                     );
                     return Err(at("grouping")(e));
                 }
-                if self.kind == Kind::FormatCurrency
-                    && let Some(Value::String(code)) = literal("currency")
-                {
-                    self.shared
-                        .currency_formatter(code)
-                        .map_err(at("currency"))?;
+                if self.kind == Kind::FormatCurrency {
+                    let site = match literal("currency") {
+                        Some(Value::String(code)) => format::CurrencySite::Literal(
+                            self.shared
+                                .currency_formatter(code)
+                                .map_err(at("currency"))?,
+                        ),
+                        _ => format::CurrencySite::Bound(std::sync::OnceLock::new()),
+                    };
+                    return Ok(Some(Box::new(site)));
                 }
             }
             Kind::Regex => {
@@ -696,6 +700,10 @@ impl Function for Basic {
     }
 
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        if self.kind == Kind::FormatCurrency {
+            let site = cx.prepared::<format::CurrencySite>();
+            return format::format_currency(&self.shared, args, site);
+        }
         if self.kind != Kind::FormatString {
             return self.shared.run(self.kind, args, cx.limits());
         }

@@ -330,3 +330,32 @@ fn the_issue_template_compiles_to_thirteen_nodes() {
     // array: what docs/performance.md reports as the template's memory.
     assert!(format!("{payload:?}").contains("nodes: 13"), "{payload:?}");
 }
+
+#[test]
+fn a_bound_currency_follows_each_rows_code() {
+    // One call site, its currency bound: the site keeps the first code's formatter, every
+    // other code (and a bad one) still gets its own.
+    let env = env("en-US");
+    let payload = env
+        .compile(&json!({"@call": "formatCurrency", "args": {
+            "value": {"@path": "value"}, "currency": {"@path": "code"}}}))
+        .unwrap();
+    let model = json!({"rows": [
+        {"value": 1234.5, "code": "EUR"},
+        {"value": 1234.5, "code": "USD"},
+        {"value": 1234.5, "code": "eur"},
+        {"value": 1234.5, "code": "JPY"},
+        {"value": 1234.5, "code": "XYZW"},
+        {"value": 1234.5, "code": "EUR"},
+    ]});
+    let at = |i: usize| JsonPointer::parse(&format!("/rows/{i}")).unwrap();
+    let got: Vec<_> = (0..6)
+        .map(|i| payload.eval_read(&model, &at(i)).map_err(|e| e.code()))
+        .collect();
+    assert_eq!(got[0], Ok(json!("€1,234.50")));
+    assert_eq!(got[1], Ok(json!("$1,234.50")));
+    assert_eq!(got[2], Ok(json!("€1,234.50")));
+    assert_eq!(got[3], Ok(json!("¥1,235")));
+    assert_eq!(got[4], Err(ErrorCode::ExpressionError));
+    assert_eq!(got[5], Ok(json!("€1,234.50")));
+}
