@@ -16,6 +16,7 @@ use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
 use icu_locale_core::Locale;
 use icu_plurals::{PluralCategory, PluralRules, PluralRulesPreferences};
 use serde_json::Value;
+use writeable::Writeable;
 use std::sync::{Arc, OnceLock, PoisonError};
 
 /// The locale's number formatters, grouped and not, and its plural rules.
@@ -92,6 +93,16 @@ fn grouping(kind: Kind, args: &(impl Get + ?Sized)) -> Result<bool, Error> {
             format!("must be a boolean, got {}", kind_name(other)),
         )),
     }
+}
+
+/// The formatted text, written once into a string sized for it: `to_string` would start empty
+/// and grow it (ICU4X's currency formatter gives no length hint).
+fn text(formatted: &impl Writeable) -> String {
+    // A formatted number of 16 integer digits, its separators and a symbol fit in 32 bytes.
+    let mut out = String::with_capacity(formatted.writeable_length_hint().capacity().max(32));
+    // Writing to a String cannot fail.
+    let _ = formatted.write_to(&mut out);
+    out
 }
 
 /// `n` (finite, not negative) at its shortest round-trip decimal form, as `digits × 10^exp`:
@@ -179,7 +190,7 @@ pub(crate) fn format_number(shared: &Shared, args: &(impl Get + ?Sized)) -> Resu
     let d = rounded(n, min, max);
     let f = &shared.numbers;
     let formatter = if grouped { &f.grouped } else { &f.ungrouped };
-    Ok(Value::String(formatter.format(&d).to_string()))
+    Ok(Value::String(text(&formatter.format(&d))))
 }
 
 impl Shared {
@@ -292,7 +303,7 @@ pub(crate) fn format_currency(
     // that, then put the number as asked (decimals, grouping) in place of its digits.
     let digits = currency.digits;
     let own = rounded(n, digits, digits);
-    let with_symbol = currency.formatter.format_fixed_decimal(&own).to_string();
+    let with_symbol = text(&currency.formatter.format_fixed_decimal(&own));
     let (min, max) = decimals.map_or((digits, digits), |d| (d, d));
     if (min, max) == (digits, digits) && grouped {
         return Ok(Value::String(with_symbol));
