@@ -152,14 +152,17 @@ fn floors(
     let eur = CurrencyType::try_from_str("eur").unwrap();
     let currency =
         CurrencyFormatter::try_new_symbol((&locale).into(), eur, Default::default()).unwrap();
-    g.bench_function("floor: ICU4X CurrencyFormatter alone, 10000 decimals", |b| {
-        b.iter(|| {
-            decimals
-                .iter()
-                .map(|d| text(&currency.format_fixed_decimal(d)).len())
-                .sum::<usize>()
-        })
-    });
+    g.bench_function(
+        "floor: ICU4X CurrencyFormatter alone, 10000 decimals",
+        |b| {
+            b.iter(|| {
+                decimals
+                    .iter()
+                    .map(|d| text(&currency.format_fixed_decimal(d)).len())
+                    .sum::<usize>()
+            })
+        },
+    );
     let number = DecimalFormatter::try_new((&locale).into(), Default::default()).unwrap();
     g.bench_function("floor: ICU4X DecimalFormatter alone, 10000 decimals", |b| {
         b.iter(|| {

@@ -16,8 +16,8 @@ use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
 use icu_locale_core::Locale;
 use icu_plurals::{PluralCategory, PluralRules, PluralRulesPreferences};
 use serde_json::Value;
-use writeable::Writeable;
 use std::sync::{Arc, OnceLock, PoisonError};
+use writeable::Writeable;
 
 /// The locale's number formatters, grouped and not, and its plural rules.
 pub(crate) struct NumberFormatters {
@@ -105,8 +105,7 @@ fn text(formatted: &impl Writeable) -> String {
     out
 }
 
-/// `n` (finite, not negative) at its shortest round-trip decimal form, as `digits × 10^exp`:
-/// Ryu's at most 17 significant digits always fit a `u64`.
+/// `n` (finite, not negative) at its shortest round-trip decimal form, as `digits × 10^exp`.
 fn shortest(n: f64) -> (u64, i32) {
     let mut buffer = ryu_js::Buffer::new();
     let text = buffer.format_finite(n);
@@ -115,36 +114,23 @@ fn shortest(n: f64) -> (u64, i32) {
         None => (text, 0),
     };
     let mut digits = 0u64;
-    // Zeros after the last non-zero digit, held back so that the integer part's trailing
-    // zeros (Ryu writes 1.2e20 as 120000000000000000000) go to the exponent.
-    let mut zeros = 0u32;
     let mut fraction = false;
     for b in mantissa.bytes() {
         match b {
             b'.' => fraction = true,
-            b'0'..=b'9' => {
+            b'0'..=b'9' if digits < 1_000_000_000_000_000_000 => {
+                digits = digits * 10 + u64::from(b - b'0');
                 if fraction {
                     exp -= 1;
                 }
-                if b == b'0' {
-                    zeros += 1;
-                } else {
-                    let d = u64::from(b - b'0');
-                    digits = if digits == 0 {
-                        d
-                    } else {
-                        digits * 10u64.pow(zeros + 1) + d
-                    };
-                    zeros = 0;
-                }
             }
+            // Past 18 digits (Ryu gives at most 17 significant ones, but writes 1.2e20 as
+            // 120000000000000000000): a zero of the integer part.
+            b'0'..=b'9' => exp += 1,
             _ => {}
         }
     }
-    if digits == 0 {
-        return (0, 0);
-    }
-    (digits, exp + zeros as i32)
+    (digits, exp)
 }
 
 /// `n` at its shortest round-trip decimal form (what ICU does with a double), rounded
@@ -158,7 +144,9 @@ fn rounded(n: f64, min: i16, max: i16) -> Decimal {
     };
     let cut = -i32::from(max) - exp;
     if cut > 0 {
-        // 10^k for k ≥ 18 is more than twice any 17-digit value: it rounds to 0.
+        // Cutting digits means a fraction was written: `digits` has at most 17 significant
+        // digits and no zeros after them, so below 10^17, and 10^k for k ≥ 18 is more than
+        // twice it: it rounds to 0.
         digits = match 10u64.checked_pow(cut as u32) {
             Some(unit) if cut < 19 => {
                 let (q, r) = (digits / unit, digits % unit);
