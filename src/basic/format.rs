@@ -239,21 +239,22 @@ pub(crate) enum CurrencySite {
 }
 
 impl CurrencySite {
-    fn currency(&self, shared: &Shared, code: &str) -> Result<Arc<Currency>, Error> {
+    /// The site's formatter for this code, if it holds it.
+    fn get(&self, code: &str) -> Option<&Currency> {
         match self {
-            CurrencySite::Literal(c) => Ok(Arc::clone(c)),
-            CurrencySite::Bound(first) => {
-                if let Some((seen, c)) = first.get()
-                    && **seen == *code
-                {
-                    return Ok(Arc::clone(c));
-                }
-                let c = shared.currency_formatter(code)?;
-                // Another code already holds the slot: it stays, this one goes through the
-                // shared cache each time.
-                let _ = first.set((code.into(), Arc::clone(&c)));
-                Ok(c)
-            }
+            CurrencySite::Literal(c) => Some(c),
+            CurrencySite::Bound(first) => first
+                .get()
+                .filter(|(seen, _)| **seen == *code)
+                .map(|(_, c)| &**c),
+        }
+    }
+
+    /// Keeps a bound site's first code (another code already held stays: this one goes
+    /// through the shared cache each time).
+    fn remember(&self, code: &str, currency: &Arc<Currency>) {
+        if let CurrencySite::Bound(first) = self {
+            let _ = first.set((code.into(), Arc::clone(currency)));
         }
     }
 }
@@ -280,9 +281,16 @@ pub(crate) fn format_currency(
             ));
         }
     };
-    let currency = match site {
-        Some(site) => site.currency(shared, code)?,
-        None => shared.currency_formatter(code)?,
+    let found;
+    let currency = match site.and_then(|site| site.get(code)) {
+        Some(currency) => currency,
+        None => {
+            found = shared.currency_formatter(code)?;
+            if let Some(site) = site {
+                site.remember(code, &found);
+            }
+            &*found
+        }
     };
     let Some(n) = value(kind, args)? else {
         return Ok(Value::String(String::new()));
