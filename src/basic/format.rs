@@ -6,6 +6,7 @@
 
 use super::Shared;
 use super::functions::{Get, Kind, arg_error, number_arg};
+use crate::catalog::{StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use fixed_decimal::Decimal;
@@ -167,10 +168,14 @@ fn rounded(n: f64, min: i16, max: i16) -> Decimal {
     d
 }
 
-pub(crate) fn format_number(shared: &Shared, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
+/// formatNumber, its literal options read from the call site's state when there is one.
+pub(crate) fn format_number(
+    shared: &Shared,
+    args: &(impl Get + ?Sized),
+    site: Option<&Site>,
+) -> Result<Value, Error> {
     let kind = Kind::FormatNumber;
-    let decimals = decimals(kind, args.get("decimals").unwrap_or(&Value::Null))?;
-    let grouped = grouping(kind, args)?;
+    let (decimals, grouped) = Site::options(site, kind, args)?;
     let Some(n) = value(kind, args)? else {
         return Ok(Value::String(String::new()));
     };
@@ -259,15 +264,76 @@ impl CurrencySite {
     }
 }
 
-/// formatCurrency, its formatter found through the call site's state when there is one.
+/// What a formatNumber or formatCurrency call site's literal arguments fix when the payload
+/// is compiled: each option is `None` when bound (read at each call).
+pub(crate) struct Site {
+    decimals: Option<Option<i16>>,
+    grouped: Option<bool>,
+    currency: Option<CurrencySite>,
+}
+
+impl Site {
+    /// The call site's literal options, already checked (each error at its argument).
+    pub(crate) fn prepare(
+        kind: Kind,
+        args: &StaticArgs<'_>,
+        shared: &Shared,
+    ) -> Result<Site, Error> {
+        let at = |arg: &'static str| move |e: Error| e.with_location(format!("args/{arg}"));
+        let decimals = match args.get("decimals") {
+            StaticArg::Absent => Some(None),
+            StaticArg::Literal(v) => Some(decimals(kind, v).map_err(at("decimals"))?),
+            StaticArg::Dynamic => None,
+        };
+        let grouped = match args.get("grouping") {
+            StaticArg::Absent => Some(true),
+            StaticArg::Literal(v) => Some(
+                grouping(kind, [("grouping".to_owned(), v.clone())].as_slice())
+                    .map_err(at("grouping"))?,
+            ),
+            StaticArg::Dynamic => None,
+        };
+        let currency = match (kind, args.get("currency")) {
+            (Kind::FormatCurrency, StaticArg::Literal(Value::String(code))) => Some(
+                CurrencySite::Literal(shared.currency_formatter(code).map_err(at("currency"))?),
+            ),
+            (Kind::FormatCurrency, _) => Some(CurrencySite::Bound(OnceLock::new())),
+            _ => None,
+        };
+        Ok(Site {
+            decimals,
+            grouped,
+            currency,
+        })
+    }
+
+    /// `decimals` and `grouping`: the site's literals, else the call's arguments.
+    fn options(
+        site: Option<&Site>,
+        kind: Kind,
+        args: &(impl Get + ?Sized),
+    ) -> Result<(Option<i16>, bool), Error> {
+        let decimals = match site.and_then(|s| s.decimals) {
+            Some(d) => d,
+            None => decimals(kind, args.get("decimals").unwrap_or(&Value::Null))?,
+        };
+        let grouped = match site.and_then(|s| s.grouped) {
+            Some(g) => g,
+            None => grouping(kind, args)?,
+        };
+        Ok((decimals, grouped))
+    }
+}
+
+/// formatCurrency, its formatter and literal options found through the call site's state
+/// when there is one.
 pub(crate) fn format_currency(
     shared: &Shared,
     args: &(impl Get + ?Sized),
-    site: Option<&CurrencySite>,
+    site: Option<&Site>,
 ) -> Result<Value, Error> {
     let kind = Kind::FormatCurrency;
-    let decimals = decimals(kind, args.get("decimals").unwrap_or(&Value::Null))?;
-    let grouped = grouping(kind, args)?;
+    let (decimals, grouped) = Site::options(site, kind, args)?;
     let code = match args.get("currency") {
         Some(Value::String(s)) => s.as_str(),
         other => {
@@ -282,6 +348,7 @@ pub(crate) fn format_currency(
         }
     };
     let found;
+    let site = site.and_then(|s| s.currency.as_ref());
     let currency = match site.and_then(|site| site.get(code)) {
         Some(currency) => currency,
         None => {

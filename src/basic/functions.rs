@@ -390,7 +390,7 @@ impl Shared {
                 )
                 .with_function(kind.name()));
             }
-            Kind::FormatNumber => format::format_number(self, args)?,
+            Kind::FormatNumber => format::format_number(self, args, None)?,
             Kind::FormatCurrency => format::format_currency(self, args, None)?,
             Kind::FormatDate => super::date::format_date(self, args)?,
             Kind::Pluralize => format::pluralize(self, args)?,
@@ -647,15 +647,8 @@ impl Function for Basic {
                     );
                     return Err(at("grouping")(e));
                 }
-                if self.kind == Kind::FormatCurrency {
-                    let site = match literal("currency") {
-                        Some(Value::String(code)) => format::CurrencySite::Literal(
-                            self.shared
-                                .currency_formatter(code)
-                                .map_err(at("currency"))?,
-                        ),
-                        _ => format::CurrencySite::Bound(std::sync::OnceLock::new()),
-                    };
+                if matches!(self.kind, Kind::FormatNumber | Kind::FormatCurrency) {
+                    let site = format::Site::prepare(self.kind, args, &self.shared)?;
                     return Ok(Some(Box::new(site)));
                 }
             }
@@ -700,9 +693,16 @@ impl Function for Basic {
     }
 
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
-        if self.kind == Kind::FormatCurrency {
-            let site = cx.prepared::<format::CurrencySite>();
-            return format::format_currency(&self.shared, args, site);
+        match self.kind {
+            Kind::FormatNumber => {
+                let site = cx.prepared::<format::Site>();
+                return format::format_number(&self.shared, args, site);
+            }
+            Kind::FormatCurrency => {
+                let site = cx.prepared::<format::Site>();
+                return format::format_currency(&self.shared, args, site);
+            }
+            _ => {}
         }
         if self.kind != Kind::FormatString {
             return self.shared.run(self.kind, args, cx.limits());
