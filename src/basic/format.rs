@@ -110,13 +110,10 @@ fn text(formatted: &impl Writeable) -> String {
 fn shortest(n: f64) -> (u64, i32) {
     let mut buffer = ryu_js::Buffer::new();
     let text = buffer.format_finite(n);
-    let (mantissa, mut exp) = match text.split_once('e') {
-        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
-        None => (text, 0),
-    };
     let mut digits = 0u64;
+    let mut exp = 0i32;
     let mut fraction = false;
-    for b in mantissa.bytes() {
+    for (i, b) in text.bytes().enumerate() {
         match b {
             b'.' => fraction = true,
             b'0'..=b'9' if digits < 1_000_000_000_000_000_000 => {
@@ -128,7 +125,11 @@ fn shortest(n: f64) -> (u64, i32) {
             // Past 18 digits (Ryu gives at most 17 significant ones, but writes 1.2e20 as
             // 120000000000000000000): a zero of the integer part.
             b'0'..=b'9' => exp += 1,
-            _ => {}
+            // `e` and the exponent, signed (`1e+21`, `1.5e-7`).
+            _ => {
+                exp += text[i + 1..].parse::<i32>().unwrap_or(0);
+                break;
+            }
         }
     }
     (digits, exp)
