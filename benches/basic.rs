@@ -93,6 +93,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("formatNumber 2 decimals, 10000 values", |b| {
         b.iter(|| sweep(&number, &model, &values))
     });
+    floors(&mut g, &env, &model, &values);
     let stamps = contexts("stamps");
     let date = env
         .compile(&json!({"@call": "formatDate", "args": {"value": {"@path": ""}, "format": "yyyy-MM-dd HH:mm"}}))
@@ -101,6 +102,76 @@ fn bench(c: &mut Criterion) {
         b.iter(|| sweep(&date, &model, &stamps))
     });
     g.finish();
+}
+
+/// Where formatCurrency's and formatNumber's time goes: the evaluator alone (a call site of
+/// `abs` over the same values), and ICU4X's formatters alone on decimals rounded beforehand
+/// (no evaluation, no conversion of the double): the floor to set against ICU4C in Node.
+fn floors(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    env: &Environment,
+    model: &Value,
+    values: &[JsonPointer],
+) {
+    use fixed_decimal::{Decimal, FloatPrecision};
+    use icu_decimal::DecimalFormatter;
+    use icu_experimental::dimension::currency::CurrencyType;
+    use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
+    use writeable::Writeable;
+
+    // As the crate writes its results: once, into a string of 32 bytes.
+    fn text(w: &impl Writeable) -> String {
+        let mut out = String::with_capacity(32);
+        let _ = w.write_to(&mut out);
+        out
+    }
+    let abs = env
+        .compile(&json!({"@call": "abs", "args": {"value": {"@path": ""}}}))
+        .unwrap();
+    g.bench_function("floor: the evaluator alone (abs), 10000 values", |b| {
+        b.iter(|| {
+            values
+                .iter()
+                .map(|cx| abs.eval_read(model, cx).unwrap().is_number() as usize)
+                .sum::<usize>()
+        })
+    });
+    let locale: icu_locale_core::Locale = "en-US".parse().unwrap();
+    let decimals: Vec<Decimal> = model["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| {
+            let mut d =
+                Decimal::try_from_f64(v.as_f64().unwrap(), FloatPrecision::RoundTrip).unwrap();
+            d.round(-2);
+            d.absolute.pad_end(-2);
+            d
+        })
+        .collect();
+    let eur = CurrencyType::try_from_str("eur").unwrap();
+    let currency =
+        CurrencyFormatter::try_new_symbol((&locale).into(), eur, Default::default()).unwrap();
+    g.bench_function(
+        "floor: ICU4X CurrencyFormatter alone, 10000 decimals",
+        |b| {
+            b.iter(|| {
+                decimals
+                    .iter()
+                    .map(|d| text(&currency.format_fixed_decimal(d)).len())
+                    .sum::<usize>()
+            })
+        },
+    );
+    let number = DecimalFormatter::try_new((&locale).into(), Default::default()).unwrap();
+    g.bench_function("floor: ICU4X DecimalFormatter alone, 10000 decimals", |b| {
+        b.iter(|| {
+            decimals
+                .iter()
+                .map(|d| text(&number.format(d)).len())
+                .sum::<usize>()
+        })
+    });
 }
 
 criterion_group!(benches, bench);

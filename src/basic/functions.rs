@@ -390,8 +390,8 @@ impl Shared {
                 )
                 .with_function(kind.name()));
             }
-            Kind::FormatNumber => format::format_number(self, args)?,
-            Kind::FormatCurrency => format::format_currency(self, args)?,
+            Kind::FormatNumber => format::format_number(self, args, None)?,
+            Kind::FormatCurrency => format::format_currency(self, args, None)?,
             Kind::FormatDate => super::date::format_date(self, args)?,
             Kind::Pluralize => format::pluralize(self, args)?,
             Kind::OpenUrl => self.open_url(args)?,
@@ -647,12 +647,9 @@ impl Function for Basic {
                     );
                     return Err(at("grouping")(e));
                 }
-                if self.kind == Kind::FormatCurrency
-                    && let Some(Value::String(code)) = literal("currency")
-                {
-                    self.shared
-                        .currency_formatter(code)
-                        .map_err(at("currency"))?;
+                if matches!(self.kind, Kind::FormatNumber | Kind::FormatCurrency) {
+                    let site = format::Site::prepare(self.kind, args, &self.shared)?;
+                    return Ok(Some(Box::new(site)));
                 }
             }
             Kind::Regex => {
@@ -696,6 +693,17 @@ impl Function for Basic {
     }
 
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
+        match self.kind {
+            Kind::FormatNumber => {
+                let site = cx.prepared::<format::Site>();
+                return format::format_number(&self.shared, args, site);
+            }
+            Kind::FormatCurrency => {
+                let site = cx.prepared::<format::Site>();
+                return format::format_currency(&self.shared, args, site);
+            }
+            _ => {}
+        }
         if self.kind != Kind::FormatString {
             return self.shared.run(self.kind, args, cx.limits());
         }

@@ -330,3 +330,70 @@ fn the_issue_template_compiles_to_thirteen_nodes() {
     // array: what docs/performance.md reports as the template's memory.
     assert!(format!("{payload:?}").contains("nodes: 13"), "{payload:?}");
 }
+
+#[test]
+fn a_bound_currency_follows_each_rows_code() {
+    // One call site, its currency bound: the site keeps the first code's formatter, every
+    // other code (and a bad one) still gets its own.
+    let env = env("en-US");
+    let payload = env
+        .compile(&json!({"@call": "formatCurrency", "args": {
+            "value": {"@path": "value"}, "currency": {"@path": "code"}}}))
+        .unwrap();
+    let model = json!({"rows": [
+        {"value": 1234.5, "code": "EUR"},
+        {"value": 1234.5, "code": "USD"},
+        {"value": 1234.5, "code": "eur"},
+        {"value": 1234.5, "code": "JPY"},
+        {"value": 1234.5, "code": "XYZW"},
+        {"value": 1234.5, "code": "EUR"},
+    ]});
+    let at = |i: usize| JsonPointer::parse(&format!("/rows/{i}")).unwrap();
+    let got: Vec<_> = (0..6)
+        .map(|i| payload.eval_read(&model, &at(i)).map_err(|e| e.code()))
+        .collect();
+    assert_eq!(got[0], Ok(json!("€1,234.50")));
+    assert_eq!(got[1], Ok(json!("$1,234.50")));
+    assert_eq!(got[2], Ok(json!("€1,234.50")));
+    assert_eq!(got[3], Ok(json!("¥1,235")));
+    assert_eq!(got[4], Err(ErrorCode::ExpressionError));
+    assert_eq!(got[5], Ok(json!("€1,234.50")));
+}
+
+#[test]
+fn literal_and_bound_options_at_one_site() {
+    // The site's literal options are read once when compiled; bound ones at each row.
+    let env = env("en-US");
+    let model = json!({"rows": [
+        {"value": 1234.5678, "decimals": 1, "grouping": false},
+        {"value": 1234.5678, "decimals": 3, "grouping": true},
+        {"value": 1234.5678, "decimals": null, "grouping": null},
+    ]});
+    let at = |i: usize| JsonPointer::parse(&format!("/rows/{i}")).unwrap();
+    let sweep = |f: &str, args: Value| -> Vec<Value> {
+        let payload = env.compile(&json!({"@call": f, "args": args})).unwrap();
+        (0..3)
+            .map(|i| payload.eval_read(&model, &at(i)).unwrap())
+            .collect()
+    };
+    let bound = json!({"value": {"@path": "value"}, "decimals": {"@path": "decimals"},
+        "grouping": {"@path": "grouping"}});
+    assert_eq!(
+        sweep("formatNumber", bound.clone()),
+        [json!("1234.6"), json!("1,234.568"), json!("1,234.568")]
+    );
+    let mut with_eur = bound;
+    with_eur["currency"] = json!("EUR");
+    assert_eq!(
+        sweep("formatCurrency", with_eur),
+        [json!("€1234.6"), json!("€1,234.568"), json!("€1,234.57")]
+    );
+    let literal = json!({"value": {"@path": "value"}, "decimals": 0, "grouping": false});
+    assert_eq!(
+        sweep("formatNumber", literal.clone()),
+        vec![json!("1235"); 3]
+    );
+    let mut with_usd = literal;
+    with_usd["currency"] = json!("usd");
+    assert_eq!(sweep("formatCurrency", with_usd), vec![json!("$1235"); 3]);
+}
