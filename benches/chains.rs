@@ -5,7 +5,8 @@
 //! `json-policy` is the json chain under the README's five-line policy, for the policy's cost.
 //! `json-call` is the same call with a `transformData` that reads none of `json` (the call and
 //! the reader's checking pass), and `depth-pass` the depth scan alone over the same text (the
-//! floor issue 26 measures the chain against).
+//! floor issue 26 measures the chain against). `text-output` builds the text chain's rows
+//! alone, from strings found beforehand: what a `serde_json` data model costs at least.
 //!
 //! `cargo bench --bench chains`
 
@@ -170,6 +171,52 @@ fn chains(c: &mut Criterion) {
                 |model| {
                     block_on(payload.eval_async_from(&model, &root, &host, &surface)).unwrap();
                     model
+                },
+                criterion::BatchSize::LargeInput,
+            )
+        });
+        // The text chain's output alone: the rows the data model receives (one `serde_json`
+        // map per record, each from a clone of the keys' template, as the engine builds
+        // them), from the records' title and URL found beforehand. The floor for any chain
+        // whose data model holds `serde_json` values.
+        let search = search_text(n);
+        let pairs: Vec<(&str, &str)> = search
+            .split("\n\n")
+            .filter_map(|block| {
+                let mut lines = block.lines();
+                let title = lines.next()?.strip_prefix("Title: ")?;
+                let url = lines.next()?.strip_prefix("URL: ")?;
+                Some((title, url))
+            })
+            .collect();
+        assert_eq!(pairs.len(), n);
+        let mut template = serde_json::Map::new();
+        template.insert("title".to_owned(), Value::Null);
+        template.insert("url".to_owned(), Value::Null);
+        g.bench_function(BenchmarkId::new("text-output", n), |b| {
+            // Dropped outside the timing, as the chains' models are.
+            b.iter_batched(
+                || (),
+                |()| {
+                    let rows: Vec<Value> = std::hint::black_box(&pairs)
+                        .iter()
+                        .map(|&(title, url)| {
+                            let mut row = serde_json::Map::with_capacity(2);
+                            row.clone_from(&template);
+                            let mut values = row.values_mut();
+                            if let Some(v) = values.next() {
+                                *v = Value::String(title.to_owned());
+                            }
+                            if let Some(v) = values.next() {
+                                *v = Value::String(url.to_owned());
+                            }
+                            Value::Object(row)
+                        })
+                        .collect();
+                    // Not `json!`, which would serialize `rows` into a copy.
+                    let mut out = serde_json::Map::with_capacity(1);
+                    out.insert("/results".to_owned(), Value::Array(rows));
+                    Value::Object(out)
                 },
                 criterion::BatchSize::LargeInput,
             )

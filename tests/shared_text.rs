@@ -102,3 +102,59 @@ fn split_pieces_and_tool_texts_are_captured() {
         json!(null)
     );
 }
+
+/// The guide's text chain from a tool (the text shared from `transformData("text")` to the
+/// reshape) writes into the data model the rows that the same reshape writes from plain JSON
+/// records lent by the model, and that `str` code finds: the data model receives the same JSON
+/// whichever way the rows were built.
+#[test]
+fn the_guides_text_chain_writes_the_rows_plain_json_gives() {
+    let text = "Found 4 results for \"q\":\n\nTitle: A é\nURL: https://a\nContent: x\n\n\
+                Title: B 😀\nURL: https://b\n\nnoise\n\nTitle: \nURL: \nContent: empty\n\n\
+                Title: C\nURL: https://c \"q\"";
+    let reshape = "{\"/results\": [?@ != null].{title: [0], url: [1]}, \"/n\": length(@)}";
+    let pattern = "^Title: (.*)\nURL: (.*)";
+    let server = ScriptedServer::from_json(&json!({
+        "tools": [{"name": "search", "inputSchema": {"type": "object"}}],
+        "results": {"search": [{"content": [{"type": "text", "text": text}]}]}
+    }))
+    .unwrap();
+    let from_tool = json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
+        "jmespath": reshape,
+        "data": {"@call": "regexCapture", "args": {"pattern": pattern, "value": {"@call": "split", "args": {
+            "separator": "\n\n",
+            "value": {"@call": "transformData", "args": {"jmespath": "text", "data": {
+                "@call": "callMcpTool", "args": {"name": "search", "arguments": {}}}}}}}}}
+    }}}});
+    let from_model = json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
+        "jmespath": reshape,
+        "data": {"@call": "regexCapture", "args": {"pattern": pattern, "value": {"@path": "/records"}}}
+    }}}});
+    let env = Environment::new();
+    let root = JsonPointer::root();
+    let model = SharedModel::new(json!({}));
+    let payload = env.compile(&from_tool).unwrap();
+    let host = server.host();
+    assert_eq!(
+        block_on(payload.eval_async(&model, &root, &host)).unwrap(),
+        json!(null)
+    );
+    let shared = model.into_inner();
+
+    let records: Vec<&str> = text.split("\n\n").collect();
+    let mut plain = json!({"records": records});
+    env.compile(&from_model).unwrap().eval(&mut plain).unwrap();
+    plain.as_object_mut().unwrap().shift_remove("records");
+
+    let p = Pattern::new(pattern).unwrap();
+    let rows: Vec<Value> = records
+        .iter()
+        .filter_map(|r| p.captures(r))
+        .map(|g| json!({"title": g[0], "url": g[1]}))
+        .collect();
+    let expected = json!({"results": rows, "n": records.len()});
+    assert_eq!(shared, expected);
+    assert_eq!(plain, expected);
+    // Key order too: the rows' keys in the expression's order.
+    assert_eq!(shared.to_string(), plain.to_string());
+}

@@ -85,6 +85,12 @@ pub(crate) struct Records {
     pub(crate) rhs: NodeId,
     /// `cond`, when it compares a field with a string.
     pub(crate) field_test: Option<FieldTest>,
+    /// `cond` is `@ != null` or ``@ != `null` `` (either way round): every element but `null`
+    /// passes, which the element's own kind tells without evaluating the comparison (the
+    /// guide's text chain keeps the records its pattern matched this way). A bare `null` is
+    /// the member of that name, and it answers the same: an element's member is `null` unless
+    /// the element is an object, and an object never equals one of its own members.
+    pub(crate) not_null: bool,
     /// How each value of `rhs` reads the element, in `template`'s order.
     pub(crate) members: Vec<RecordMember>,
     /// `rhs`'s keys, in order, with `null` values.
@@ -151,11 +157,24 @@ impl Node {
             },
             _ => None,
         });
+        let is_null = |n: &Node| match n {
+            Node::Literal(Value::Null) => true,
+            Node::Field(name) => &**name == "null",
+            _ => false,
+        };
+        let not_null = cond.is_some_and(|cond| match node(cond) {
+            Node::Compare(Cmp::Ne, a, b) => match (node(*a), node(*b)) {
+                (Node::Identity, other) | (other, Node::Identity) => is_null(other),
+                _ => false,
+            },
+            _ => false,
+        });
         Node::Records(Box::new(Records {
             lhs,
             cond,
             rhs,
             field_test,
+            not_null,
             members,
             template: template.clone(),
         }))

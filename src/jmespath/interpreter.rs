@@ -288,6 +288,8 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
                 let field = element.get(&test.field).and_then(JsonView::as_str);
                 (field == Some(&*test.text)) == test.equal
             }
+            // `@ != null`: the kind test below is the whole condition.
+            (None, Some(_)) if records.not_null => true,
             (None, Some(cond)) => self.eval(cond, &Val::from_view(element))?.is_truthy(),
             (None, None) => true,
         };

@@ -315,6 +315,33 @@ mod tests {
     }
 
     #[test]
+    fn records_of_non_null_elements_answer_like_the_generic_filter() {
+        // `[?@ != null]` before a hash of indexes keeps every element but `null`, then the
+        // hash over a non-array reads `null` members (expected values from jmespath 0.16).
+        // A bare `null` is the member of that name: objects holding one (even `null`, or an
+        // object) never equal it, so they pass as with the literal.
+        let rows = json!([
+            ["a", "b"], null, ["c"], false, 0, "", {}, [],
+            {"null": 1}, {"null": null}, {"null": {}}, {"null": {"null": {}}}
+        ]);
+        let mut expected = vec![json!({"t": "a", "u": "b"}), json!({"t": "c", "u": null})];
+        expected.resize(11, json!({"t": null, "u": null}));
+        let expected = Value::Array(expected);
+        for expr in [
+            "[?@ != null].{t: [0], u: [1]}",
+            "[?null != @].{t: [0], u: [1]}",
+            "[?@ != `null`].{t: [0], u: [1]}",
+        ] {
+            assert_eq!(search(expr, rows.clone()), expected, "{expr}");
+        }
+        // The same through the generic filter (a pipe keeps it from being `Records`).
+        assert_eq!(
+            search("[?@ != null] | [*].{t: [0], u: [1]}", rows),
+            expected
+        );
+    }
+
+    #[test]
     fn filtered_records_read_straight_from_the_input() {
         // A filter whose projection is a hash of fields and `to_string` of fields builds each
         // record straight from the element (`Node::Records`): elements of every type, missing

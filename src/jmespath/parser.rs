@@ -578,6 +578,26 @@ mod tests {
     }
 
     #[test]
+    fn records_kept_when_not_null_test_the_element_itself() {
+        let not_null = |text: &str| {
+            let ast = parse(text, &Limits::default()).unwrap();
+            match ast.node(ast.root) {
+                Node::Records(records) => Some(records.not_null),
+                _ => None,
+            }
+        };
+        assert_eq!(not_null("[?@ != null].{a: [0], b: [1]}"), Some(true));
+        assert_eq!(not_null("[?null != @].{a: [0]}"), Some(true));
+        assert_eq!(not_null("[?@ != `null`].{a: [0]}"), Some(true));
+        // Any other condition is evaluated for each element.
+        assert_eq!(not_null("[?@ == null].{a: [0]}"), Some(false));
+        assert_eq!(not_null("[?@ != `\"x\"`].{a: [0]}"), Some(false));
+        assert_eq!(not_null("[?a != null].{a: [0]}"), Some(false));
+        assert_eq!(not_null("[?@ != nil].{a: [0]}"), Some(false));
+        assert_eq!(not_null("[*].{a: [0]}"), Some(false));
+    }
+
+    #[test]
     fn syntax_errors() {
         for text in [
             "a[",
