@@ -57,6 +57,22 @@ impl Block {
         self.lines.push(fit(&line, self.width));
     }
 
+    /// Appends `other` below between a box's two sides (`side`, then one space each way),
+    /// `inner` cells wide, its input regions moved with it.
+    fn append_boxed(&mut self, other: Block, inner: usize, side: char) {
+        let top = self.lines.len();
+        for r in other.regions {
+            self.regions.push(Region {
+                line: r.line + top,
+                col: r.col + 2,
+                ..r
+            });
+        }
+        for line in other.lines {
+            self.push(format!("{side} {} {side}", pad(&line, inner)));
+        }
+    }
+
     /// Appends `other` below, shifted right by `col` cells.
     fn append(&mut self, other: Block, col: usize) {
         let top = self.lines.len();
@@ -689,17 +705,7 @@ fn block_of(
             let inner = width.saturating_sub(4).max(1);
             block.push(format!("┌{}┐", "─".repeat(inner + 2)));
             for (_, kid) in shown {
-                let top = block.lines.len();
-                for r in kid.regions {
-                    block.regions.push(Region {
-                        line: r.line + top,
-                        col: r.col + 2,
-                        ..r
-                    });
-                }
-                for line in kid.lines {
-                    block.push(format!("│ {} │", pad(&line, inner)));
-                }
+                block.append_boxed(kid, inner, '│');
             }
             block.push(format!("└{}┘", "─".repeat(inner + 2)));
         }
@@ -875,17 +881,7 @@ fn block_of(
                         "╔{title}{}╗",
                         "═".repeat(inner + 2 - cells(&title))
                     ));
-                    let top = block.lines.len();
-                    for r in kid.regions {
-                        block.regions.push(Region {
-                            line: r.line + top,
-                            col: r.col + 2,
-                            ..r
-                        });
-                    }
-                    for line in kid.lines {
-                        block.push(format!("║ {} ║", pad(&line, inner)));
-                    }
+                    block.append_boxed(kid, inner, '║');
                     block.push(format!("╚{}╝", "═".repeat(inner + 2)));
                 } else {
                     block.append(kid, 0);
