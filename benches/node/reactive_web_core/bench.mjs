@@ -7,16 +7,8 @@
 // while subscribing, after a forced GC.
 //
 //   cd benches/node/reactive_web_core && npm install && node --expose-gc bench.mjs
+import { fmt, measure as timed } from '../timing.mjs';
 import { DataModel, DataContext } from '@a2ui/web_core/v0_9';
-
-function stats(times) {
-  times.sort((a, b) => a - b);
-  return { min: times[0], median: times[Math.floor(times.length / 2)] };
-}
-
-function fmt(us) {
-  return us >= 1000 ? `${(us / 1000).toFixed(3)} ms` : `${us.toFixed(2)} µs`;
-}
 
 function rows(n, tag) {
   return Array.from({ length: n }, (_, i) => ({ name: `${tag}${i}` }));
@@ -53,22 +45,7 @@ for (const n of [1000, 10000, 100000]) {
   model.set('/rows', lists[0]);
   if (notified !== n + 200) throw new Error(`expected ${n + 200} notifications, got ${notified}`);
 
-  const measure = (op, budgetNs) => {
-    const t0 = process.hrtime.bigint();
-    let turn = 0;
-    while (process.hrtime.bigint() - t0 < 1_000_000_000n) op(turn++);
-    const one = process.hrtime.bigint();
-    op(turn++);
-    const single = Number(process.hrtime.bigint() - one);
-    const reps = Math.max(1, Math.round(budgetNs / Math.max(single, 1)));
-    const times = [];
-    for (let r = 0; r < 31; r++) {
-      const s = process.hrtime.bigint();
-      for (let k = 0; k < reps; k++) op(turn++);
-      times.push(Number(process.hrtime.bigint() - s) / reps / 1000);
-    }
-    return stats(times);
-  };
+  const measure = (op, budgetNs) => timed(op, budgetNs, 31);
   const edit = measure((t) => model.set(row, t % 2 ? 'x' : 'y'), 20_000_000);
   const replace = measure((t) => model.set('/rows', lists[t % 2]), 50_000_000);
   console.log(`n=${n} set-row+notify: min ${fmt(edit.min)} median ${fmt(edit.median)}`

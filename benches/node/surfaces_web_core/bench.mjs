@@ -9,20 +9,12 @@
 // whole stream, after a forced GC, divided by the nodes.
 //
 //   cd benches/node/surfaces_web_core && npm install && node --expose-gc bench.mjs [N...]
+import { fmt, measure as timed } from '../timing.mjs';
 import {
   MessageProcessor, NodeResolver, Catalog, BASIC_COMPONENTS, BASIC_FUNCTIONS,
 } from '@a2ui/web_core/v0_9';
 
 const catalog = new Catalog('bench-catalog', BASIC_COMPONENTS, BASIC_FUNCTIONS);
-
-function stats(times) {
-  times.sort((a, b) => a - b);
-  return { min: times[0], median: times[Math.floor(times.length / 2)] };
-}
-
-function fmt(us) {
-  return us >= 1000 ? `${(us / 1000).toFixed(3)} ms` : `${us.toFixed(2)} µs`;
-}
 
 function messages(n) {
   const rows = Array.from({ length: n }, (_, i) => ({ name: `r${i}`, n: i }));
@@ -79,22 +71,7 @@ for (const n of sizes.length ? sizes : [1000, 10000]) {
   const shown = nameNode(kept.resolver, n).text;
   if ((shown?.value ?? shown) !== 'x') throw new Error(`the edit did not reach its node: ${JSON.stringify(shown)}`);
 
-  const measure = (op, budgetNs) => {
-    const t0 = process.hrtime.bigint();
-    let turn = 0;
-    while (process.hrtime.bigint() - t0 < 1_000_000_000n) op(turn++);
-    const one = process.hrtime.bigint();
-    op(turn++);
-    const single = Number(process.hrtime.bigint() - one);
-    const reps = Math.max(1, Math.round(budgetNs / Math.max(single, 1)));
-    const times = [];
-    for (let r = 0; r < 21; r++) {
-      const s = process.hrtime.bigint();
-      for (let k = 0; k < reps; k++) op(turn++);
-      times.push(Number(process.hrtime.bigint() - s) / reps / 1000);
-    }
-    return stats(times);
-  };
+  const measure = (op, budgetNs) => timed(op, budgetNs, 21);
   const edits = [edit(n, 'x'), edit(n, 'y')];
   const whole = measure((t) => {
     const r = renderer();
