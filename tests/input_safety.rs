@@ -12,6 +12,8 @@
 //! before the attack (Linux's `VmHWM`, reset through `/proc/self/clear_refs`); the peak must
 //! stay under 64 MiB, and the attack must fail with `LIMIT_EXCEEDED` and write nothing.
 
+#[path = "support/deep.rs"]
+mod deep;
 use a2ui_catalog_mcp::reactive::{Bindings, TrackedModel};
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
@@ -20,6 +22,7 @@ use a2ui_catalog_mcp::{
     data_model::{Write, apply_writes},
     messages,
 };
+use deep::drop_deep;
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -71,18 +74,6 @@ fn long_path(n: usize) -> String {
 /// The path lengths of the review: enough to overflow a 2 MiB stack in a recursive clone, and
 /// enough for a recursive drop of the rollback.
 const LENGTHS: [usize; 2] = [22_000, 1_000_000];
-
-/// Drops a value of any depth without recursion (the test builds deep host models).
-fn drop_deep(value: Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
 
 /// A value nested `depth` arrays deep, built without recursion.
 fn nested(depth: usize) -> Value {

@@ -18,10 +18,13 @@
 #[path = "support/node.rs"]
 mod node;
 
+#[path = "support/deep.rs"]
+mod deep;
 use a2ui_catalog_mcp::jmespath::Expression;
 use a2ui_catalog_mcp::json::js_number_string;
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{Environment, ErrorCode, JsonPointer, Limits, SharedModel};
+use deep::drop_deep;
 use serde_json::{Value, json};
 
 const CASES: &str = concat!(
@@ -347,18 +350,6 @@ fn crate_answer(env: &Environment, text: &str) -> Value {
         }
         Err(ErrorCode::ExpressionError) => json!({"infinity": true}),
         Err(code) => json!({"error": format!("{code:?}")}),
-    }
-}
-
-/// Drops a deep value without recursion.
-fn drop_deep(value: Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
     }
 }
 
