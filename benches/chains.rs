@@ -9,6 +9,11 @@
 //! alone, from strings found beforehand: what a `serde_json` data model costs at least.
 //!
 //! `cargo bench --bench chains`
+//!
+//! With `--features bench-mimalloc` the whole benchmark runs on mimalloc, the allocator the CLI
+//! links (so `eval --server --repeat`, the way of comparing with the Node reference,
+//! runs on it too), and the group is named `chains_mimalloc`: the rows' floor then matches
+//! what the CLI measures.
 
 use a2ui_catalog_mcp::mcp::{
     ConsentForDestructive, ReadOnlyUnlessUserAction, SameServerAsSource, ToolPolicyExt,
@@ -18,6 +23,10 @@ use a2ui_catalog_mcp::{
     Environment, Invocation, JsonPointer, Origin, SharedModel, mcp::Provenance,
 };
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+
+#[cfg(feature = "bench-mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use serde_json::{Value, json};
 
 /// A small deterministic generator (xorshift), so that runs compare.
@@ -136,7 +145,11 @@ fn text_chain() -> Value {
 fn chains(c: &mut Criterion) {
     let env = Environment::new();
     let root = JsonPointer::root();
-    let mut g = c.benchmark_group("chains");
+    let mut g = c.benchmark_group(if cfg!(feature = "bench-mimalloc") {
+        "chains_mimalloc"
+    } else {
+        "chains"
+    });
     g.sample_size(30);
     for n in [1_000, 10_000] {
         let cases = [
