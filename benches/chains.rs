@@ -10,6 +10,12 @@
 //!
 //! `cargo bench --bench chains`
 //!
+//! The scripted server's result is copied in each benchmark's setup, outside the timing
+//! (`ScriptedServer::stage_next_results`): a real client owns the result it returns, so the
+//! copy is not part of what a host pays. One setup per timed evaluation (`PerIteration`), so
+//! that every evaluation gets its staged copy; at hundreds of microseconds per evaluation the
+//! per-iteration timer is noise.
+//!
 //! With `--features bench-mimalloc` the whole benchmark runs on mimalloc, the allocator the CLI
 //! links (so `eval --server --repeat`, the issue's way of comparing with the Node reference,
 //! runs on it too), and the group is named `chains_mimalloc`: the rows' floor then matches
@@ -173,19 +179,23 @@ fn chains(c: &mut Criterion) {
         let policy = ReadOnlyUnlessUserAction::trusting(["github"])
             .and(SameServerAsSource)
             .and(ConsentForDestructive::new(|_| Box::pin(async { false })));
-        let host = annotated_server(issues_text(n)).host().with_policy(policy);
+        let policy_server = annotated_server(issues_text(n));
+        let host = policy_server.host().with_policy(policy);
         let payload = env.compile(&json_chain()).unwrap();
         let surface = Invocation::new(Origin::Binding)
             .with_source(Provenance::new("show_issues", Some("github".into())));
         let data = json!({"repository": "a2ui/a2ui"});
         g.bench_function(BenchmarkId::new("json-policy", n), |b| {
             b.iter_batched(
-                || SharedModel::new(data.clone()),
+                || {
+                    policy_server.stage_next_results();
+                    SharedModel::new(data.clone())
+                },
                 |model| {
                     block_on(payload.eval_async_from(&model, &root, &host, &surface)).unwrap();
                     model
                 },
-                criterion::BatchSize::LargeInput,
+                criterion::BatchSize::PerIteration,
             )
         });
         // The text chain's output alone: the rows the data model receives (one `serde_json`
@@ -243,28 +253,35 @@ fn chains(c: &mut Criterion) {
             "data": {"@call": "callMcpTool", "args": {"name": "list_issues", "arguments": {"repository": {"@path": "/repository"}}}}
         }}}});
         let call_only = env.compile(&call_only).unwrap();
-        let host = server("list_issues", text).host();
+        let call_server = server("list_issues", text);
+        let host = call_server.host();
         let data = json!({"repository": "a2ui/a2ui"});
         g.bench_function(BenchmarkId::new("json-call", n), |b| {
             b.iter_batched(
-                || SharedModel::new(data.clone()),
+                || {
+                    call_server.stage_next_results();
+                    SharedModel::new(data.clone())
+                },
                 |model| {
                     block_on(call_only.eval_async(&model, &root, &host)).unwrap();
                     model
                 },
-                criterion::BatchSize::LargeInput,
+                criterion::BatchSize::PerIteration,
             )
         });
         for (name, payload, server, data) in cases {
             let host = server.host();
             g.bench_function(BenchmarkId::new(name, n), |b| {
                 b.iter_batched(
-                    || SharedModel::new(data.clone()),
+                    || {
+                        server.stage_next_results();
+                        SharedModel::new(data.clone())
+                    },
                     |model| {
                         block_on(payload.eval_async(&model, &root, &host)).unwrap();
                         model
                     },
-                    criterion::BatchSize::LargeInput,
+                    criterion::BatchSize::PerIteration,
                 )
             });
         }

@@ -75,6 +75,9 @@ struct State {
     tools: Vec<Value>,
     tool_lists: usize,
     calls_per_tool: HashMap<String, usize>,
+    /// Per tool, owned copies of what its next calls return, made ahead by
+    /// [`ScriptedServer::stage_next_results`].
+    staged: HashMap<String, std::collections::VecDeque<Value>>,
     tool_calls: Vec<Value>,
     resource_reads: Vec<String>,
     messages: Vec<Value>,
@@ -379,6 +382,34 @@ impl ScriptedServer {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Makes, now, an owned copy of what each tool's next call will return (when none is made
+    /// yet), so that the call hands it over instead of copying the scripted result then.
+    ///
+    /// A real client owns each result it returns (it parsed it from the wire); a scripted one
+    /// copies it, which for a multi-megabyte tool text is a measurable part of a chain. A
+    /// benchmark calls this before it starts its clock (`eval --repeat` does), so that it times
+    /// what a host pays. What the calls return is unchanged.
+    ///
+    /// ```
+    /// # use a2ui_catalog_mcp::testing::ScriptedServer;
+    /// # use serde_json::json;
+    /// let server = ScriptedServer::from_json(&json!({
+    ///     "results": {"echo": [{"content": [{"type": "text", "text": "hi"}]}]}
+    /// })).unwrap();
+    /// server.stage_next_results();
+    /// ```
+    pub fn stage_next_results(&self) {
+        let mut state = self.state();
+        let state = &mut *state;
+        for (name, list) in &self.inner.results {
+            let staged = state.staged.entry(name.clone()).or_default();
+            if staged.is_empty() {
+                let calls = state.calls_per_tool.get(name).copied().unwrap_or(0);
+                staged.push_back(list[calls.min(list.len() - 1)].clone());
+            }
+        }
+    }
+
     /// From now on, tool calls wait until [`release`](ScriptedServer::release)d.
     pub fn hold_calls(&self) {
         self.state().holding = true;
@@ -425,12 +456,14 @@ impl ToolClient for ScriptedServer {
             state
                 .tool_calls
                 .push(json!({"name": name, "arguments": arguments}));
+            let staged = state.staged.get_mut(name).and_then(|s| s.pop_front());
             let n = state.calls_per_tool.entry(name.to_owned()).or_default();
-            let result = self
-                .inner
-                .results
-                .get(name)
-                .map(|list| list[(*n).min(list.len() - 1)].clone());
+            let result = staged.or_else(|| {
+                self.inner
+                    .results
+                    .get(name)
+                    .map(|list| list[(*n).min(list.len() - 1)].clone())
+            });
             *n += 1;
             let gate = state.holding.then(Gate::default);
             if let Some(gate) = &gate {
@@ -520,5 +553,37 @@ pub fn block_on<F: Future>(future: F) -> F::Output {
             return out;
         }
         std::thread::park();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answers(server: &ScriptedServer, calls: usize) -> Vec<Value> {
+        (0..calls)
+            .map(|_| block_on(server.call_tool("t", &json!({}), None)).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn staged_results_are_the_ones_the_calls_would_return() {
+        let script = json!({"results": {"t": [{"n": 0}, {"n": 1}, {"n": 2}], "u": [{"u": 0}]}});
+        let plain = ScriptedServer::from_json(&script).unwrap();
+        let expected = answers(&plain, 5);
+        let staged = ScriptedServer::from_json(&script).unwrap();
+        let mut got = Vec::new();
+        for _ in 0..5 {
+            staged.stage_next_results();
+            // Staging twice before a call stages once: the calls still follow the script.
+            staged.stage_next_results();
+            got.extend(answers(&staged, 1));
+        }
+        assert_eq!(got, expected);
+        // One copy staged ahead of two calls: the second is copied at the call, in order.
+        let ahead = ScriptedServer::from_json(&script).unwrap();
+        ahead.stage_next_results();
+        assert_eq!(answers(&ahead, 2), expected[..2]);
+        assert_eq!(ahead.tool_calls().len(), 2);
     }
 }
