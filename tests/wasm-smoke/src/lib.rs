@@ -80,7 +80,7 @@ impl State {
     }
 
     fn answer(&mut self, status: u32, answer: &Value) -> u32 {
-        self.output = answer.to_string().into_bytes();
+        write_json(&mut self.output, answer);
         status
     }
 
@@ -170,6 +170,23 @@ impl State {
             slot.insert("text".to_owned(), Value::String(text));
         }
         Ok(result)
+    }
+}
+
+/// `value` as JSON text in `out`: straight into the bytes (`to_string` would go through the
+/// formatting machinery), reusing the buffer's room.
+fn write_json(out: &mut Vec<u8>, value: &Value) {
+    out.clear();
+    if let Err(e) = serde_json::to_writer(&mut *out, value) {
+        // A `Value` always serializes (its keys are strings); should that change, the host
+        // still gets JSON that says what happened.
+        out.clear();
+        let message = format!("the answer could not be written as JSON: {e}");
+        out.extend_from_slice(
+            json!({"error": {"code": "INTERNAL", "message": message}})
+                .to_string()
+                .as_bytes(),
+        );
     }
 }
 
@@ -268,7 +285,7 @@ pub extern "C" fn model_read() -> u32 {
         let model = state.model.clone();
         let locked = model.lock();
         let value = locked.pointer(&pointer).unwrap_or(&Value::Null);
-        state.output = value.to_string().into_bytes();
+        write_json(&mut state.output, value);
         DONE
     })
 }
