@@ -132,10 +132,37 @@ fn special(c: u8) -> bool {
 ///
 /// Strings are most of a tool text, and most of them are short (member names, words): a call
 /// into a search routine per string costs more than the string. So the bytes are compared 16
-/// at a time inline, with the `wide` vector type (SSE2 or NEON, `simd128` on WebAssembly when
-/// enabled, plain code elsewhere).
+/// at a time inline, with the `wide` vector type where the target has vectors (SSE2, NEON,
+/// `simd128` on WebAssembly when enabled), and 8 at a time in a `u64` elsewhere: `wide`'s plain
+/// fallback compares byte by byte and builds its mask bit by bit, which made it the slowest
+/// step of a WebAssembly module built without `simd128` (docs/performance.md).
 #[inline]
 fn find_special(b: &[u8], from: usize) -> usize {
+    #[cfg(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128"
+    ))]
+    let i = find_special_vectors(b, from);
+    #[cfg(not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128"
+    )))]
+    let i = find_special_words(b, from);
+    find_special_bytes(b, i)
+}
+
+/// [`find_special`] over whole 16-byte blocks: the offset of the first special byte, or of the
+/// first block it did not look at (fewer than 16 bytes left).
+#[cfg(any(
+    test,
+    target_feature = "sse2",
+    target_feature = "neon",
+    target_feature = "simd128"
+))]
+#[inline]
+fn find_special_vectors(b: &[u8], from: usize) -> usize {
     use wide::u8x16;
     let (quote, backslash, control) = (u8x16::splat(b'"'), u8x16::splat(b'\\'), u8x16::splat(0x1f));
     let mut i = from;
@@ -150,6 +177,49 @@ fn find_special(b: &[u8], from: usize) -> usize {
         }
         i += 16;
     }
+    i
+}
+
+/// [`find_special`] over whole 8-byte words, as a `u64` each: the offset of the first special
+/// byte, or of the first word it did not look at (fewer than 8 bytes left).
+///
+/// `(x - 0x01…01) & !x & 0x80…80` flags the bytes of `x` that are zero, and `(w - 0x20…20) &
+/// !w & 0x80…80` the bytes of `w` below 0x20. A flagged byte's borrow can wrongly flag the
+/// byte above it, never one below: the lowest flag of each test is right, so the lowest of
+/// the three tests together is the first special byte (the word is read little-endian).
+#[cfg(any(
+    test,
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128"
+    ))
+))]
+#[inline]
+fn find_special_words(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let zero_bytes = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut i = from;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(bytes);
+        let hits = zero_bytes(w ^ (ONES * u64::from(b'"')))
+            | zero_bytes(w ^ (ONES * u64::from(b'\\')))
+            | (w.wrapping_sub(ONES * 0x20) & !w & HIGH);
+        if hits != 0 {
+            return i + hits.trailing_zeros() as usize / 8;
+        }
+        i += 8;
+    }
+    i
+}
+
+/// [`find_special`] byte by byte from `from`.
+#[inline]
+fn find_special_bytes(b: &[u8], from: usize) -> usize {
+    let mut i = from;
     while let Some(&c) = b.get(i) {
         if special(c) {
             return i;
@@ -872,6 +942,63 @@ mod tests {
     fn read(text: &str) -> Value {
         let s = scan(text, 128).unwrap();
         decode(text, &s, &Need::All)
+    }
+
+    /// The vector and the word searches find what a byte-by-byte search finds, at every
+    /// offset of every buffer: each special byte at each place, next to the bytes that borrow
+    /// or carry in the word test (0x00, 0x01, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0xff).
+    #[test]
+    fn special_bytes_found_by_vectors_and_words_as_by_bytes() {
+        let bytes_only = |b: &[u8], from: usize| find_special_bytes(b, from);
+        let vectors = |b: &[u8], from: usize| find_special_bytes(b, find_special_vectors(b, from));
+        let words = |b: &[u8], from: usize| find_special_bytes(b, find_special_words(b, from));
+        let plain = [
+            b'a',
+            b' ',
+            b'!',
+            0x7f,
+            0x80,
+            0xff,
+            0x21,
+            0xc3,
+            0x5c ^ 0x80,
+            0x22 ^ 0x80,
+        ];
+        let tricky = [0x00, 0x01, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0xff, b'"', b'\\'];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for len in 0..40 {
+            for _ in 0..20 {
+                let mut buffer: Vec<u8> = (0..len)
+                    .map(|_| plain[next() as usize % plain.len()])
+                    .collect();
+                for at in 0..len {
+                    for &special_byte in &tricky {
+                        let before = buffer[at];
+                        buffer[at] = special_byte;
+                        if at + 1 < len {
+                            buffer[at + 1] = tricky[next() as usize % tricky.len()];
+                        }
+                        for from in [0, at / 2, at] {
+                            let expected = bytes_only(&buffer, from);
+                            assert_eq!(vectors(&buffer, from), expected, "{buffer:?} from {from}");
+                            assert_eq!(words(&buffer, from), expected, "{buffer:?} from {from}");
+                            checked += 1;
+                        }
+                        buffer[at] = before;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        assert_eq!(words(b"abc", 3), 3);
+        assert_eq!(words(b"0123456789abcdef\"", 0), 16);
     }
 
     #[test]

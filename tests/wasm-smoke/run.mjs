@@ -1,10 +1,12 @@
 // Runs the smoke module (src/lib.rs) under Node: checks that it imports nothing (no
 // wasm-bindgen, no WASI: it must run in any WebAssembly host), exports exactly its interface,
-// and evaluates payloads and tool chains as the native crate does.
+// and evaluates payloads and tool chains as the native crate does, through the interface a
+// renderer uses (module.mjs).
 //
 // Usage: node tests/wasm-smoke/run.mjs path/to/a2ui_wasm_smoke.wasm
 import { readFileSync, statSync } from "node:fs";
 import assert from "node:assert/strict";
+import { Engine, DONE, BAD_REQUEST, WAITING } from "./module.mjs";
 
 const path = process.argv[2];
 if (!path) {
@@ -17,21 +19,44 @@ const module = new WebAssembly.Module(readFileSync(path));
 assert.deepEqual(WebAssembly.Module.imports(module), [], "the module imports nothing");
 const exported = WebAssembly.Module.exports(module).map((e) => `${e.kind} ${e.name}`).sort();
 assert.deepEqual(exported, [
-  "function input", "function output_len", "function output_ptr", "function run",
+  "function answer", "function compile", "function evaluate", "function fail",
+  "function input", "function model_read", "function model_set", "function output_len",
+  "function output_ptr", "function release", "function text_buffer", "function text_grow",
   "global __data_end", "global __heap_base", "memory memory",
 ]);
 
-const { exports: wasm } = new WebAssembly.Instance(module, {});
+const engine = new Engine(module);
+const { wasm } = engine;
 
-/** Sends one request (JSON text); returns [status, answer]. */
+/** A scripted MCP client: each tool answers its CallToolResult in `tools`. */
+const scripted = (tools = {}) => (name) => {
+  if (!Object.hasOwn(tools, name)) throw new Error(`no tool '${name}'`);
+  return tools[name];
+};
+
+/**
+ * One request `{payload, data, tools}` as JSON text: compiles the payload, sets the model,
+ * evaluates; returns [status, answer], the answer `{model}` when the payload evaluated.
+ */
 function runText(text) {
-  const bytes = new TextEncoder().encode(text);
-  const at = wasm.input(bytes.length);
-  // Memory may have grown in `input`: take its buffer afterwards.
-  new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
-  const status = wasm.run();
-  const out = new Uint8Array(wasm.memory.buffer, wasm.output_ptr(), wasm.output_len());
-  return [status, JSON.parse(new TextDecoder().decode(out))];
+  let request;
+  try {
+    request = JSON.parse(text);
+  } catch {
+    // Not JSON: the module must say so itself.
+    const [, error] = engine.compileText(text);
+    assert.equal(engine.setModelText(text), BAD_REQUEST, "a model that is not JSON");
+    return [error.status, error];
+  }
+  const [handle, error] = engine.compileText(JSON.stringify(request.payload ?? null));
+  if (!handle) return [error.status, error];
+  try {
+    assert.equal(engine.setModelText(JSON.stringify(request.data ?? {})), DONE);
+    const [status, answer] = engine.evaluate(handle, scripted(request.tools));
+    return status === DONE ? [status, { model: engine.read("") }] : [status, answer];
+  } finally {
+    assert.equal(wasm.release(handle), DONE);
+  }
 }
 const run = (request) => runText(JSON.stringify(request));
 
@@ -121,4 +146,74 @@ for (const c of cases) {
 // A request that is not JSON: the module says so, and keeps working.
 assert.equal(runText("{not json")[0], 2);
 assert.equal(run(cases[0].request)[0], 0);
-console.log(`wasm smoke: ${cases.length} cases passed; ${statSync(path).size} bytes, no imports`);
+
+// The interface itself: text blocks that are not ASCII (their buffer grows), several blocks
+// among others, one compiled payload evaluated on two models, and answers that are not usable.
+{
+  const search = call("callMcpTool", { name: "search" });
+  const [handle] = engine.compileText(JSON.stringify(call("updateDataModel", { updates: {
+    "/text": call("transformData", { jmespath: "text", data: search }),
+    "/kinds": call("transformData", { jmespath: "toolResult.content[*].type", data: search }),
+    "/json": call("transformData", { jmespath: "json", data: search }),
+  } })));
+  assert.ok(handle > 0);
+  const blocks = ["[\"Ünïcødé 🎉\",", "\"\u{10FFFF}\", \"ß\"]"];
+  const tools = { search: { content: [
+    { type: "text", text: blocks[0] }, { type: "image", data: "AA==", mimeType: "image/png" },
+    { type: "text", text: blocks[1] },
+  ] } };
+  for (const q of ["one", "two"]) {
+    assert.equal(engine.setModelText(JSON.stringify({ q })), DONE);
+    assert.equal(engine.evaluate(handle, scripted(tools))[0], DONE);
+    assert.deepEqual(engine.read(""), { q, text: blocks.join("\n"), kinds: ["text", "image", "text"],
+      json: ["Ünïcødé 🎉", "\u{10FFFF}", "ß"] });
+  }
+  console.log("ok: text blocks as UTF-8 bytes, one payload evaluated twice");
+
+  // Not usable: the module says so, and the evaluation still waits for a usable answer.
+  assert.equal(wasm.evaluate(handle), WAITING);
+  const at = wasm.text_buffer(2);
+  new Uint8Array(wasm.memory.buffer, at, 2).set([0xc3, 0x28]);
+  engine.input(JSON.stringify({ result: { content: [{ type: "text" }] }, texts: [[0, 2]] }));
+  assert.equal(wasm.answer(), BAD_REQUEST);
+  assert.match(engine.output().error.message, /not UTF-8/);
+  engine.input(JSON.stringify({ result: { content: [] }, texts: [[0, 1]] }));
+  assert.equal(wasm.answer(), BAD_REQUEST, "a text listed but not written");
+  assert.equal(engine.answer(tools.search), WAITING, "the second call of the payload");
+  // A new evaluation cancels the waiting one: it writes nothing more.
+  engine.setModelText("{}");
+  assert.equal(wasm.evaluate(handle), WAITING);
+  assert.equal(engine.answer({ content: [{ type: "text", text: "[1]" }] }), WAITING);
+  assert.equal(wasm.evaluate(handle), WAITING);
+  assert.deepEqual(engine.read(""), {});
+  assert.equal(wasm.release(handle), DONE);
+  assert.equal(engine.answer(tools.search), WAITING, "a waiting evaluation keeps its payload");
+  assert.equal(wasm.release(handle), BAD_REQUEST);
+  assert.equal(wasm.evaluate(handle), BAD_REQUEST);
+  engine.input("no/pointer");
+  assert.equal(wasm.model_read(), BAD_REQUEST);
+  console.log("ok: answers and requests that are not usable");
+}
+// The regex dialect's Unicode tables in the module (the regex crates are built with only the
+// tables it reads): captures as V8's own RegExp with the `u` flag gives them.
+{
+  const patterns = [
+    "(\\p{Lu}+)\\s(\\p{Script=Greek}+)", "(\\p{scx=Latn}+)\\P{L}+(\\p{Nd}+)",
+    "(\\p{Emoji_Presentation})(\\p{White_Space})", "\\b(\\w+)\\b", "(?:ß|(\\p{Ll}))([^\\p{Ll}]+)",
+    "(\\p{Any})(\\p{ASCII_Hex_Digit}+)",
+  ];
+  const values = ["ÉCOLE αβγ", "naïve -- 42", "x🎉\u3000y", "déjà vu", "Straße ÜBER", "Ωcafe"];
+  for (const pattern of patterns) {
+    const [handle, error] = engine.compileText(JSON.stringify(
+      call("updateDataModel", { updates: { "/m": call("regexCapture", { pattern, value: values }) } })));
+    assert.ok(handle > 0, `${pattern}: ${JSON.stringify(error)}`);
+    assert.equal(engine.setModelText("{}"), DONE);
+    assert.equal(engine.evaluate(handle, scripted())[0], DONE, pattern);
+    const re = new RegExp(pattern, "u");
+    const expected = values.map((v) => re.exec(v)?.slice(1).map((g) => g ?? "") ?? null);
+    assert.deepEqual(engine.read("/m"), expected, pattern);
+    assert.equal(wasm.release(handle), DONE);
+  }
+  console.log(`ok: ${patterns.length} patterns with Unicode properties, as V8 reads them`);
+}
+console.log(`wasm smoke: ${cases.length + 3} cases passed; ${statSync(path).size} bytes, no imports`);
