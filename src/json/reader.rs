@@ -1062,6 +1062,48 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_needed_name_repeated_takes_the_last_value_in_its_first_place() {
+        // The first reading of a needed field is pushed without a search for its name; a
+        // repeat must still replace it, for the first 64 fields (a bit each) and past them.
+        let mut fields: Vec<(Box<str>, Need)> = (0..70)
+            .map(|k| (format!("f{k}").into_boxed_str(), Need::All))
+            .collect();
+        fields.push(("a".into(), Need::All));
+        fields.push(("b".into(), Need::NOTHING));
+        let need = Need::Part {
+            fields,
+            items: None,
+        };
+        let members: Vec<String> = (0..70).map(|k| format!("\"f{k}\":{k}")).collect();
+        let text = format!(
+            r#"{{"a":1,"x":0,"b":{{"c":1}},{},"a":[2],"f3":"again","f69":"last","b":{{}}}}"#,
+            members.join(",")
+        );
+        let s = scan(&text, 10).unwrap();
+        let mut want = serde_json::Map::new();
+        want.insert("a".into(), json!([2]));
+        want.insert("b".into(), json!({}));
+        for k in 0..70 {
+            want.insert(format!("f{k}"), json!(k));
+        }
+        want.insert("f3".into(), json!("again"));
+        want.insert("f69".into(), json!("last"));
+        let value: Value = decode(&text, &s, &need);
+        assert_eq!(value, Value::Object(want.clone()));
+        let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..3], ["a", "b", "f0"]);
+        let lite: Lite<'_> = decode(&text, &s, &need);
+        assert_eq!(lite_to_value(&lite), Value::Object(want));
+        let Lite::Object(object) = &lite else {
+            panic!("{lite:?}")
+        };
+        let names: Vec<&str> = object.members.iter().map(|(k, _)| &**k).collect();
+        assert_eq!(names.len(), 72);
+        assert_eq!(names[..4], ["a", "b", "f0", "f1"]);
+        assert_eq!(object.get("f69"), Some(&Lite::Str("last".into())));
+    }
+
     /// A [`Lite`] tree as `serde_json`, to compare.
     fn lite_to_value(lite: &Lite<'_>) -> Value {
         match lite {
