@@ -5,10 +5,11 @@
 //! `json-policy` is the json chain under the README's five-line policy, for the policy's cost.
 //! `json-call` is the same call with a `transformData` that reads none of `json` (the call and
 //! the reader's checking pass), and `depth-pass` the depth scan alone over the same text (the
-//! floor issue 26 measures the chain against). `text-output` builds the text chain's rows
+//! floor issue 26 measures the chain against); `scan` (with the `internals` feature) the
+//! reader's checking pass alone over that text. `text-output` builds the text chain's rows
 //! alone, from strings found beforehand: what a `serde_json` data model costs at least.
 //!
-//! `cargo bench --bench chains`
+//! `cargo bench --bench chains --features testing,internals`
 //!
 //! The scripted server's result is copied in each benchmark's setup, outside the timing
 //! (`ScriptedServer::stage_next_results`): a real client owns the result it returns, so the
@@ -247,6 +248,12 @@ fn chains(c: &mut Criterion) {
         let text = issues_text(n);
         g.bench_function(BenchmarkId::new("depth-pass", n), |b| {
             b.iter(|| a2ui_catalog_mcp::json::nests_deeper_than(std::hint::black_box(&text), 128))
+        });
+        // The reader's checking pass alone over the same text (grammar, depth, numbers, and
+        // the structure decoding reads): what the json chain costs at least before it decodes.
+        #[cfg(feature = "internals")]
+        g.bench_function(BenchmarkId::new("scan", n), |b| {
+            b.iter(|| a2ui_catalog_mcp::json::tool_text_checks(std::hint::black_box(&text), 128))
         });
         let call_only = json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
             "jmespath": "{\"/tool\": toolName}",

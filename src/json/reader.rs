@@ -92,11 +92,22 @@ impl Need {
         items: None,
     };
 
-    /// What is needed of the member `name` of an object, if anything.
-    fn field(&self, name: &str) -> Option<&Need> {
+    /// What is needed of the member `name` of an object, if anything, with the index of the
+    /// field that asks for it (`None` for [`Need::All`]).
+    fn field(&self, name: &str) -> Option<(Option<usize>, &Need)> {
         match self {
-            Need::All => Some(&Need::All),
-            Need::Part { fields, .. } => fields.iter().find(|(f, _)| **f == *name).map(|(_, n)| n),
+            Need::All => Some((None, &Need::All)),
+            // Every member name of every object read is compared with the fields: most differ
+            // in length or first byte, which is checked inline before the bytes (a call into
+            // the C library's comparison cost more than the rest of the test).
+            Need::Part { fields, .. } => fields
+                .iter()
+                .position(|(f, _)| {
+                    f.len() == name.len()
+                        && f.as_bytes().first() == name.as_bytes().first()
+                        && **f == *name
+                })
+                .map(|at| (Some(at), &fields[at].1)),
         }
     }
 
@@ -335,8 +346,10 @@ pub(crate) fn scan(text: &str, max_depth: usize) -> Result<Structure, ReadError>
 
 fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     let b = text.as_bytes();
-    let mut containers: Vec<Container> = Vec::new();
-    let mut strings: Vec<usize> = Vec::new();
+    // Sized for a tool text (a string every 16 bytes, a container every 64) so that they are
+    // not copied as they grow; past that they grow as usual.
+    let mut containers: Vec<Container> = Vec::with_capacity(text.len() / 64);
+    let mut strings: Vec<usize> = Vec::with_capacity(text.len() / 16);
     // The open containers: index in `containers`, and whether an object.
     // The open containers: index in `containers`, whether an object, values read so far.
     let mut stack: Vec<(usize, bool, usize)> = Vec::new();
@@ -463,6 +476,8 @@ pub(crate) trait Tree<'t>: Sized {
     fn array(items: Vec<Self>) -> Self;
     /// Adds a member; a repeated name keeps its place and takes the later value.
     fn insert(object: &mut Self::Object, name: Cow<'t, str>, value: Self);
+    /// Adds a member whose name the object does not hold yet.
+    fn push(object: &mut Self::Object, name: Cow<'t, str>, value: Self);
     fn object(object: Self::Object) -> Self;
 }
 
@@ -487,6 +502,9 @@ impl<'t> Tree<'t> for Value {
         Value::Array(items)
     }
     fn insert(object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
+        object.insert(name.into_owned(), value);
+    }
+    fn push(object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
         object.insert(name.into_owned(), value);
     }
     fn object(object: Map<String, Value>) -> Value {
@@ -564,6 +582,9 @@ impl<'t> Tree<'t> for Lite<'t> {
             object.members[at].1 = value;
             return;
         }
+        Self::push(object, name, value);
+    }
+    fn push(object: &mut LiteObject<'t>, name: Cow<'t, str>, value: Lite<'t>) {
         if let Some(index) = &mut object.index {
             index.insert(name.clone(), object.members.len());
         } else if object.members.len() == LiteObject::SCAN {
@@ -600,8 +621,17 @@ struct Decoder<'t, 's> {
 /// An open container being built, with what is needed of its elements or members.
 enum Frame<'t, 'n, T: Tree<'t>> {
     Array(Vec<T>, &'n Need, Infinities),
-    /// The members so far, what is needed of the object, the name of the member being read.
-    Object(T::Object, &'n Need, Cow<'t, str>, Infinities),
+    Object {
+        /// The members so far.
+        members: T::Object,
+        need: &'n Need,
+        /// The name of the member being read, and whether the object cannot hold it yet.
+        name: Cow<'t, str>,
+        fresh: bool,
+        /// The fields of `need` read so far (see [`Decoder::next_member`]).
+        seen: u64,
+        infinities: Infinities,
+    },
 }
 
 /// Where a container being built holds a number past a double's range (decoded as `null`):
@@ -609,7 +639,9 @@ enum Frame<'t, 'n, T: Tree<'t>> {
 #[derive(Default)]
 struct Infinities {
     items: usize,
-    members: Option<std::collections::HashSet<String>>,
+    /// Boxed: rarely there, and a frame is moved on each container opened and closed.
+    #[allow(clippy::box_collection)]
+    members: Option<Box<std::collections::HashSet<String>>>,
 }
 
 impl Infinities {
@@ -760,8 +792,15 @@ impl<'t> Decoder<'t, '_> {
     }
 
     /// Moves to the next member of the object `need` asks for (past `{` or a value); the need
-    /// of that member, its name set in `name`; `None` past the closing `}`.
-    fn next_member<'n>(&mut self, need: &'n Need, name: &mut Cow<'t, str>) -> Option<&'n Need> {
+    /// of that member, its name set in `name`, and whether the object cannot hold that name
+    /// yet (the first time one of the first 64 fields is read: `seen` has a bit for each);
+    /// `None` past the closing `}`.
+    fn next_member<'n>(
+        &mut self,
+        need: &'n Need,
+        name: &mut Cow<'t, str>,
+        seen: &mut u64,
+    ) -> Option<(&'n Need, bool)> {
         loop {
             self.ws();
             match self.peek() {
@@ -780,9 +819,12 @@ impl<'t> Decoder<'t, '_> {
             self.ws();
             self.i += 1; // ':'
             self.ws();
-            if let Some(member) = need.field(&key) {
+            if let Some((at, member)) = need.field(&key) {
                 *name = key;
-                return Some(member);
+                let bit = at.and_then(|at| 1u64.checked_shl(u32::try_from(at).ok()?));
+                let fresh = bit.is_some_and(|bit| *seen & bit == 0);
+                *seen |= bit.unwrap_or(0);
+                return Some((member, fresh));
             }
             self.skip();
         }
@@ -844,18 +886,21 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                 d.i += 1;
                 d.k += 1;
                 let mut name = Cow::Borrowed("");
-                match d.next_member(need, &mut name) {
-                    Some(member) => {
+                let mut seen = 0;
+                match d.next_member(need, &mut name, &mut seen) {
+                    Some((member, fresh)) => {
                         let capacity = match need {
                             Need::All => len,
                             Need::Part { fields, .. } => fields.len().min(len),
                         };
-                        stack.push(Frame::Object(
-                            T::new_object(capacity),
+                        stack.push(Frame::Object {
+                            members: T::new_object(capacity),
                             need,
                             name,
-                            Infinities::default(),
-                        ));
+                            fresh,
+                            seen,
+                            infinities: Infinities::default(),
+                        });
                         need = member;
                         continue 'value;
                     }
@@ -917,15 +962,28 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                     value = T::array(std::mem::take(items));
                     infinite = infinities.any();
                 }
-                Some(Frame::Object(map, object_need, name, infinities)) => {
-                    // A repeated name keeps its place and takes the later value.
+                Some(Frame::Object {
+                    members,
+                    need: object_need,
+                    name,
+                    fresh,
+                    seen,
+                    infinities,
+                }) => {
                     infinities.member(name, infinite);
-                    T::insert(map, std::mem::take(name), value);
-                    if let Some(member) = d.next_member(object_need, name) {
+                    let read = std::mem::take(name);
+                    if *fresh {
+                        T::push(members, read, value);
+                    } else {
+                        // A repeated name keeps its place and takes the later value.
+                        T::insert(members, read, value);
+                    }
+                    if let Some((member, is_new)) = d.next_member(object_need, name, seen) {
+                        *fresh = is_new;
                         need = member;
                         continue 'value;
                     }
-                    value = T::object(std::mem::take(map));
+                    value = T::object(std::mem::take(members));
                     infinite = infinities.any();
                 }
             }
@@ -1129,6 +1187,48 @@ mod tests {
             decode::<Value>(text, &s, &Need::All),
             serde_json::from_str::<Value>(text).unwrap()
         );
+    }
+
+    #[test]
+    fn a_needed_name_repeated_takes_the_last_value_in_its_first_place() {
+        // The first reading of a needed field is pushed without a search for its name; a
+        // repeat must still replace it, for the first 64 fields (a bit each) and past them.
+        let mut fields: Vec<(Box<str>, Need)> = (0..70)
+            .map(|k| (format!("f{k}").into_boxed_str(), Need::All))
+            .collect();
+        fields.push(("a".into(), Need::All));
+        fields.push(("b".into(), Need::NOTHING));
+        let need = Need::Part {
+            fields,
+            items: None,
+        };
+        let members: Vec<String> = (0..70).map(|k| format!("\"f{k}\":{k}")).collect();
+        let text = format!(
+            r#"{{"a":1,"x":0,"b":{{"c":1}},{},"a":[2],"f3":"again","f69":"last","b":{{}}}}"#,
+            members.join(",")
+        );
+        let s = scan(&text, 10).unwrap();
+        let mut want = serde_json::Map::new();
+        want.insert("a".into(), json!([2]));
+        want.insert("b".into(), json!({}));
+        for k in 0..70 {
+            want.insert(format!("f{k}"), json!(k));
+        }
+        want.insert("f3".into(), json!("again"));
+        want.insert("f69".into(), json!("last"));
+        let value: Value = decode(&text, &s, &need);
+        assert_eq!(value, Value::Object(want.clone()));
+        let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+        assert_eq!(keys[..3], ["a", "b", "f0"]);
+        let lite: Lite<'_> = decode(&text, &s, &need);
+        assert_eq!(lite_to_value(&lite), Value::Object(want));
+        let Lite::Object(object) = &lite else {
+            panic!("{lite:?}")
+        };
+        let names: Vec<&str> = object.members.iter().map(|(k, _)| &**k).collect();
+        assert_eq!(names.len(), 72);
+        assert_eq!(names[..4], ["a", "b", "f0", "f1"]);
+        assert_eq!(object.get("f69"), Some(&Lite::Str("last".into())));
     }
 
     /// A [`Lite`] tree as `serde_json`, to compare.
