@@ -347,7 +347,8 @@ pub(crate) fn scan(text: &str, max_depth: usize) -> Result<Structure, ReadError>
 fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     let b = text.as_bytes();
     // Sized for a tool text (a string every 16 bytes, a container every 64) so that they are
-    // not copied as they grow; past that they grow as usual.
+    // not copied as they grow; past that they grow as usual. The two reserve as many bytes as
+    // the text holds, no more than its structure takes when it is dense.
     let mut containers: Vec<Container> = Vec::with_capacity(text.len() / 64);
     let mut strings: Vec<usize> = Vec::with_capacity(text.len() / 16);
     // The open containers: index in `containers`, and whether an object.
