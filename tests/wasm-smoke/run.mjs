@@ -216,4 +216,9 @@ assert.equal(run(cases[0].request)[0], 0);
   }
   console.log(`ok: ${patterns.length} patterns with Unicode properties, as V8 reads them`);
 }
-console.log(`wasm smoke: ${cases.length + 3} cases passed; ${statSync(path).size} bytes, no imports`);
+// Issue 26's size budget for the release module run.sh builds (LTO, opt-level "s", no
+// simd128): held here so that growth past it is seen when it happens, not found later.
+const BUDGET = 1_500_000;
+const size = statSync(path).size;
+assert.ok(size <= BUDGET, `the module is ${size} bytes, over the ${BUDGET}-byte budget (docs/performance.md)`);
+console.log(`wasm smoke: ${cases.length + 3} cases passed; ${size} bytes (budget ${BUDGET}), no imports`);
