@@ -351,7 +351,6 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     // the text holds, no more than its structure takes when it is dense.
     let mut containers: Vec<Container> = Vec::with_capacity(text.len() / 64);
     let mut strings: Vec<usize> = Vec::with_capacity(text.len() / 16);
-    // The open containers: index in `containers`, and whether an object.
     // The open containers: index in `containers`, whether an object, values read so far.
     let mut stack: Vec<(usize, bool, usize)> = Vec::new();
     let mut infinity = None;
