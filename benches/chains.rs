@@ -260,22 +260,17 @@ fn chains(c: &mut Criterion) {
             "data": {"@call": "callMcpTool", "args": {"name": "list_issues", "arguments": {"repository": {"@path": "/repository"}}}}
         }}}});
         let call_only = env.compile(&call_only).unwrap();
-        let call_server = server("list_issues", text);
-        let host = call_server.host();
-        let data = json!({"repository": "a2ui/a2ui"});
-        g.bench_function(BenchmarkId::new("json-call", n), |b| {
-            b.iter_batched(
-                || {
-                    call_server.stage_next_results();
-                    SharedModel::new(data.clone())
-                },
-                |model| {
-                    block_on(call_only.eval_async(&model, &root, &host)).unwrap();
-                    model
-                },
-                criterion::BatchSize::PerIteration,
-            )
-        });
+        // The call alone runs as the chains do: it is one more case.
+        let mut cases = Vec::from(cases);
+        cases.insert(
+            0,
+            (
+                "json-call",
+                call_only,
+                server("list_issues", text),
+                json!({"repository": "a2ui/a2ui"}),
+            ),
+        );
         for (name, payload, server, data) in cases {
             let host = server.host();
             g.bench_function(BenchmarkId::new(name, n), |b| {
