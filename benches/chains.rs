@@ -36,41 +36,29 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use serde_json::{Value, json};
 
-/// A small deterministic generator (xorshift), so that runs compare.
-struct Rng(u64);
+#[path = "../tests/support/rng.rs"]
+mod rng;
+use rng::Rng;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[(self.next() % items.len() as u64) as usize]
-    }
-    fn words(&mut self, lo: u64, hi: u64) -> String {
-        const WORDS: &[&str] = &[
-            "render",
-            "surface",
-            "catalog",
-            "button",
-            "path",
-            "token",
-            "stream",
-            "layout",
-            "card",
-            "é",
-            "ж",
-            "😀",
-            "\"quoted\"",
-        ];
-        let n = lo + self.next() % (hi - lo + 1);
-        (0..n)
-            .map(|_| self.pick(WORDS))
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
+/// Between `lo` and `hi` words of a tool text, some of them not ASCII.
+fn words(r: &mut Rng, lo: u64, hi: u64) -> String {
+    const WORDS: &[&str] = &[
+        "render",
+        "surface",
+        "catalog",
+        "button",
+        "path",
+        "token",
+        "stream",
+        "layout",
+        "card",
+        "é",
+        "ж",
+        "😀",
+        "\"quoted\"",
+    ];
+    let n = lo + r.next() % (hi - lo + 1);
+    (0..n).map(|_| r.pick(WORDS)).collect::<Vec<_>>().join(" ")
 }
 
 fn issues_text(n: usize) -> String {
@@ -80,14 +68,14 @@ fn issues_text(n: usize) -> String {
             let number = n - k + 100;
             json!({
                 "number": number,
-                "title": format!("Fix {}", r.words(2, 4)),
+                "title": format!("Fix {}", words(&mut r, 2, 4)),
                 "state": if r.next() % 100 < 55 { "open" } else { "closed" },
                 "user": {"login": format!("user{}", r.next() % 500), "id": 1000 + r.next() % 100_000, "type": "User"},
                 "labels": (0..r.next() % 4).map(|i| json!({"name": format!("label{i}")})).collect::<Vec<_>>(),
                 "comments": r.next() % 40,
                 "created_at": "2025-06-01T12:00:00Z",
                 "html_url": format!("https://github.com/a2ui/a2ui/issues/{number}"),
-                "body": r.words(10, 40),
+                "body": words(&mut r, 10, 40),
             })
         })
         .collect();
@@ -98,15 +86,15 @@ fn search_text(n: usize) -> String {
     let mut r = Rng(0x2545_f491_4f6c_dd1d);
     let mut blocks = vec![format!("Found {n} results for \"a2ui mcp\":")];
     for k in 0..n {
-        let mut content = r.words(15, 45);
+        let mut content = words(&mut r, 15, 45);
         if r.next() % 10 < 3 {
             content.push('\n');
-            content.push_str(&r.words(3, 10));
+            content.push_str(&words(&mut r, 3, 10));
         }
         blocks.push(format!(
             "Title: {}\nURL: https://example.com/{}/{k}\nContent: {content}",
-            r.words(2, 5),
-            r.words(1, 3).replace(' ', "-")
+            words(&mut r, 2, 5),
+            words(&mut r, 1, 3).replace(' ', "-")
         ));
     }
     blocks.join("\n\n")

@@ -35,23 +35,9 @@ const CASES: &str = concat!(
 /// Deep enough for the generated nesting (the default limit is tested in `input_safety`).
 const MAX_DEPTH: usize = 2_000;
 
-/// A small deterministic generator (xorshift), so that a failure reproduces.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
+#[path = "support/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// Member names: few, so that they repeat; never an array index.
 const NAMES: &[&str] = &[
