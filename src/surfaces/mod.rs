@@ -300,6 +300,29 @@ pub struct Surface {
 }
 
 impl Surface {
+    /// A surface as `createSurface` starts it: no components, an empty object as its model,
+    /// no theme, metadata, source or live tree.
+    fn empty(
+        id: String,
+        version: Version,
+        catalog_id: Option<String>,
+        send_data_model: bool,
+    ) -> Surface {
+        Surface {
+            id,
+            version,
+            catalog_id,
+            send_data_model,
+            theme: None,
+            metadata: None,
+            components: HashMap::new(),
+            order: Vec::new(),
+            data: TrackedModel::new(Value::Object(Map::new())),
+            source: None,
+            live: None,
+        }
+    }
+
     /// The surface id.
     pub fn id(&self) -> &str {
         &self.id
@@ -820,19 +843,12 @@ impl Processor {
                 let Some(components) = create.components else {
                     return Vec::new();
                 };
-                let mut surface = Surface {
-                    id: create.surface_id,
+                let mut surface = Surface::empty(
+                    create.surface_id,
                     version,
-                    catalog_id: create.catalog_id,
-                    send_data_model: create.send_data_model,
-                    theme: None,
-                    metadata: None,
-                    components: HashMap::new(),
-                    order: Vec::new(),
-                    data: TrackedModel::new(Value::Object(Map::new())),
-                    source: None,
-                    live: None,
-                };
+                    create.catalog_id,
+                    create.send_data_model,
+                );
                 if let Some(model) = create.data_model {
                     // A model that cannot be written is process()'s problem, not a component's.
                     let _ = surface.data.set(&JsonPointer::root(), model);
@@ -1067,19 +1083,14 @@ impl Processor {
             }
             _ => {}
         }
-        let mut surface = Surface {
-            id: id.clone(),
+        let mut surface = Surface::empty(
+            id.clone(),
             version,
-            catalog_id: create.catalog_id,
-            send_data_model: create.send_data_model,
-            theme: create.theme,
-            metadata: create.metadata,
-            components: HashMap::new(),
-            order: Vec::new(),
-            data: TrackedModel::new(Value::Object(Map::new())),
-            source: None,
-            live: None,
-        };
+            create.catalog_id,
+            create.send_data_model,
+        );
+        surface.theme = create.theme;
+        surface.metadata = create.metadata;
         if let Some(model) = create.data_model {
             surface.data.set(&JsonPointer::root(), model).map_err(|e| {
                 MessageError::new(
