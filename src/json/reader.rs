@@ -257,6 +257,11 @@ fn hex4(b: &[u8], at: usize) -> Option<u16> {
 
 /// Checks the string whose opening quote is at `i`; its [`Structure::strings`] entry (the
 /// offset after its closing quote, and whether it holds an escape).
+///
+/// Inlined into the checking pass, which calls it for every string: as a call, its result
+/// (an offset or an error) went back through memory, which cost the pass a few percent
+/// natively and on WebAssembly (docs/performance.md).
+#[inline(always)]
 fn scan_string(b: &[u8], i: usize) -> Result<usize, ReadError> {
     let mut j = i + 1;
     let mut escaped = 0;
@@ -831,6 +836,64 @@ impl<'t> Decoder<'t, '_> {
     }
 }
 
+impl<'t> Decoder<'t, '_> {
+    /// The object at the offset, read in one go when every member `need` asks for holds a
+    /// string, a boolean, `null` or a number within a double's range; else `None`, the offset
+    /// left where it was for the general loop of [`decode_checked`].
+    ///
+    /// Tool records are such objects (`[?state == 'open'].{number: …, title: …}` reads three
+    /// scalars of each issue): read here, a record costs its members' walk and nothing else,
+    /// where the general loop puts a frame on its stack for it and goes round once per member.
+    /// Nothing here recurses: a member holding an array or object sends the whole object back
+    /// to the general loop, which reads it without recursion.
+    fn flat_object<T: Tree<'t>>(&mut self, need: &Need) -> Option<T> {
+        let (i, k, s) = (self.i, self.k, self.s);
+        let capacity = match need {
+            Need::All => return None,
+            Need::Part { fields, .. } => fields
+                .len()
+                .min(self.containers.get(k).map_or(0, |c| c.len)),
+        };
+        self.i += 1;
+        self.k += 1;
+        let mut members = T::new_object(capacity);
+        let mut name = Cow::Borrowed("");
+        let mut seen = 0;
+        loop {
+            let Some((_, fresh)) = self.next_member(need, &mut name, &mut seen) else {
+                return Some(T::object(members));
+            };
+            let value = match self.peek() {
+                b'"' => T::string(self.string()),
+                b't' => {
+                    self.i += 4;
+                    T::boolean(true)
+                }
+                b'f' => {
+                    self.i += 5;
+                    T::boolean(false)
+                }
+                b'n' => {
+                    self.i += 4;
+                    T::null()
+                }
+                b'-' | b'0'..=b'9' if let (n @ Some(_), false) = self.number() => T::number(n),
+                // An array or object, or a number past a double's range.
+                _ => {
+                    (self.i, self.k, self.s) = (i, k, s);
+                    return None;
+                }
+            };
+            let read = std::mem::take(&mut name);
+            if fresh {
+                T::push(&mut members, read, value);
+            } else {
+                T::insert(&mut members, read, value);
+            }
+        }
+    }
+}
+
 /// The value of a number's text, as `serde_json` holds what `JSON.parse` reads: an integer that
 /// fits 64 bits exactly, anything else as the nearest double.
 /// Also whether the number is past a double's range (then `None`).
@@ -880,6 +943,11 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
             b'{' if matches!(need, Need::Part { fields, .. } if fields.is_empty()) => {
                 d.skip();
                 (T::object(T::Object::default()), false)
+            }
+            b'{' if matches!(need, Need::Part { .. })
+                && let Some(object) = d.flat_object(need) =>
+            {
+                (object, false)
             }
             b'{' => {
                 let len = d.containers.get(d.k).map_or(0, |c| c.len);
@@ -1229,6 +1297,51 @@ mod tests {
         assert_eq!(names.len(), 72);
         assert_eq!(names[..4], ["a", "b", "f0", "f1"]);
         assert_eq!(object.get("f69"), Some(&Lite::Str("last".into())));
+    }
+
+    #[test]
+    fn records_read_in_one_go_or_by_the_general_loop_alike() {
+        let need = Need::Part {
+            fields: vec![],
+            items: Some(Box::new(Need::Part {
+                fields: vec![("a".into(), Need::All), ("b".into(), Need::NOTHING)],
+                items: None,
+            })),
+        };
+        let text = r#"[{"a":1,"b":"x\"y","c":{}},{"a":{"k":[1]},"b":2},{"a":"s","a":[3]},
+            {"b":1e999,"a":true,"b":2},{"a":null,"x":[],"b":false,"a":-0.5},{"c":[{"a":1}]}]"#;
+        let s = scan(text, 10).unwrap();
+        let want = json!([{"a": 1, "b": "x\"y"}, {"a": {"k": [1]}, "b": 2}, {"a": [3]},
+            {"b": 2, "a": true}, {"a": -0.5, "b": false}, {}]);
+        assert_eq!(decode::<Value>(text, &s, &need), want);
+        assert_eq!(lite_to_value(&decode::<Lite<'_>>(text, &s, &need)), want);
+
+        // Which objects the one-go reading takes: those whose needed members hold scalars.
+        // The others leave the offsets where they were.
+        let item = need.items();
+        let mut d = Decoder {
+            text,
+            b: text.as_bytes(),
+            containers: &s.containers,
+            strings: &s.strings,
+            i: 1,
+            k: 1,
+            s: 0,
+        };
+        let mut taken = Vec::new();
+        while d.peek() != b']' {
+            d.ws();
+            let at = (d.i, d.k, d.s);
+            let read = d.flat_object::<Value>(item);
+            if read.is_none() {
+                assert_eq!((d.i, d.k, d.s), at);
+                d.skip();
+            }
+            taken.push(read.is_some());
+            d.ws();
+            d.i += usize::from(d.peek() == b',');
+        }
+        assert_eq!(taken, [true, false, false, false, true, true]);
     }
 
     /// A [`Lite`] tree as `serde_json`, to compare.
