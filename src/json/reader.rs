@@ -286,6 +286,24 @@ fn scan_string(b: &[u8], i: usize) -> Result<usize, ReadError> {
     }
 }
 
+/// Checks the member name and the colon at `i` (recording the name in `strings`); the offset of
+/// the member's value.
+///
+/// Inlined for the reason [`scan_string`] is: the checking pass calls it for every member.
+#[inline(always)]
+fn member_name(b: &[u8], i: usize, strings: &mut Vec<usize>) -> Result<usize, ReadError> {
+    if b.get(i) != Some(&b'"') {
+        return Err(ReadError::Syntax(i, "expected a member name"));
+    }
+    let entry = scan_string(b, i)?;
+    strings.push(entry);
+    let j = skip_ws(b, entry & !ESCAPED);
+    if b.get(j) != Some(&b':') {
+        return Err(ReadError::Syntax(j, "expected ':'"));
+    }
+    Ok(skip_ws(b, j + 1))
+}
+
 /// Checks the number that starts at `i`; the offset after it, and whether it is beyond the
 /// range of a double.
 fn scan_number(b: &[u8], i: usize) -> Result<(usize, bool), ReadError> {
@@ -362,19 +380,6 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     // Whether the after-value step below follows a value (not an empty container's opening).
     let mut value_read = true;
     let mut i = skip_ws(b, 0);
-    // Reads a member name and its colon at `i`; the offset of the value.
-    let key = |i: usize, strings: &mut Vec<usize>| -> Result<usize, ReadError> {
-        if b.get(i) != Some(&b'"') {
-            return Err(ReadError::Syntax(i, "expected a member name"));
-        }
-        let entry = scan_string(b, i)?;
-        strings.push(entry);
-        let j = skip_ws(b, entry & !ESCAPED);
-        if b.get(j) != Some(&b':') {
-            return Err(ReadError::Syntax(j, "expected ':'"));
-        }
-        Ok(skip_ws(b, j + 1))
-    };
     'value: loop {
         // A value starts at `i`.
         match b.get(i) {
@@ -394,7 +399,7 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                 let close = if object { b'}' } else { b']' };
                 if b.get(i) != Some(&close) {
                     if object {
-                        i = key(i, &mut strings)?;
+                        i = member_name(b, i, &mut strings)?;
                     }
                     continue 'value;
                 }
@@ -446,7 +451,7 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                 (Some(b','), _) => {
                     i = skip_ws(b, i + 1);
                     if object {
-                        i = key(i, &mut strings)?;
+                        i = member_name(b, i, &mut strings)?;
                     }
                     continue 'value;
                 }
