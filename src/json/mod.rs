@@ -18,7 +18,7 @@ use serde_json::{Number, Value};
 
 pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
 pub use js::{js_number_string, to_js_string};
-pub(crate) use reader::{Lite, LiteObject, Need, ReadError, Structure, Tree, decode, scan};
+pub(crate) use reader::{Lite, Lites, Need, ReadError, Structure, Tree, Values, decode, scan};
 
 /// The default of [`Limits::max_depth`](crate::Limits::max_depth), for readers that run before
 /// any environment's limits apply (a catalog document loaded on its own).

@@ -17,6 +17,7 @@
 
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
+use std::hash::{BuildHasher, RandomState};
 
 /// Why [`scan`] refused a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -441,7 +442,7 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
                 return match infinity {
                     // JSON.parse gives Infinity only where it stays: a repeated member name
                     // may replace it. Rare, so found by decoding it all.
-                    Some(at) if decode_checked::<Value>(text, &structure, &Need::All).1 => {
+                    Some(at) if decode_checked(&Values, text, &structure, &Need::All).1 => {
                         Err(ReadError::Infinity(at))
                     }
                     _ => Ok(structure),
@@ -472,145 +473,245 @@ fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     }
 }
 
-/// What [`decode`] builds: a `serde_json` value, or a [`Lite`] tree borrowing from the text.
-pub(crate) trait Tree<'t>: Sized {
+/// What [`decode`] builds and how: [`Values`] builds a `serde_json` value, [`Lites`] a [`Lite`]
+/// tree in an arena.
+pub(crate) trait Tree<'t> {
+    /// A value built.
+    type Value;
+    /// An array being built.
+    type Array;
     /// An object being built.
-    type Object: Default;
-    /// An object for about `capacity` members.
-    fn new_object(capacity: usize) -> Self::Object;
-    fn null() -> Self;
-    fn boolean(b: bool) -> Self;
-    /// A number (`None`: past a double's range, which JSON cannot hold).
-    fn number(n: Option<Number>) -> Self;
-    fn string(s: Cow<'t, str>) -> Self;
-    fn array(items: Vec<Self>) -> Self;
+    type Object;
+    /// An array for about `capacity` elements (0: nothing is allocated).
+    fn new_array(&self, capacity: usize) -> Self::Array;
+    fn push_item(&self, array: &mut Self::Array, item: Self::Value);
+    fn array(&self, array: Self::Array) -> Self::Value;
+    /// An object for about `capacity` members (0: nothing is allocated).
+    fn new_object(&self, capacity: usize) -> Self::Object;
     /// Adds a member; a repeated name keeps its place and takes the later value.
-    fn insert(object: &mut Self::Object, name: Cow<'t, str>, value: Self);
+    fn insert(&self, object: &mut Self::Object, name: Cow<'t, str>, value: Self::Value);
     /// Adds a member whose name the object does not hold yet.
-    fn push(object: &mut Self::Object, name: Cow<'t, str>, value: Self);
-    fn object(object: Self::Object) -> Self;
+    fn push(&self, object: &mut Self::Object, name: Cow<'t, str>, value: Self::Value);
+    fn object(&self, object: Self::Object) -> Self::Value;
+    fn null(&self) -> Self::Value;
+    fn boolean(&self, b: bool) -> Self::Value;
+    /// A number (`None`: past a double's range, which JSON cannot hold).
+    fn number(&self, n: Option<Number>) -> Self::Value;
+    fn string(&self, s: Cow<'t, str>) -> Self::Value;
 }
 
-impl<'t> Tree<'t> for Value {
+/// Builds `serde_json` values.
+pub(crate) struct Values;
+
+impl<'t> Tree<'t> for Values {
+    type Value = Value;
+    type Array = Vec<Value>;
     type Object = Map<String, Value>;
-    fn new_object(capacity: usize) -> Map<String, Value> {
+    fn new_array(&self, capacity: usize) -> Vec<Value> {
+        Vec::with_capacity(capacity)
+    }
+    fn push_item(&self, array: &mut Vec<Value>, item: Value) {
+        array.push(item);
+    }
+    fn array(&self, array: Vec<Value>) -> Value {
+        Value::Array(array)
+    }
+    fn new_object(&self, capacity: usize) -> Map<String, Value> {
         Map::with_capacity(capacity)
     }
-    fn null() -> Value {
+    fn insert(&self, object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
+        object.insert(name.into_owned(), value);
+    }
+    fn push(&self, object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
+        object.insert(name.into_owned(), value);
+    }
+    fn object(&self, object: Map<String, Value>) -> Value {
+        Value::Object(object)
+    }
+    fn null(&self) -> Value {
         Value::Null
     }
-    fn boolean(b: bool) -> Value {
+    fn boolean(&self, b: bool) -> Value {
         Value::Bool(b)
     }
-    fn number(n: Option<Number>) -> Value {
+    fn number(&self, n: Option<Number>) -> Value {
         n.map_or(Value::Null, Value::Number)
     }
-    fn string(s: Cow<'t, str>) -> Value {
+    fn string(&self, s: Cow<'t, str>) -> Value {
         Value::String(s.into_owned())
-    }
-    fn array(items: Vec<Value>) -> Value {
-        Value::Array(items)
-    }
-    fn insert(object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
-        object.insert(name.into_owned(), value);
-    }
-    fn push(object: &mut Map<String, Value>, name: Cow<'t, str>, value: Value) {
-        object.insert(name.into_owned(), value);
-    }
-    fn object(object: Map<String, Value>) -> Value {
-        Value::Object(object)
     }
 }
 
 /// A JSON value whose strings borrow from the text where they have no escapes, and whose
-/// objects are vectors of members: what a search reads of a tool text, built without a copy of
-/// its strings or a hash of its names, and dropped after the search.
+/// arrays, objects and other strings are in an arena: what a search reads of a tool text,
+/// built without a copy of its strings, a hash of its names or an allocation per object, and
+/// dropped with its arena after the search (nothing in it has a destructor to run).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Lite<'t> {
+pub(crate) enum Lite<'a> {
     Null,
     Bool(bool),
     Number(Number),
-    Str(Cow<'t, str>),
-    Array(Vec<Lite<'t>>),
-    Object(LiteObject<'t>),
+    Str(&'a str),
+    Array(&'a [Lite<'a>]),
+    Object(&'a LiteObject<'a>),
 }
 
-/// The members of a [`Lite`] object, in order, names unique; large ones are indexed by name.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct LiteObject<'t> {
-    pub(crate) members: Vec<(Cow<'t, str>, Lite<'t>)>,
-    /// The position of each name, once the object has more than [`LiteObject::SCAN`] members.
-    /// Boxed: a map is six words where a box is one, and every [`Lite`] node is as large as
-    /// its largest form; few objects have an index.
-    #[allow(clippy::box_collection)]
-    index: Option<Box<std::collections::HashMap<Cow<'t, str>, usize>>>,
+/// The members of a [`Lite`] object, in order, names unique.
+#[derive(Debug)]
+pub(crate) struct LiteObject<'a> {
+    pub(crate) members: &'a [(&'a str, Lite<'a>)],
+    /// For an object of more than [`LiteObject::SCAN`] members, a hash table of their
+    /// positions (open addressing, a power of two at least twice their number; a slot holds a
+    /// position plus one, 0 when empty); empty for smaller objects, which are searched member
+    /// by member.
+    slots: &'a [usize],
+    /// The hash of the slots: keyed at random, so that no text can make its names collide.
+    hasher: &'a RandomState,
 }
 
-impl<'t> LiteObject<'t> {
+impl PartialEq for LiteObject<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.members == other.members
+    }
+}
+
+impl<'a> LiteObject<'a> {
     /// Members compared one by one up to this many; past it, looked up by hash.
     const SCAN: usize = 16;
 
-    /// The position of the member `name`.
-    fn position(&self, name: &str) -> Option<usize> {
-        match &self.index {
-            Some(index) => index.get(name).copied(),
-            None => self.members.iter().position(|(k, _)| *k == *name),
-        }
-    }
-
     /// The value of the member `name`.
-    pub(crate) fn get(&self, name: &str) -> Option<&Lite<'t>> {
-        self.position(name).map(|at| &self.members[at].1)
+    pub(crate) fn get(&self, name: &str) -> Option<&Lite<'a>> {
+        if self.slots.is_empty() {
+            return self
+                .members
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v);
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = self.hasher.hash_one(name) as usize & mask;
+        // Half the slots at least are empty: the probe ends.
+        loop {
+            let member = self.members.get(self.slots.get(at)?.checked_sub(1)?)?;
+            if member.0 == name {
+                return Some(&member.1);
+            }
+            at = (at + 1) & mask;
+        }
     }
 }
 
-impl<'t> Tree<'t> for Lite<'t> {
-    type Object = LiteObject<'t>;
-    fn new_object(capacity: usize) -> LiteObject<'t> {
-        LiteObject {
-            members: Vec::with_capacity(capacity),
+/// Builds [`Lite`] trees in an arena.
+pub(crate) struct Lites<'a> {
+    arena: &'a bumpalo::Bump,
+    hasher: &'a RandomState,
+}
+
+impl<'a> Lites<'a> {
+    pub(crate) fn new(arena: &'a bumpalo::Bump) -> Self {
+        Lites {
+            arena,
+            hasher: arena.alloc(RandomState::new()),
+        }
+    }
+
+    fn str(&self, s: Cow<'a, str>) -> &'a str {
+        match s {
+            Cow::Borrowed(s) => s,
+            Cow::Owned(s) => self.arena.alloc_str(&s),
+        }
+    }
+}
+
+/// A [`Lite`] object being built: its members in the arena, and once it has more than
+/// [`LiteObject::SCAN`] of them, the position of each name (on the heap, for the time it is
+/// built: a repeated name must be found without a search through them all).
+pub(crate) struct LiteObjectBuilder<'a> {
+    members: bumpalo::collections::Vec<'a, (&'a str, Lite<'a>)>,
+    #[allow(clippy::box_collection)]
+    index: Option<Box<std::collections::HashMap<&'a str, usize>>>,
+}
+
+impl<'a> Tree<'a> for Lites<'a> {
+    type Value = Lite<'a>;
+    type Array = bumpalo::collections::Vec<'a, Lite<'a>>;
+    type Object = LiteObjectBuilder<'a>;
+    fn new_array(&self, capacity: usize) -> Self::Array {
+        bumpalo::collections::Vec::with_capacity_in(capacity, self.arena)
+    }
+    fn push_item(&self, array: &mut Self::Array, item: Lite<'a>) {
+        array.push(item);
+    }
+    fn array(&self, array: Self::Array) -> Lite<'a> {
+        Lite::Array(array.into_bump_slice())
+    }
+    fn new_object(&self, capacity: usize) -> LiteObjectBuilder<'a> {
+        LiteObjectBuilder {
+            members: bumpalo::collections::Vec::with_capacity_in(capacity, self.arena),
             index: None,
         }
     }
-    fn null() -> Lite<'t> {
-        Lite::Null
-    }
-    fn boolean(b: bool) -> Lite<'t> {
-        Lite::Bool(b)
-    }
-    fn number(n: Option<Number>) -> Lite<'t> {
-        n.map_or(Lite::Null, Lite::Number)
-    }
-    fn string(s: Cow<'t, str>) -> Lite<'t> {
-        Lite::Str(s)
-    }
-    fn array(items: Vec<Lite<'t>>) -> Lite<'t> {
-        Lite::Array(items)
-    }
-    fn insert(object: &mut LiteObject<'t>, name: Cow<'t, str>, value: Lite<'t>) {
-        if let Some(at) = object.position(&name) {
-            object.members[at].1 = value;
-            return;
+    fn insert(&self, object: &mut LiteObjectBuilder<'a>, name: Cow<'a, str>, value: Lite<'a>) {
+        let at = match &object.index {
+            Some(index) => index.get(&*name).copied(),
+            None => object.members.iter().position(|(k, _)| *k == name),
+        };
+        match at.and_then(|at| object.members.get_mut(at)) {
+            Some(member) => member.1 = value,
+            None => self.push(object, name, value),
         }
-        Self::push(object, name, value);
     }
-    fn push(object: &mut LiteObject<'t>, name: Cow<'t, str>, value: Lite<'t>) {
+    fn push(&self, object: &mut LiteObjectBuilder<'a>, name: Cow<'a, str>, value: Lite<'a>) {
+        let name = self.str(name);
+        let at = object.members.len();
         if let Some(index) = &mut object.index {
-            index.insert(name.clone(), object.members.len());
-        } else if object.members.len() == LiteObject::SCAN {
-            let mut index: std::collections::HashMap<Cow<'t, str>, usize> = object
+            index.insert(name, at);
+        } else if at == LiteObject::SCAN {
+            let mut index: std::collections::HashMap<&'a str, usize> = object
                 .members
                 .iter()
                 .enumerate()
-                .map(|(i, (k, _))| (k.clone(), i))
+                .map(|(i, (k, _))| (*k, i))
                 .collect();
-            index.insert(name.clone(), object.members.len());
+            index.insert(name, at);
             object.index = Some(Box::new(index));
         }
         object.members.push((name, value));
     }
-    fn object(object: LiteObject<'t>) -> Lite<'t> {
-        Lite::Object(object)
+    fn object(&self, object: LiteObjectBuilder<'a>) -> Lite<'a> {
+        let members = object.members.into_bump_slice();
+        let slots: &'a [usize] = match object.index {
+            Some(_) => {
+                let mask = (2 * members.len()).next_power_of_two() - 1;
+                let slots = self.arena.alloc_slice_fill_copy(mask + 1, 0usize);
+                for (position, (name, _)) in members.iter().enumerate() {
+                    let mut at = self.hasher.hash_one(name) as usize & mask;
+                    while slots[at] != 0 {
+                        at = (at + 1) & mask;
+                    }
+                    slots[at] = position + 1;
+                }
+                slots
+            }
+            None => &[],
+        };
+        Lite::Object(self.arena.alloc(LiteObject {
+            members,
+            slots,
+            hasher: self.hasher,
+        }))
+    }
+    fn null(&self) -> Lite<'a> {
+        Lite::Null
+    }
+    fn boolean(&self, b: bool) -> Lite<'a> {
+        Lite::Bool(b)
+    }
+    fn number(&self, n: Option<Number>) -> Lite<'a> {
+        n.map_or(Lite::Null, Lite::Number)
+    }
+    fn string(&self, s: Cow<'a, str>) -> Lite<'a> {
+        Lite::Str(self.str(s))
     }
 }
 
@@ -630,7 +731,7 @@ struct Decoder<'t, 's> {
 
 /// An open container being built, with what is needed of its elements or members.
 enum Frame<'t, 'n, T: Tree<'t>> {
-    Array(Vec<T>, &'n Need, Infinities),
+    Array(T::Array, &'n Need, Infinities),
     Object {
         /// The members so far.
         members: T::Object,
@@ -851,7 +952,7 @@ impl<'t> Decoder<'t, '_> {
     /// where the general loop puts a frame on its stack for it and goes round once per member.
     /// Nothing here recurses: a member holding an array or object sends the whole object back
     /// to the general loop, which reads it without recursion.
-    fn flat_object<T: Tree<'t>>(&mut self, need: &Need) -> Option<T> {
+    fn flat_object<T: Tree<'t>>(&mut self, tree: &T, need: &Need) -> Option<T::Value> {
         let (i, k, s) = (self.i, self.k, self.s);
         let capacity = match need {
             Need::All => return None,
@@ -861,39 +962,43 @@ impl<'t> Decoder<'t, '_> {
         };
         self.i += 1;
         self.k += 1;
-        let mut members = T::new_object(capacity);
+        let mut members = tree.new_object(capacity);
         let mut name = Cow::Borrowed("");
         let mut seen = 0;
         loop {
             let Some((_, fresh)) = self.next_member(need, &mut name, &mut seen) else {
-                return Some(T::object(members));
+                return Some(tree.object(members));
             };
             let value = match self.peek() {
-                b'"' => T::string(self.string()),
+                b'"' => Some(tree.string(self.string())),
                 b't' => {
                     self.i += 4;
-                    T::boolean(true)
+                    Some(tree.boolean(true))
                 }
                 b'f' => {
                     self.i += 5;
-                    T::boolean(false)
+                    Some(tree.boolean(false))
                 }
                 b'n' => {
                     self.i += 4;
-                    T::null()
+                    Some(tree.null())
                 }
-                b'-' | b'0'..=b'9' if let (n @ Some(_), false) = self.number() => T::number(n),
-                // An array or object, or a number past a double's range.
-                _ => {
-                    (self.i, self.k, self.s) = (i, k, s);
-                    return None;
-                }
+                b'-' | b'0'..=b'9' => match self.number() {
+                    (n @ Some(_), false) => Some(tree.number(n)),
+                    _ => None,
+                },
+                _ => None,
+            };
+            // An array or object, or a number past a double's range.
+            let Some(value) = value else {
+                (self.i, self.k, self.s) = (i, k, s);
+                return None;
             };
             let read = std::mem::take(&mut name);
             if fresh {
-                T::push(&mut members, read, value);
+                tree.push(&mut members, read, value);
             } else {
-                T::insert(&mut members, read, value);
+                tree.insert(&mut members, read, value);
             }
         }
     }
@@ -923,12 +1028,22 @@ fn number_value(raw: &str, integer: bool) -> (Option<Number>, bool) {
 
 /// The value of `text`, which [`scan`] accepted with `structure`, as far as `need` asks.
 /// Iterative: the text's depth is bounded only by the limit it was scanned with.
-pub(crate) fn decode<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &Need) -> T {
-    decode_checked(text, structure, need).0
+pub(crate) fn decode<'t, T: Tree<'t>>(
+    tree: &T,
+    text: &'t str,
+    structure: &Structure,
+    need: &Need,
+) -> T::Value {
+    decode_checked(tree, text, structure, need).0
 }
 
 /// [`decode`], and whether the value holds a number past a double's range (as `null`).
-fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &Need) -> (T, bool) {
+fn decode_checked<'t, T: Tree<'t>>(
+    tree: &T,
+    text: &'t str,
+    structure: &Structure,
+    need: &Need,
+) -> (T::Value, bool) {
     let mut d = Decoder {
         text,
         b: text.as_bytes(),
@@ -947,39 +1062,38 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
             // An object of which no member is needed is stepped over in one jump.
             b'{' if matches!(need, Need::Part { fields, .. } if fields.is_empty()) => {
                 d.skip();
-                (T::object(T::Object::default()), false)
+                (tree.object(tree.new_object(0)), false)
             }
-            b'{' if matches!(need, Need::Part { .. })
-                && let Some(object) = d.flat_object(need) =>
-            {
-                (object, false)
-            }
-            b'{' => {
-                let len = d.containers.get(d.k).map_or(0, |c| c.len);
-                d.i += 1;
-                d.k += 1;
-                let mut name = Cow::Borrowed("");
-                let mut seen = 0;
-                match d.next_member(need, &mut name, &mut seen) {
-                    Some((member, fresh)) => {
-                        let capacity = match need {
-                            Need::All => len,
-                            Need::Part { fields, .. } => fields.len().min(len),
-                        };
-                        stack.push(Frame::Object {
-                            members: T::new_object(capacity),
-                            need,
-                            name,
-                            fresh,
-                            seen,
-                            infinities: Infinities::default(),
-                        });
-                        need = member;
-                        continue 'value;
+            // A record of scalars in one go; anything else member by member.
+            b'{' => match d.flat_object(tree, need) {
+                Some(object) => (object, false),
+                None => {
+                    let len = d.containers.get(d.k).map_or(0, |c| c.len);
+                    d.i += 1;
+                    d.k += 1;
+                    let mut name = Cow::Borrowed("");
+                    let mut seen = 0;
+                    match d.next_member(need, &mut name, &mut seen) {
+                        Some((member, fresh)) => {
+                            let capacity = match need {
+                                Need::All => len,
+                                Need::Part { fields, .. } => fields.len().min(len),
+                            };
+                            stack.push(Frame::Object {
+                                members: tree.new_object(capacity),
+                                need,
+                                name,
+                                fresh,
+                                seen,
+                                infinities: Infinities::default(),
+                            });
+                            need = member;
+                            continue 'value;
+                        }
+                        None => (tree.object(tree.new_object(0)), false),
                     }
-                    None => (T::object(T::Object::default()), false),
                 }
-            }
+            },
             b'[' => {
                 let len = d.containers.get(d.k).map_or(0, |c| c.len);
                 d.i += 1;
@@ -987,11 +1101,11 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                 d.ws();
                 if d.peek() == b']' {
                     d.i += 1;
-                    (T::array(Vec::new()), false)
+                    (tree.array(tree.new_array(0)), false)
                 } else {
                     let items = need.items();
                     stack.push(Frame::Array(
-                        Vec::with_capacity(len),
+                        tree.new_array(len),
                         items,
                         Infinities::default(),
                     ));
@@ -999,22 +1113,22 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                     continue 'value;
                 }
             }
-            b'"' => (T::string(d.string()), false),
+            b'"' => (tree.string(d.string()), false),
             b't' => {
                 d.i += 4;
-                (T::boolean(true), false)
+                (tree.boolean(true), false)
             }
             b'f' => {
                 d.i += 5;
-                (T::boolean(false), false)
+                (tree.boolean(false), false)
             }
             b'n' => {
                 d.i += 4;
-                (T::null(), false)
+                (tree.null(), false)
             }
             _ => {
                 let (n, infinite) = d.number();
-                (T::number(n), infinite)
+                (tree.number(n), infinite)
             }
         };
         // A value is complete: into its container, then on to the next value to read.
@@ -1022,7 +1136,7 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
             match stack.last_mut() {
                 None => return (value, infinite),
                 Some(Frame::Array(items, item_need, infinities)) => {
-                    items.push(value);
+                    tree.push_item(items, value);
                     infinities.items += usize::from(infinite);
                     d.ws();
                     if d.peek() == b',' {
@@ -1032,7 +1146,9 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                         continue 'value;
                     }
                     d.i += 1;
-                    value = T::array(std::mem::take(items));
+                    // Taken out of the frame, which is popped below; the empty array left in
+                    // its place allocates nothing.
+                    value = tree.array(std::mem::replace(items, tree.new_array(0)));
                     infinite = infinities.any();
                 }
                 Some(Frame::Object {
@@ -1046,17 +1162,17 @@ fn decode_checked<'t, T: Tree<'t>>(text: &'t str, structure: &Structure, need: &
                     infinities.member(name, infinite);
                     let read = std::mem::take(name);
                     if *fresh {
-                        T::push(members, read, value);
+                        tree.push(members, read, value);
                     } else {
                         // A repeated name keeps its place and takes the later value.
-                        T::insert(members, read, value);
+                        tree.insert(members, read, value);
                     }
                     if let Some((member, is_new)) = d.next_member(object_need, name, seen) {
                         *fresh = is_new;
                         need = member;
                         continue 'value;
                     }
-                    value = T::object(std::mem::take(members));
+                    value = tree.object(std::mem::replace(members, tree.new_object(0)));
                     infinite = infinities.any();
                 }
             }
@@ -1072,7 +1188,7 @@ mod tests {
 
     fn read(text: &str) -> Value {
         let s = scan(text, 128).unwrap();
-        decode(text, &s, &Need::All)
+        decode(&Values, text, &s, &Need::All)
     }
 
     /// The vector and the word searches find what a byte-by-byte search finds, at every
@@ -1249,15 +1365,15 @@ mod tests {
             })),
         };
         assert_eq!(
-            decode::<Value>(text, &s, &need),
+            decode(&Values, text, &s, &need),
             json!([{"n": 1, "t": "a\"b"}, {"n": 2, "t": "c"}, 5, "s", [1, {}]])
         );
         assert_eq!(
-            decode::<Value>(text, &s, &Need::NOTHING),
+            decode(&Values, text, &s, &Need::NOTHING),
             json!([{}, {}, 5, "s", [1, {}]])
         );
         assert_eq!(
-            decode::<Value>(text, &s, &Need::All),
+            decode(&Values, text, &s, &Need::All),
             serde_json::from_str::<Value>(text).unwrap()
         );
     }
@@ -1289,19 +1405,20 @@ mod tests {
         }
         want.insert("f3".into(), json!("again"));
         want.insert("f69".into(), json!("last"));
-        let value: Value = decode(&text, &s, &need);
+        let value: Value = decode(&Values, &text, &s, &need);
         assert_eq!(value, Value::Object(want.clone()));
         let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
         assert_eq!(keys[..3], ["a", "b", "f0"]);
-        let lite: Lite<'_> = decode(&text, &s, &need);
+        let arena = bumpalo::Bump::new();
+        let lite = decode(&Lites::new(&arena), &text, &s, &need);
         assert_eq!(lite_to_value(&lite), Value::Object(want));
         let Lite::Object(object) = &lite else {
             panic!("{lite:?}")
         };
-        let names: Vec<&str> = object.members.iter().map(|(k, _)| &**k).collect();
+        let names: Vec<&str> = object.members.iter().map(|(k, _)| *k).collect();
         assert_eq!(names.len(), 72);
         assert_eq!(names[..4], ["a", "b", "f0", "f1"]);
-        assert_eq!(object.get("f69"), Some(&Lite::Str("last".into())));
+        assert_eq!(object.get("f69"), Some(&Lite::Str("last")));
     }
 
     #[test]
@@ -1318,8 +1435,10 @@ mod tests {
         let s = scan(text, 10).unwrap();
         let want = json!([{"a": 1, "b": "x\"y"}, {"a": {"k": [1]}, "b": 2}, {"a": [3]},
             {"b": 2, "a": true}, {"a": -0.5, "b": false}, {}]);
-        assert_eq!(decode::<Value>(text, &s, &need), want);
-        assert_eq!(lite_to_value(&decode::<Lite<'_>>(text, &s, &need)), want);
+        assert_eq!(decode(&Values, text, &s, &need), want);
+        let arena = bumpalo::Bump::new();
+        let lite = decode(&Lites::new(&arena), text, &s, &need);
+        assert_eq!(lite_to_value(&lite), want);
 
         // Which objects the one-go reading takes: those whose needed members hold scalars.
         // The others leave the offsets where they were.
@@ -1337,7 +1456,7 @@ mod tests {
         while d.peek() != b']' {
             d.ws();
             let at = (d.i, d.k, d.s);
-            let read = d.flat_object::<Value>(item);
+            let read = d.flat_object(&Values, item);
             if read.is_none() {
                 assert_eq!((d.i, d.k, d.s), at);
                 d.skip();
@@ -1376,8 +1495,9 @@ mod tests {
             big.join(",")
         );
         let s = scan(&text, 10).unwrap();
-        let lite: Lite<'_> = decode(&text, &s, &Need::All);
-        let value: Value = decode(&text, &s, &Need::All);
+        let arena = bumpalo::Bump::new();
+        let lite = decode(&Lites::new(&arena), &text, &s, &Need::All);
+        let value: Value = decode(&Values, &text, &s, &Need::All);
         assert_eq!(lite_to_value(&lite), value);
         let Lite::Array(items) = &lite else {
             panic!("{lite:?}")
@@ -1393,7 +1513,9 @@ mod tests {
         let Lite::Object(first) = &items[0] else {
             panic!("{lite:?}")
         };
-        assert!(matches!(first.members[0].0, Cow::Borrowed("a")));
+        let name = first.members[0].0;
+        assert_eq!(name, "a");
+        assert!(text.as_bytes().as_ptr_range().contains(&name.as_ptr()));
         assert_eq!(first.members.len(), 2);
     }
 
@@ -1401,7 +1523,7 @@ mod tests {
     fn deep_text_within_the_limit_reads_without_recursion() {
         let text = format!("{}1{}", "[".repeat(50_000), "]".repeat(50_000));
         let s = scan(&text, 50_000).unwrap();
-        let v = decode(&text, &s, &Need::All);
+        let v = decode(&Values, &text, &s, &Need::All);
         assert!(super::super::depth_exceeds(&v, 49_999));
         super::super::drop_deep(v);
     }

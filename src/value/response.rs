@@ -16,9 +16,8 @@
 
 use crate::error::{Error, ErrorCode};
 use crate::jmespath::{JsonKind, JsonView, Member};
-use crate::json::{Lite, LiteObject, Need, ReadError, Structure};
+use crate::json::{Lite, Lites, Need, ReadError, Structure, Values};
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// The MCP App members of a response.
@@ -135,16 +134,27 @@ impl ToolResponse {
         }
     }
 
-    /// `json` decoded as far as `need` asks, as a tree of type `T`.
-    fn decode_json<'a, T: crate::json::Tree<'a>>(&'a self, json: &JsonMember, need: &Need) -> T {
+    /// `json` decoded as far as `need` asks, built by `tree`.
+    fn decode_json<'a, T: crate::json::Tree<'a>>(
+        &'a self,
+        tree: &T,
+        json: &JsonMember,
+        need: &Need,
+    ) -> T::Value {
         let decode = |(at, structure): &(JsonText, Structure), need: &Need| {
-            crate::json::decode::<T>(self.json_text(*at), structure, need)
+            crate::json::decode(tree, self.json_text(*at), structure, need)
         };
         if json.several {
             let items = need.items();
-            T::array(json.parts.iter().map(|p| decode(p, items)).collect())
+            let mut array = tree.new_array(json.parts.len());
+            for part in &json.parts {
+                tree.push_item(&mut array, decode(part, items));
+            }
+            tree.array(array)
         } else {
-            json.parts.first().map_or_else(T::null, |p| decode(p, need))
+            json.parts
+                .first()
+                .map_or_else(|| tree.null(), |p| decode(p, need))
         }
     }
 
@@ -153,19 +163,19 @@ impl ToolResponse {
         let json = self.json.as_ref()?;
         Some(
             json.whole
-                .get_or_init(|| self.decode_json::<Value>(json, &Need::All)),
+                .get_or_init(|| self.decode_json(&Values, json, &Need::All)),
         )
     }
 
     /// The `json` member as far as `need` asks: the parts of it a reader reads (what is left
-    /// out the reader never observes), borrowing the tool's text. The whole value when it was
-    /// built already or is needed.
-    pub(crate) fn json_for(&self, need: &Need) -> Option<JsonRead<'_>> {
+    /// out the reader never observes), decoded when searched ([`JsonRead::search`]). The whole
+    /// value when it was built already or is needed.
+    pub(crate) fn json_for<'n>(&self, need: &'n Need) -> Option<JsonRead<'_, 'n>> {
         let json = self.json.as_ref()?;
         Some(match json.whole.get() {
             Some(whole) => JsonRead::Whole(whole),
             None if *need == Need::All => JsonRead::Whole(self.json()?),
-            None => JsonRead::Part(self.decode_json(json, need)),
+            None => JsonRead::Part(json, need),
         })
     }
 
@@ -237,7 +247,7 @@ impl ToolResponse {
         let text = Value::String(self.text().to_owned());
         let json = self.json.take().map(|mut json| {
             let whole = json.whole.take();
-            whole.unwrap_or_else(|| self.decode_json::<Value>(&json, &Need::All))
+            whole.unwrap_or_else(|| self.decode_json(&Values, &json, &Need::All))
         });
         let mut map = Map::new();
         map.insert("toolName".into(), self.tool_name);
@@ -265,15 +275,16 @@ impl ToolResponse {
 }
 
 /// The response's `json` as a reader gets it ([`ToolResponse::json_for`]).
-pub(crate) enum JsonRead<'a> {
+pub(crate) enum JsonRead<'a, 'n> {
     /// The whole value.
     Whole(&'a Value),
-    /// The parts the reader reads.
-    Part(Lite<'a>),
+    /// The parts the reader reads: what `need` asks of the member.
+    Part(&'a JsonMember, &'n Need),
 }
 
-impl<'a> JsonRead<'a> {
-    /// Runs a search over `response`'s members with this `json`.
+impl<'a> JsonRead<'a, '_> {
+    /// Runs a search over `response`'s members with this `json`; a part is decoded for the
+    /// search, into an arena dropped after it.
     pub(crate) fn search<R>(
         &self,
         response: &'a ToolResponse,
@@ -283,9 +294,13 @@ impl<'a> JsonRead<'a> {
             JsonRead::Whole(json) => search(&MembersOf::Whole(
                 response.members_with(Some(Member::Json(json))),
             )),
-            JsonRead::Part(lite) => search(&MembersOf::Part(
-                response.members_with(Some(Member::View(lite))),
-            )),
+            JsonRead::Part(json, need) => {
+                let arena = bumpalo::Bump::new();
+                let lite = response.decode_json(&Lites::new(&arena), json, need);
+                search(&MembersOf::Part(
+                    response.members_with(Some(Member::View(&lite))),
+                ))
+            }
         }
     }
 }
@@ -297,13 +312,13 @@ pub(crate) enum MembersOf<'a> {
 }
 
 /// The members of a [`Lite`] object, for JMESPath.
-pub(crate) struct LiteMembers<'a, 't>(std::slice::Iter<'a, (Cow<'t, str>, Lite<'t>)>);
+pub(crate) struct LiteMembers<'a, 't>(std::slice::Iter<'a, (&'t str, Lite<'t>)>);
 
 impl<'a, 't> Iterator for LiteMembers<'a, 't> {
     type Item = (&'a str, &'a Lite<'t>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|(k, v)| (&**k, v))
+        self.0.next().map(|(k, v)| (*k, v))
     }
 }
 
@@ -380,7 +395,7 @@ impl<'t> JsonView for Lite<'t> {
 
     fn object_iter(&self) -> Option<Self::ObjectIter<'_>> {
         match self {
-            Lite::Object(LiteObject { members, .. }) => Some(LiteMembers(members.iter())),
+            Lite::Object(object) => Some(LiteMembers(object.members.iter())),
             _ => None,
         }
     }
@@ -427,7 +442,8 @@ mod tests {
 
     /// What `transformData` answers: `json` decoded as far as the expression reads it.
     fn search_read(r: &ToolResponse, expression: &crate::jmespath::Expression) -> Value {
-        let read = r.json_for(&expression.reads_of_member("json")).unwrap();
+        let need = expression.reads_of_member("json");
+        let read = r.json_for(&need).unwrap();
         read.search(r, |members| match members {
             MembersOf::Whole(m) => expression.search_members(m),
             MembersOf::Part(m) => expression.search_members(m),
@@ -458,7 +474,7 @@ mod tests {
         let a = crate::jmespath::Expression::compile("json.a").unwrap();
         assert!(matches!(
             r.json_for(&a.reads_of_member("json")),
-            Some(JsonRead::Part(_))
+            Some(JsonRead::Part(..))
         ));
         assert_eq!(search_read(&r, &a), json!(2));
         let whole = r.json().unwrap();
