@@ -3,9 +3,12 @@
 //! 1. [`scan`] checks the whole text in one pass without recursion: the grammar, the depth limit,
 //!    and whether a number is past the range of a double (JavaScript's `Infinity`). It records
 //!    where each array and object closes ([`Structure`]), nothing else.
-//! 2. [`decode`] builds the `serde_json` value of the parts of the text a reader asks for
-//!    ([`Need`]): members nobody reads are stepped over, a container in one jump (its end is in
-//!    the structure), a string with a search for its closing quote.
+//! 2. [`decode`] builds the value of the parts of the text a reader asks for ([`Need`]):
+//!    members nobody reads are stepped over, a container in one jump (its end is in the
+//!    structure), a string with a search for its closing quote. A search reads a [`Lite`] tree
+//!    built in an arena ([`Lites`]: strings borrowed from the text, one allocation per arena
+//!    chunk rather than per object, nothing to drop one by one); a whole `json` is a
+//!    `serde_json` value ([`Values`]).
 //!
 //! So a tool text is checked when it arrives (a bad text is found at the call, as before), and
 //! what a JMESPath expression reads of a large response is decoded at the time it reads it.
@@ -940,9 +943,7 @@ impl<'t> Decoder<'t, '_> {
             self.skip();
         }
     }
-}
 
-impl<'t> Decoder<'t, '_> {
     /// The object at the offset, read in one go when every member `need` asks for holds a
     /// string, a boolean, `null` or a number within a double's range; else `None`, the offset
     /// left where it was for the general loop of [`decode_checked`].
@@ -1517,6 +1518,27 @@ mod tests {
         assert_eq!(name, "a");
         assert!(text.as_bytes().as_ptr_range().contains(&name.as_ptr()));
         assert_eq!(first.members.len(), 2);
+    }
+
+    #[test]
+    fn a_large_object_finds_every_member_by_hash_and_nothing_else() {
+        for size in [17, 64, 1000] {
+            let members: Vec<String> = (0..size).map(|i| format!("\"m{i}\":{i}")).collect();
+            let text = format!("{{{}}}", members.join(","));
+            let s = scan(&text, 10).unwrap();
+            let arena = bumpalo::Bump::new();
+            let lite = decode(&Lites::new(&arena), &text, &s, &Need::All);
+            let Lite::Object(object) = &lite else {
+                panic!("{lite:?}")
+            };
+            assert!(!object.slots.is_empty());
+            for i in 0..size {
+                assert_eq!(object.get(&format!("m{i}")), Some(&Lite::Number(i.into())));
+            }
+            for absent in ["m", "m-1", &format!("m{size}"), ""] {
+                assert_eq!(object.get(absent), None);
+            }
+        }
     }
 
     #[test]
