@@ -12,6 +12,7 @@ use super::ast::{Ast, Cmp, Node, NodeId, RecordMember, Records};
 use super::error::JmespathError;
 use super::value::{Budget, Val, array_position, equals, number_text, to_value};
 use super::view::{JsonKind, JsonView};
+use crate::json::same_text;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 use std::marker::PhantomData;
@@ -286,7 +287,7 @@ impl<'a, V: JsonView + ?Sized> Interp<'a, V> {
         let passes = match (&records.field_test, records.cond) {
             (Some(test), _) => {
                 let field = element.get(&test.field).and_then(JsonView::as_str);
-                (field == Some(&*test.text)) == test.equal
+                field.is_some_and(|field| same_text(field, &test.text)) == test.equal
             }
             // `@ != null`: the kind test below is the whole condition.
             (None, Some(_)) if records.not_null => true,

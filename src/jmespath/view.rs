@@ -1,6 +1,7 @@
 //! The read-only JSON view the interpreter walks, so input parsed by any JSON library can be
 //! searched without first being converted to `serde_json::Value`.
 
+use crate::json::same_text;
 use serde_json::{Number, Value};
 
 /// The six JSON types.
@@ -108,7 +109,7 @@ impl JsonView for Value {
             // Comparing a few names costs less than hashing the key (SipHash), and tool records
             // are small objects.
             Value::Object(map) if map.len() <= 8 => {
-                map.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+                map.iter().find(|(k, _)| same_text(k, key)).map(|(_, v)| v)
             }
             Value::Object(map) => map.get(key),
             _ => None,

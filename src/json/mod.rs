@@ -20,6 +20,38 @@ pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
 pub use js::{js_number_string, to_js_string};
 pub(crate) use reader::{Lite, Lites, Need, ReadError, Structure, Tree, Values, decode, scan};
 
+/// Whether two strings are the same, compared inline when they are short.
+///
+/// Member names and the values a filter tests are a few bytes long, and most comparisons of a
+/// search are of such strings: a call into the C library's comparison cost more than comparing
+/// them here, with two overlapping loads of each.
+#[inline]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word4 = |s: &[u8], at: usize| {
+        let mut w = [0; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(w)
+    };
+    let word8 = |s: &[u8], at: usize| {
+        let mut w = [0; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_ne_bytes(w)
+    };
+    match n {
+        0 => true,
+        // The first, middle and last bytes are every byte of these.
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=8 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        9..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        _ => a == b,
+    }
+}
+
 /// The default of [`Limits::max_depth`](crate::Limits::max_depth), for readers that run before
 /// any environment's limits apply (a catalog document loaded on its own).
 pub(crate) const DEFAULT_MAX_DEPTH: usize = 128;
@@ -303,6 +335,26 @@ pub(crate) fn kind_name(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn same_text_agrees_with_equality_at_every_length_and_place() {
+        let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..=40 {
+            let a = std::str::from_utf8(&base[..n]).unwrap();
+            assert!(same_text(a, a));
+            if n > 0 {
+                assert!(!same_text(a, &a[..n - 1]));
+            }
+            for at in 0..n {
+                let mut other = base[..n].to_vec();
+                other[at] = b'#';
+                let b = std::str::from_utf8(&other).unwrap();
+                assert_eq!(same_text(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        assert!(same_text("é", "é"));
+        assert!(!same_text("é", "è"));
+    }
     use proptest::prelude::*;
 
     /// The definition, one byte at a time with an explicit string state.
