@@ -278,7 +278,11 @@ impl ToolPolicy for ConsentForDestructive {
 /// ```
 /// use a2ui_catalog_mcp::{Origin, mcp::{Decision, ReadOnlyUnlessUserAction, ToolCallRequest, ToolPolicy}};
 /// use serde_json::json;
-/// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
+/// # // These policies decide at once: one poll answers (no executor, no `testing` feature).
+/// # fn now(mut f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision {
+/// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+/// #     match f.as_mut().poll(&mut cx) { std::task::Poll::Ready(d) => d, _ => panic!("pending") }
+/// # }
 /// let policy = ReadOnlyUnlessUserAction::trusting(["github"]);
 /// let (list, close) = (json!({"name": "list", "annotations": {"readOnlyHint": true}}), json!({"name": "close"}));
 /// let args = json!({});
@@ -365,7 +369,11 @@ impl ToolPolicy for ReadOnlyUnlessUserAction {
 /// ```
 /// use a2ui_catalog_mcp::{Origin, mcp::{Decision, Provenance, SameServerAsSource, ToolCallRequest, ToolPolicy}};
 /// use serde_json::json;
-/// # fn now(f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision { a2ui_catalog_mcp::testing::block_on(f) }
+/// # // These policies decide at once: one poll answers (no executor, no `testing` feature).
+/// # fn now(mut f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision {
+/// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+/// #     match f.as_mut().poll(&mut cx) { std::task::Poll::Ready(d) => d, _ => panic!("pending") }
+/// # }
 /// let source = Provenance::new("show_page", Some("web".into()));
 /// let args = json!({});
 /// let call = |server| ToolCallRequest::new("t", &args, Origin::Action).with_server(Some(server)).with_source(Some(&source));
