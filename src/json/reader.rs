@@ -944,6 +944,31 @@ impl<'t> Decoder<'t, '_> {
         }
     }
 
+    /// The string, boolean, `null` or number at the offset, and whether it is a number past a
+    /// double's range (read as `null`).
+    #[inline]
+    fn scalar<T: Tree<'t>>(&mut self, tree: &T) -> (T::Value, bool) {
+        match self.peek() {
+            b'"' => (tree.string(self.string()), false),
+            b't' => {
+                self.i += 4;
+                (tree.boolean(true), false)
+            }
+            b'f' => {
+                self.i += 5;
+                (tree.boolean(false), false)
+            }
+            b'n' => {
+                self.i += 4;
+                (tree.null(), false)
+            }
+            _ => {
+                let (n, infinite) = self.number();
+                (tree.number(n), infinite)
+            }
+        }
+    }
+
     /// The object at the offset, read in one go when every member `need` asks for holds a
     /// string, a boolean, `null` or a number within a double's range; else `None`, the offset
     /// left where it was for the general loop of [`decode_checked`].
@@ -971,24 +996,11 @@ impl<'t> Decoder<'t, '_> {
                 return Some(tree.object(members));
             };
             let value = match self.peek() {
-                b'"' => Some(tree.string(self.string())),
-                b't' => {
-                    self.i += 4;
-                    Some(tree.boolean(true))
-                }
-                b'f' => {
-                    self.i += 5;
-                    Some(tree.boolean(false))
-                }
-                b'n' => {
-                    self.i += 4;
-                    Some(tree.null())
-                }
-                b'-' | b'0'..=b'9' => match self.number() {
-                    (n @ Some(_), false) => Some(tree.number(n)),
-                    _ => None,
+                b'{' | b'[' => None,
+                _ => match self.scalar(tree) {
+                    (value, false) => Some(value),
+                    (_, true) => None,
                 },
-                _ => None,
             };
             // An array or object, or a number past a double's range.
             let Some(value) = value else {
@@ -1114,23 +1126,7 @@ fn decode_checked<'t, T: Tree<'t>>(
                     continue 'value;
                 }
             }
-            b'"' => (tree.string(d.string()), false),
-            b't' => {
-                d.i += 4;
-                (tree.boolean(true), false)
-            }
-            b'f' => {
-                d.i += 5;
-                (tree.boolean(false), false)
-            }
-            b'n' => {
-                d.i += 4;
-                (tree.null(), false)
-            }
-            _ => {
-                let (n, infinite) = d.number();
-                (tree.number(n), infinite)
-            }
+            _ => d.scalar(tree),
         };
         // A value is complete: into its container, then on to the next value to read.
         loop {
