@@ -79,9 +79,14 @@ impl Num {
 /// `n` as `JSON.stringify` prints it (what `to_string` returns): JavaScript's form, or `null`
 /// for a result that has no JSON form (`to_number('Infinity')`).
 pub(crate) fn number_text(n: Num) -> String {
-    match n.to_json() {
-        Value::Number(number) => js_number_string(&number),
-        _ => "null".to_owned(),
+    match n {
+        // A safe integer prints as itself: the usual `to_string(number)` of a record, written
+        // without the round trip through a `serde_json::Number`.
+        Num::Int(i) if i.unsigned_abs() <= MAX_SAFE_INTEGER => i.to_string(),
+        _ => match n.to_json() {
+            Value::Number(number) => js_number_string(&number),
+            _ => "null".to_owned(),
+        },
     }
 }
 
@@ -718,6 +723,8 @@ mod tests {
             (Num::Int(0), "0"),
             (Num::Int(-7), "-7"),
             (Num::Int(-9_007_199_254_740_991), "-9007199254740991"),
+            (Num::Int(9_007_199_254_740_991), "9007199254740991"),
+            (Num::Int(-9_007_199_254_740_992), "-9007199254740992"),
             (Num::Int(9_007_199_254_740_993), "9007199254740992"),
             (Num::Int(i64::MIN), "-9223372036854776000"),
             (Num::UInt(u64::MAX), "18446744073709552000"),
