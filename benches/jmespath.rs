@@ -150,6 +150,40 @@ fn reads_only(data: &Value) -> usize {
     read
 }
 
+/// `FILTER` by hand at its best over `serde_json`, the floor of any engine that reads this input
+/// and builds this output: one pass, members found by comparing names in order (as
+/// `reads_only`), each record copied from a two-key template (as `output_only`), no expression.
+fn fused(data: &Value) -> Value {
+    fn member<'a>(issue: &'a Value, name: &str) -> Option<&'a Value> {
+        let found = issue.as_object()?.iter().find(|(k, _)| k.as_str() == name);
+        found.map(|(_, v)| v)
+    }
+    let mut template = serde_json::Map::new();
+    template.insert("number".to_owned(), Value::Null);
+    template.insert("title".to_owned(), Value::Null);
+    let all = data["json"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut issues = Vec::with_capacity(all.len());
+    for issue in all {
+        if member(issue, "state").and_then(Value::as_str) != Some("open") {
+            continue;
+        }
+        let number = match member(issue, "number") {
+            Some(Value::Number(n)) => Value::String(n.to_string()),
+            _ => Value::Null,
+        };
+        let title = member(issue, "title").cloned().unwrap_or(Value::Null);
+        let mut object = serde_json::Map::with_capacity(2);
+        object.clone_from(&template);
+        for (slot, value) in object.values_mut().zip([number, title]) {
+            *slot = value;
+        }
+        issues.push(Value::Object(object));
+    }
+    let mut result = serde_json::Map::with_capacity(1);
+    result.insert("/issues".to_owned(), Value::Array(issues));
+    Value::Object(result)
+}
+
 /// `FILTER`'s result built from `output_rows`.
 fn build_output(rows: &[(String, String)]) -> Value {
     let mut template = serde_json::Map::new();
@@ -189,6 +223,10 @@ fn filter(c: &mut Criterion) {
             b.iter(|| handwritten(black_box(data)))
         });
         assert_eq!(handwritten(&data), expected);
+        group.bench_with_input(BenchmarkId::new("fused_floor", n), &data, |b, data| {
+            b.iter(|| fused(black_box(data)))
+        });
+        assert_eq!(fused(&data), expected);
         // Only the output: the same objects built from strings extracted beforehand, by
         // copying a two-key template as the engine does, with no input read and no expression. What is left of
         // the engine's time once this is subtracted is the search itself.
