@@ -243,6 +243,13 @@ fn chains(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new("scan", n), |b| {
             b.iter(|| a2ui_catalog_mcp::json::tool_text_checks(std::hint::black_box(&text), 128))
         });
+        // `serde_json` checking the same text and building nothing (`IgnoredAny`): a tuned
+        // scalar validator, the yardstick for `scan`, which also records the structure.
+        g.bench_function(BenchmarkId::new("serde-validate", n), |b| {
+            b.iter(|| {
+                serde_json::from_str::<serde::de::IgnoredAny>(std::hint::black_box(&text)).unwrap()
+            })
+        });
         let call_only = json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
             "jmespath": "{\"/tool\": toolName}",
             "data": {"@call": "callMcpTool", "args": {"name": "list_issues", "arguments": {"repository": {"@path": "/repository"}}}}
