@@ -115,6 +115,15 @@ impl Need {
         }
     }
 
+    /// How many members are read of an object of `len` members (repeated names counted each
+    /// time): what its builder is sized for.
+    fn capacity(&self, len: usize) -> usize {
+        match self {
+            Need::All => len,
+            Need::Part { fields, .. } => fields.len().min(len),
+        }
+    }
+
     /// What is needed of each element of an array.
     pub(crate) fn items(&self) -> &Need {
         match self {
@@ -784,6 +793,12 @@ impl<'t> Decoder<'t, '_> {
         self.i = skip_ws(self.b, self.i);
     }
 
+    /// The elements or members of the array or object at the offset.
+    #[inline]
+    fn container_len(&self) -> usize {
+        self.containers.get(self.k).map_or(0, |c| c.len)
+    }
+
     /// The [`Structure::strings`] entry of the string at the offset, moving past it.
     #[inline]
     fn next_string(&mut self) -> usize {
@@ -979,13 +994,11 @@ impl<'t> Decoder<'t, '_> {
     /// Nothing here recurses: a member holding an array or object sends the whole object back
     /// to the general loop, which reads it without recursion.
     fn flat_object<T: Tree<'t>>(&mut self, tree: &T, need: &Need) -> Option<T::Value> {
+        if matches!(need, Need::All) {
+            return None;
+        }
         let (i, k, s) = (self.i, self.k, self.s);
-        let capacity = match need {
-            Need::All => return None,
-            Need::Part { fields, .. } => fields
-                .len()
-                .min(self.containers.get(k).map_or(0, |c| c.len)),
-        };
+        let capacity = need.capacity(self.container_len());
         self.i += 1;
         self.k += 1;
         let mut members = tree.new_object(capacity);
@@ -1081,19 +1094,15 @@ fn decode_checked<'t, T: Tree<'t>>(
             b'{' => match d.flat_object(tree, need) {
                 Some(object) => (object, false),
                 None => {
-                    let len = d.containers.get(d.k).map_or(0, |c| c.len);
+                    let len = d.container_len();
                     d.i += 1;
                     d.k += 1;
                     let mut name = Cow::Borrowed("");
                     let mut seen = 0;
                     match d.next_member(need, &mut name, &mut seen) {
                         Some((member, fresh)) => {
-                            let capacity = match need {
-                                Need::All => len,
-                                Need::Part { fields, .. } => fields.len().min(len),
-                            };
                             stack.push(Frame::Object {
-                                members: tree.new_object(capacity),
+                                members: tree.new_object(need.capacity(len)),
                                 need,
                                 name,
                                 fresh,
@@ -1108,7 +1117,7 @@ fn decode_checked<'t, T: Tree<'t>>(
                 }
             },
             b'[' => {
-                let len = d.containers.get(d.k).map_or(0, |c| c.len);
+                let len = d.container_len();
                 d.i += 1;
                 d.k += 1;
                 d.ws();
