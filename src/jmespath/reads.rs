@@ -9,6 +9,7 @@
 
 use super::Expression;
 use super::ast::{Ast, Node, NodeId};
+use super::functions::Func;
 use crate::json::Need;
 
 /// Deepest tree the analysis follows; past it, the input is needed whole.
@@ -28,6 +29,8 @@ struct Places {
 #[derive(Default)]
 struct PlaceNode {
     whole: bool,
+    /// Its length is read (`length`): of an object, every member's name.
+    counted: bool,
     fields: Vec<(Box<str>, usize)>,
     items: Option<usize>,
 }
@@ -65,6 +68,13 @@ impl Places {
         }
     }
 
+    /// The part's length is read.
+    fn counted(&mut self, place: Place) {
+        if let Some(p) = place {
+            self.nodes[p].counted = true;
+        }
+    }
+
     /// The [`Need`] of the part at `p`, built without recursion (children are created after
     /// their parents, so building from the last node to the first finds every child built).
     fn need(&self, p: usize) -> Need {
@@ -85,6 +95,7 @@ impl Places {
                     items: node
                         .items
                         .map(|child| Box::new(built[child].take().unwrap_or(Need::All))),
+                    names: node.counted,
                 }
             };
             built[at] = Some(need);
@@ -171,6 +182,13 @@ fn follow(ast: &Ast, places: &mut Places, id: NodeId, cur: Place, nesting: usize
             }
             None
         }
+        // `length` of a part reads its length only: an array's elements are kept whatever is
+        // needed of them, an object's names are what it needs more, a string is read whole.
+        Node::Call(Func::Length, args) if args.len() == 1 => {
+            let place = follow(ast, places, args[0], cur, n);
+            places.counted(place);
+            None
+        }
         Node::Call(_, args) => {
             for arg in args {
                 used(places, *arg, cur);
@@ -218,6 +236,18 @@ mod tests {
         Need::Part {
             fields: fields.into_iter().map(|(f, n)| (f.into(), n)).collect(),
             items: items.map(Box::new),
+            names: false,
+        }
+    }
+
+    fn counted(fields: Vec<(&str, Need)>, items: Option<Need>) -> Need {
+        match part(fields, items) {
+            Need::Part { fields, items, .. } => Need::Part {
+                fields,
+                items,
+                names: true,
+            },
+            all => all,
         }
     }
 
@@ -258,6 +288,34 @@ mod tests {
     }
 
     #[test]
+    fn length_reads_names_and_elements_not_values() {
+        assert_eq!(reads("length(json)"), counted(vec![], None));
+        assert_eq!(
+            reads("length(json.a)"),
+            part(vec![("a", counted(vec![], None))], None)
+        );
+        // With what else is read of the same part.
+        assert_eq!(
+            reads("[length(json), json.a]"),
+            counted(vec![("a", Need::All)], None)
+        );
+        assert_eq!(
+            reads("{n: length(json), rows: json[?a].b}"),
+            counted(
+                vec![],
+                Some(part(vec![("a", Need::All), ("b", Need::All)], None))
+            )
+        );
+        // Used whole besides: whole.
+        assert_eq!(reads("[length(json), json]"), Need::All);
+        // Of what the search computed: what the computation reads (a filter's result holds
+        // its elements whole).
+        assert_eq!(reads("length(json[?a])"), part(vec![], Some(Need::All)));
+        // `length` with the wrong number of arguments is an error, not a read: compiling fails.
+        assert!(Expression::compile("length(json, json)").is_err());
+    }
+
+    #[test]
     fn anything_else_reads_the_whole_value() {
         for expr in [
             "@",
@@ -267,7 +325,6 @@ mod tests {
             "json[].a",
             "json.*.a",
             "sort_by(json, &a)[0].b",
-            "length(json.a)",
             "json.a || json.b",
             "[json.a, toolName]",
             "values(@)[0]",

@@ -80,12 +80,14 @@ const ESCAPED: usize = 1 << (usize::BITS - 1);
 pub(crate) enum Need {
     /// All of it.
     All,
-    /// Of an object, the members named in `fields` (with what is needed of each); of an array,
-    /// every element with `items` (with [`Need::NOTHING`] when `None`: the length is kept);
-    /// a scalar whole.
+    /// Of an object, the members named in `fields` (with what is needed of each), and with
+    /// `names` every other member too, with [`Need::NOTHING`], so that the object's length is
+    /// right (what `length` reads); of an array, every element with `items` (with
+    /// [`Need::NOTHING`] when `None`: the length is kept); a scalar whole.
     Part {
         fields: Vec<(Box<str>, Need)>,
         items: Option<Box<Need>>,
+        names: bool,
     },
 }
 
@@ -94,24 +96,26 @@ impl Need {
     pub(crate) const NOTHING: Need = Need::Part {
         fields: Vec::new(),
         items: None,
+        names: false,
     };
 
     /// What is needed of the member `name` of an object, if anything, with the index of the
-    /// field that asks for it (`None` for [`Need::All`]).
+    /// field that asks for it (`None` for [`Need::All`], and for a member read for its name).
     fn field(&self, name: &str) -> Option<(Option<usize>, &Need)> {
         match self {
             Need::All => Some((None, &Need::All)),
             // Every member name of every object read is compared with the fields: most differ
             // in length or first byte, which is checked inline before the bytes (a call into
             // the C library's comparison cost more than the rest of the test).
-            Need::Part { fields, .. } => fields
+            Need::Part { fields, names, .. } => fields
                 .iter()
                 .position(|(f, _)| {
                     f.len() == name.len()
                         && f.as_bytes().first() == name.as_bytes().first()
                         && **f == *name
                 })
-                .map(|at| (Some(at), &fields[at].1)),
+                .map(|at| (Some(at), &fields[at].1))
+                .or(names.then_some((None, &NOTHING))),
         }
     }
 
@@ -119,7 +123,7 @@ impl Need {
     /// time): what its builder is sized for.
     fn capacity(&self, len: usize) -> usize {
         match self {
-            Need::All => len,
+            Need::All | Need::Part { names: true, .. } => len,
             Need::Part { fields, .. } => fields.len().min(len),
         }
     }
@@ -1086,7 +1090,7 @@ fn decode_checked<'t, T: Tree<'t>>(
         // A value starts at the offset; `need` says how much of it.
         let (mut value, mut infinite) = match d.peek() {
             // An object of which no member is needed is stepped over in one jump.
-            b'{' if matches!(need, Need::Part { fields, .. } if fields.is_empty()) => {
+            b'{' if matches!(need, Need::Part { fields, names: false, .. } if fields.is_empty()) => {
                 d.skip();
                 (tree.object(tree.new_object(0)), false)
             }
@@ -1368,7 +1372,9 @@ mod tests {
             items: Some(Box::new(Need::Part {
                 fields: vec![("n".into(), Need::All), ("t".into(), Need::All)],
                 items: None,
+                names: false,
             })),
+            names: false,
         };
         assert_eq!(
             decode(&Values, text, &s, &need),
@@ -1396,6 +1402,7 @@ mod tests {
         let need = Need::Part {
             fields,
             items: None,
+            names: false,
         };
         let members: Vec<String> = (0..70).map(|k| format!("\"f{k}\":{k}")).collect();
         let text = format!(
@@ -1428,13 +1435,70 @@ mod tests {
     }
 
     #[test]
+    fn a_need_of_names_keeps_every_member_with_nothing_of_the_others() {
+        let names = |fields: Vec<(&str, Need)>| Need::Part {
+            fields: fields.into_iter().map(|(f, n)| (f.into(), n)).collect(),
+            items: None,
+            names: true,
+        };
+        // A repeated name keeps its first place and takes the later value, as `JSON.parse`;
+        // what is not a field is read as `Need::NOTHING` reads it (an object empty, an array's
+        // elements kept, a scalar whole).
+        let text = r#"{"a":1,"x":{"deep":[1]},"b":[1,2,{"c":3}],"x":"s","c":2,"a":{"k":1}}"#;
+        let cases = [
+            (
+                names(vec![("a", Need::All)]),
+                json!({"a": {"k": 1}, "x": "s", "b": [1, 2, {}], "c": 2}),
+            ),
+            (
+                names(vec![]),
+                json!({"a": {}, "x": "s", "b": [1, 2, {}], "c": 2}),
+            ),
+            // Scalars only: read in one go.
+            (names(vec![("y", Need::All)]), json!({})),
+        ];
+        for (text, (need, want)) in [text, text, r#"{"p":1,"q":"2","p":true}"#]
+            .into_iter()
+            .zip(cases)
+        {
+            let want = if want == json!({}) {
+                json!({"p": true, "q": "2"})
+            } else {
+                want
+            };
+            let s = scan(text, 10).unwrap();
+            let value: Value = decode(&Values, text, &s, &need);
+            assert_eq!(value, want, "{text} {need:?}");
+            let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
+            let want_keys: Vec<&String> = want.as_object().unwrap().keys().collect();
+            assert_eq!(keys, want_keys);
+            let arena = bumpalo::Bump::new();
+            let lite = decode(&Lites::new(&arena), text, &s, &need);
+            assert_eq!(lite_to_value(&lite), want, "{text} {need:?}");
+        }
+        // Past 16 members (the arena's hash table) and with repeats: one member per name.
+        let members: Vec<String> = (0..40).map(|k| format!("\"m{}\":{k}", k % 20)).collect();
+        let text = format!("{{{}}}", members.join(","));
+        let s = scan(&text, 10).unwrap();
+        let arena = bumpalo::Bump::new();
+        let lite = decode(&Lites::new(&arena), &text, &s, &names(vec![]));
+        assert!(matches!(lite, Lite::Object(o) if o.members.len() == 20));
+        let value: Value = decode(&Values, &text, &s, &names(vec![]));
+        assert_eq!(value.as_object().unwrap().len(), 20);
+        assert_eq!(value["m3"], json!(23));
+        assert_eq!(lite_to_value(&lite), value);
+    }
+
+    #[test]
     fn records_read_in_one_go_or_by_the_general_loop_alike() {
         let need = Need::Part {
             fields: vec![],
             items: Some(Box::new(Need::Part {
                 fields: vec![("a".into(), Need::All), ("b".into(), Need::NOTHING)],
                 items: None,
+                names: false,
             })),
+            names: false,
         };
         let text = r#"[{"a":1,"b":"x\"y","c":{}},{"a":{"k":[1]},"b":2},{"a":"s","a":[3]},
             {"b":1e999,"a":true,"b":2},{"a":null,"x":[],"b":false,"a":-0.5},{"c":[{"a":1}]}]"#;

@@ -486,6 +486,29 @@ mod tests {
     }
 
     #[test]
+    fn length_of_json_reads_in_part_and_counts_a_repeated_name_once() {
+        let r = response_of(r#"{"a":{"big":[1,2,3]},"b":"x","a":[4,5,6]}"#).unwrap();
+        for (expression, want) in [
+            ("length(json)", json!(2)),
+            ("length(json.a)", json!(3)),
+            ("[length(json), json.b]", json!([2, "x"])),
+        ] {
+            let compiled = crate::jmespath::Expression::compile(expression).unwrap();
+            assert!(
+                matches!(
+                    r.json_for(&compiled.reads_of_member("json")),
+                    Some(JsonRead::Part(..))
+                ),
+                "{expression}"
+            );
+            assert_eq!(search_read(&r, &compiled), want, "{expression}");
+        }
+        let r = response_of(r#"[{"a":1},[2,3],"four"]"#).unwrap();
+        let compiled = crate::jmespath::Expression::compile("length(json)").unwrap();
+        assert_eq!(search_read(&r, &compiled), json!(3));
+    }
+
+    #[test]
     fn a_lone_surrogate_escape_reads_as_u_fffd_as_json_parse_shows_it_in_utf8() {
         // Node: Buffer.from(JSON.parse('["\\ud800","ok"]')[0]) is ef bf bd (U+FFFD).
         let cases = [
