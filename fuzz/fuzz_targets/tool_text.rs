@@ -19,6 +19,8 @@ const EXPRESSIONS: &[&str] = &[
     "json.items[?a].b",
     "json[*][0]",
     "length(json.a)",
+    "length(json)",
+    "[length(json[0]), json[0].a]",
 ];
 
 /// Built once: making an environment parses the MCP catalog, which would dominate each run.
