@@ -110,9 +110,7 @@ fn handwritten(data: &Value) -> Value {
             issues.push(Value::Object(out));
         }
     }
-    let mut result = serde_json::Map::with_capacity(1);
-    result.insert("/issues".to_string(), Value::Array(issues));
-    Value::Object(result)
+    result(issues)
 }
 
 /// The number (as text) and title of each open issue.
@@ -131,15 +129,44 @@ fn output_rows(data: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The member `name` of `issue`, found as the engine finds it in a small object: by comparing
+/// names in order.
+fn member<'a>(issue: &'a Value, name: &str) -> Option<&'a Value> {
+    let found = issue.as_object()?.iter().find(|(k, _)| k.as_str() == name);
+    found.map(|(_, v)| v)
+}
+
+/// The output's record of `number` and `title`, copied from a two-key template as the engine
+/// copies it.
+fn record(template: &serde_json::Map<String, Value>, values: [Value; 2]) -> Value {
+    let mut object = serde_json::Map::with_capacity(2);
+    object.clone_from(template);
+    for (slot, value) in object.values_mut().zip(values) {
+        *slot = value;
+    }
+    Value::Object(object)
+}
+
+/// The template [`record`] copies.
+fn record_template() -> serde_json::Map<String, Value> {
+    let mut template = serde_json::Map::new();
+    template.insert("number".to_owned(), Value::Null);
+    template.insert("title".to_owned(), Value::Null);
+    template
+}
+
+/// `FILTER`'s result: the records under `/issues`.
+fn result(issues: Vec<Value>) -> Value {
+    let mut result = serde_json::Map::with_capacity(1);
+    result.insert("/issues".to_owned(), Value::Array(issues));
+    Value::Object(result)
+}
+
 /// What the filter reads of the input and nothing else: each issue's `state` found by its name
 /// and compared, and for an open one its `number` and `title` found; no output. Members are
 /// found as the engine finds them in a small object, by comparing names in order. With
 /// `output_only`, the floor of this search over `serde_json` input.
 fn reads_only(data: &Value) -> usize {
-    fn member<'a>(issue: &'a Value, name: &str) -> Option<&'a Value> {
-        let found = issue.as_object()?.iter().find(|(k, _)| k.as_str() == name);
-        found.map(|(_, v)| v)
-    }
     let mut read = 0;
     for issue in data["json"].as_array().into_iter().flatten() {
         if member(issue, "state").and_then(Value::as_str) == Some("open") {
@@ -154,13 +181,7 @@ fn reads_only(data: &Value) -> usize {
 /// and builds this output: one pass, members found by comparing names in order (as
 /// `reads_only`), each record copied from a two-key template (as `output_only`), no expression.
 fn fused(data: &Value) -> Value {
-    fn member<'a>(issue: &'a Value, name: &str) -> Option<&'a Value> {
-        let found = issue.as_object()?.iter().find(|(k, _)| k.as_str() == name);
-        found.map(|(_, v)| v)
-    }
-    let mut template = serde_json::Map::new();
-    template.insert("number".to_owned(), Value::Null);
-    template.insert("title".to_owned(), Value::Null);
+    let template = record_template();
     let all = data["json"].as_array().map_or(&[][..], Vec::as_slice);
     let mut issues = Vec::with_capacity(all.len());
     for issue in all {
@@ -172,23 +193,14 @@ fn fused(data: &Value) -> Value {
             _ => Value::Null,
         };
         let title = member(issue, "title").cloned().unwrap_or(Value::Null);
-        let mut object = serde_json::Map::with_capacity(2);
-        object.clone_from(&template);
-        for (slot, value) in object.values_mut().zip([number, title]) {
-            *slot = value;
-        }
-        issues.push(Value::Object(object));
+        issues.push(record(&template, [number, title]));
     }
-    let mut result = serde_json::Map::with_capacity(1);
-    result.insert("/issues".to_owned(), Value::Array(issues));
-    Value::Object(result)
+    result(issues)
 }
 
 /// `FILTER`'s result built from `output_rows`.
 fn build_output(rows: &[(String, String)]) -> Value {
-    let mut template = serde_json::Map::new();
-    template.insert("number".to_owned(), Value::Null);
-    template.insert("title".to_owned(), Value::Null);
+    let template = record_template();
     let mut issues = Vec::with_capacity(rows.len());
     for (number, title) in rows {
         let mut object = serde_json::Map::with_capacity(2);
@@ -198,9 +210,7 @@ fn build_output(rows: &[(String, String)]) -> Value {
         }
         issues.push(Value::Object(object));
     }
-    let mut result = serde_json::Map::with_capacity(1);
-    result.insert("/issues".to_owned(), Value::Array(issues));
-    Value::Object(result)
+    result(issues)
 }
 
 fn filter(c: &mut Criterion) {
