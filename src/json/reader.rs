@@ -115,7 +115,7 @@ impl Need {
                         && **f == *name
                 })
                 .map(|at| (Some(at), &fields[at].1))
-                .or(names.then_some((None, &NOTHING))),
+                .or_else(|| names.then_some((None, &NOTHING))),
         }
     }
 
