@@ -232,23 +232,21 @@ mod tests {
         Expression::compile(expr).unwrap().reads_of_member("json")
     }
 
-    fn part(fields: Vec<(&str, Need)>, items: Option<Need>) -> Need {
+    fn need(fields: Vec<(&str, Need)>, items: Option<Need>, names: bool) -> Need {
         Need::Part {
             fields: fields.into_iter().map(|(f, n)| (f.into(), n)).collect(),
             items: items.map(Box::new),
-            names: false,
+            names,
         }
     }
 
+    fn part(fields: Vec<(&str, Need)>, items: Option<Need>) -> Need {
+        need(fields, items, false)
+    }
+
+    /// A part whose length is read besides.
     fn counted(fields: Vec<(&str, Need)>, items: Option<Need>) -> Need {
-        match part(fields, items) {
-            Need::Part { fields, items, .. } => Need::Part {
-                fields,
-                items,
-                names: true,
-            },
-            all => all,
-        }
+        need(fields, items, true)
     }
 
     #[test]
