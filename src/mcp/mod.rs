@@ -154,6 +154,7 @@ mod rmcp_client;
 mod visibility;
 
 pub use audit::{AuditEvent, AuditSink, CallOutcome};
+pub(crate) use call::ToolAnswer;
 pub use client::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, MessageSink, ToolClient,
     ToolRouter,
