@@ -485,6 +485,11 @@ impl LiveTree {
         starts
     }
 
+    /// Whether `instance` is still in the tree.
+    pub(crate) fn contains(&self, instance: InstanceId) -> bool {
+        self.lookup(instance).is_some()
+    }
+
     /// Whether the property `index` of `instance` still waits for the run of `ticket`.
     pub(crate) fn is_pending(&self, instance: InstanceId, index: u32, ticket: u64) -> bool {
         self.lookup(instance).is_some_and(|i| {

@@ -48,6 +48,10 @@ use crate::reactive::TrackedModel;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The next run's number.
+static NEXT_RUN: AtomicU64 = AtomicU64::new(1);
 
 /// The stopped evaluation of a run.
 type Held = Resumable<TrackedModel<Value>>;
@@ -97,7 +101,7 @@ pub struct ToolRun {
 }
 
 impl ToolRun {
-    /// The run's number: unique in its processor, never reused.
+    /// The run's number: unique in the process, never reused.
     pub fn id(&self) -> u64 {
         self.id
     }
@@ -249,6 +253,8 @@ pub enum RunOutcome {
 #[derive(Debug, Clone)]
 struct Owner {
     surface_id: String,
+    /// The instance the run came from, when the live tree had it.
+    instance: Option<InstanceId>,
     /// A property's run: its instance, the property's index and the ticket of its
     /// computation.
     prop: Option<(InstanceId, u32, u64)>,
@@ -262,8 +268,8 @@ struct Pending {
 }
 
 /// The processor's runs.
+#[derive(Default)]
 pub(crate) struct Runs {
-    next: u64,
     /// Runs not taken by the host yet (those superseded meanwhile are skipped when taken).
     queued: Vec<ToolRun>,
     pending: HashMap<u64, Pending>,
@@ -278,18 +284,6 @@ impl std::fmt::Debug for Runs {
         f.debug_struct("Runs")
             .field("pending", &self.pending.len())
             .finish_non_exhaustive()
-    }
-}
-
-impl Default for Runs {
-    fn default() -> Runs {
-        Runs {
-            next: 0,
-            queued: Vec::new(),
-            pending: HashMap::new(),
-            by_target: HashMap::new(),
-            by_prop: HashMap::new(),
-        }
     }
 }
 
@@ -326,8 +320,9 @@ impl Runs {
 
     /// Keeps a stopped evaluation and queues its run; older runs it supersedes are dropped.
     fn hold(&mut self, mut run: ToolRun, owner: Owner, eval: Held) -> u64 {
-        self.next += 1;
-        let id = self.next;
+        // Unique in the process, not only in this processor: a result handed to the wrong
+        // processor is not pending there.
+        let id = NEXT_RUN.fetch_add(1, Ordering::Relaxed);
         run.id = id;
         if let Some(target) = &run.call.target {
             let key = (owner.surface_id.clone(), target.clone());
@@ -413,6 +408,7 @@ impl Processor {
                 };
                 let owner = Owner {
                     surface_id: surface_id.to_owned(),
+                    instance: start.instance,
                     prop: owner_prop,
                 };
                 let run = ToolRun {
@@ -536,12 +532,16 @@ impl Processor {
         let Some(surface) = self.surfaces.get(&owner.surface_id) else {
             return false;
         };
-        match owner.prop {
-            None => true,
-            Some((instance, index, ticket)) => surface
+        match (owner.prop, owner.instance) {
+            (Some((instance, index, ticket)), _) => surface
                 .live
                 .as_deref()
                 .is_some_and(|tree| tree.is_pending(instance, index, ticket)),
+            (None, Some(instance)) => surface
+                .live
+                .as_deref()
+                .is_none_or(|tree| tree.contains(instance)),
+            (None, None) => true,
         }
     }
 
