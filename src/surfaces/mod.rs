@@ -645,12 +645,19 @@ impl Processor {
 
     /// What `a2ui-mcp render` prints: `{"surfaces": {"<id>": {"catalogId", "dataModel",
     /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
-    /// surface under `"errors"` at the top).
+    /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
+    /// surface under `"errors"` at the top). A surface with a live tree is drawn from it (tool
+    /// results included), others resolved with `limits`.
     pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
         let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
         let mut surfaces = Map::new();
         for surface in self.surfaces.values() {
-            let tree = surface.resolve(limits);
+            // The live tree, when kept, holds what tool runs answered; `resolve` shows such
+            // values pending.
+            let tree = match surface.live() {
+                Some(live) => live.to_tree(),
+                None => surface.resolve(limits),
+            };
             let mut out = json!({
                 "catalogId": surface.catalog_id,
                 "dataModel": surface.data.get(),

@@ -71,8 +71,8 @@ type Held = Resumable<TrackedModel<Value>>;
 /// let mut processor = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
 /// processor.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
 ///     "components": [{"id": "root", "component": "Button", "child": "label", "action": {"functionCall":
-///         {"call": "callMcpTool", "args": {"name": "list_directory", "arguments": {"path": "/docs"},
-///          "targetDataPath": "/listing"}}}}]}})).unwrap();
+///         {"@call": "callMcpTool", "catalogId": a2ui_catalog_mcp::MCP_CATALOG_ID, "args": {"name": "list_directory",
+///          "arguments": {"path": "/docs"}, "targetDataPath": "/listing"}}}}]}})).unwrap();
 ///
 /// // The tap stops at the tool call: the processor is free while the host makes it.
 /// let tap = processor.activate("s", "root", &JsonPointer::root(), "2026-12-07T10:00:00Z")?;
