@@ -645,7 +645,6 @@ impl Processor {
 
     /// What `a2ui-mcp render` prints: `{"surfaces": {"<id>": {"catalogId", "dataModel",
     /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
-    /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
     /// surface under `"errors"` at the top). A surface with a live tree is drawn from it (tool
     /// results included), others resolved with `limits`.
     pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
