@@ -332,6 +332,8 @@ struct DiagnosticState {
     /// Whether the next byte echoed starts a line.
     echo_line_start: bool,
     notes: Vec<String>,
+    /// Why the connection was closed from this side (the server broke the protocol).
+    fatal: Option<String>,
 }
 
 impl Diagnostics {
@@ -384,6 +386,15 @@ impl Diagnostics {
         }
     }
 
+    /// The server broke the protocol, and the connection is being closed for it.
+    pub(crate) fn fatal(&self, why: String) {
+        self.lock().fatal.get_or_insert(why);
+    }
+
+    fn fatal_reason(&self) -> Option<String> {
+        self.lock().fatal.clone()
+    }
+
     fn notes(&self) -> Vec<String> {
         self.lock().notes.clone()
     }
@@ -421,6 +432,7 @@ pub struct Server {
     service: Mutex<Option<RunningService<RoleClient, ClientConfig>>>,
     tools: Vec<Value>,
     timeout: Duration,
+    max_message_bytes: usize,
     diagnostics: Arc<Diagnostics>,
     process: Option<Arc<ChildProcess>>,
 }
@@ -524,6 +536,7 @@ impl Server {
             service: Mutex::new(Some(service)),
             tools: Vec::new(),
             timeout: options.timeout,
+            max_message_bytes: options.max_message_bytes,
             diagnostics,
             process,
         };
@@ -565,15 +578,33 @@ impl Server {
                 let rmcp = e.downcast_ref::<RmcpError>();
                 let closed = rmcp.is_some_and(RmcpError::is_transport_closed)
                     || self.peer.is_transport_closed();
-                let kind = match rmcp {
-                    _ if closed => ConnectErrorKind::Closed,
-                    Some(RmcpError::Server { .. }) => ConnectErrorKind::Server,
-                    _ => ConnectErrorKind::Transport,
-                };
-                let message = if closed {
-                    format!("it closed the connection during {what}")
-                } else {
-                    format!("{what}: {e}")
+                let notes = self.diagnostics.notes();
+                let (kind, message) = match rmcp {
+                    _ if closed => match self.diagnostics.fatal_reason() {
+                        Some(why) => (ConnectErrorKind::Protocol, format!("during {what}, {why}")),
+                        None if self.process.is_none() => (
+                            ConnectErrorKind::Closed,
+                            // rmcp's HTTP client ends the session on an SSE event over the
+                            // limit without saying so to the caller.
+                            format!(
+                                "the connection closed during {what} (the server ended the \
+                                 session, or sent a message over the limit of {})",
+                                stdio::bytes(self.max_message_bytes)
+                            ),
+                        ),
+                        None => (
+                            ConnectErrorKind::Closed,
+                            format!("it closed the connection during {what}"),
+                        ),
+                    },
+                    // An answer of the server's that was not JSON-RPC (see stdio.rs).
+                    Some(RmcpError::Server { message, .. }) if notes.contains(message) => {
+                        (ConnectErrorKind::Protocol, format!("{what}: {message}"))
+                    }
+                    Some(RmcpError::Server { .. }) => {
+                        (ConnectErrorKind::Server, format!("{what}: {e}"))
+                    }
+                    _ => (ConnectErrorKind::Transport, format!("{what}: {e}")),
                 };
                 ConnectError::new(&self.label, kind, message)
             }
@@ -610,7 +641,9 @@ async fn finish_error(
         error.kind,
         ConnectErrorKind::Closed | ConnectErrorKind::Protocol
     );
-    if let Some(process) = process {
+    // A connection closed from this side ends the server: its exit says nothing then.
+    let closed_here = diagnostics.fatal_reason().is_some();
+    if let Some(process) = process.filter(|_| !closed_here) {
         let wait = if ending {
             Duration::from_millis(300)
         } else {
@@ -622,6 +655,9 @@ async fn finish_error(
         }
     }
     for note in diagnostics.notes() {
+        if error.message.contains(&note) {
+            continue;
+        }
         error.message.push_str("; ");
         error.message.push_str(&note);
     }

@@ -250,7 +250,7 @@ impl Transport<RoleClient> for StdioTransport {
                 Line::TooLong => {
                     // Its answer is lost: closing now fails the request that waits for it,
                     // with this reason, instead of letting it wait for its timeout.
-                    self.diagnostics.note(format!(
+                    self.diagnostics.fatal(format!(
                         "it sent a message of more than {} (the limit of one message), so the \
                          connection was closed",
                         bytes(self.max_message_bytes)
@@ -296,6 +296,7 @@ impl StdioTransport {
         let start = String::from_utf8_lossy(&text[..text.len().min(120)]).into_owned();
         let why = format!("it sent a line that is not JSON-RPC ({error}): {start:?}");
         self.diagnostics.note(why.clone());
+        // The answer of a request, by its id: the error below says why, as the note does.
         let id = serde_json::from_slice::<Value>(text)
             .ok()?
             .get("id")
@@ -304,7 +305,7 @@ impl StdioTransport {
         serde_json::from_value(json!({
             "jsonrpc": "2.0",
             "id": id,
-            "error": {"code": -32603, "message": format!("the server's answer is not valid JSON-RPC: {why}")}
+            "error": {"code": -32603, "message": why}
         }))
         .ok()
     }
