@@ -10,13 +10,13 @@ use std::sync::{Mutex, PoisonError};
 ///
 /// ```
 /// use a2ui_catalog_mcp::connect::JsonLinesAudit;
-/// use a2ui_catalog_mcp::mcp::McpHost;
+/// use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost};
 /// use std::sync::Arc;
 /// # fn client() -> Arc<dyn a2ui_catalog_mcp::mcp::ToolClient> { unimplemented!() }
 /// # fn _doc() -> std::io::Result<()> {
 /// let audit = Arc::new(JsonLinesAudit::new(std::fs::File::create("calls.jsonl")?));
 /// let log = audit.clone();
-/// let host = McpHost::new(client()).with_audit(move |e: &_| log.record_event(e));
+/// let host = McpHost::new(client()).with_audit(move |e: &AuditEvent| log.record_event(e));
 /// // … evaluate …
 /// if let Some(e) = audit.take_error() {
 ///     eprintln!("the audit log is incomplete: {e}");
