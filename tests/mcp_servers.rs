@@ -624,11 +624,13 @@ fn results_too_large_and_with_many_blocks() {
         &command,
         &["during tools/call of 'poke'", "more than 16 MiB"],
     );
+    // 100 000 blocks are within the limits: every one is read.
     let started = Instant::now();
     let (out, _, _) = misbehaving(&python, "many", &[]);
     let result = stdout_json(&out);
     let text = result["dataModel"]["poked"]["text"].as_str().expect("text");
     assert_eq!(text.lines().count(), 100_000);
+    assert_eq!(text.lines().last(), Some("99999"));
     eprintln!("100 000 blocks over stdio: {:?}", started.elapsed());
 }
 
@@ -684,4 +686,82 @@ fn tool_names_that_collide() {
     ]);
     assert_fails(&out, "http://127.0.0.1:9/mcp", &["initialize failed"]);
     assert_no_process_left(&marker);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The library's connections: no process outlives them.
+
+/// A stdio server that starts a child of its own first (as `npx` starts node), both with the
+/// marker in their command lines.
+fn server_with_a_child(python: &Path, marker: &str) -> String {
+    let script = manifest_dir().join("tests/python/misbehaving_server.py");
+    format!(
+        "sh -c '\"$0\" -c \"import time; time.sleep(300)\" {marker}-child & exec \"$0\" \"$1\" ok poke {marker}' {} {}",
+        quote(python),
+        quote(&script)
+    )
+}
+
+/// Waits until `n` processes with the marker run (the server and its child).
+fn wait_for_processes(marker: &str, n: usize) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while processes_with(marker).len() < n {
+        assert!(Instant::now() < deadline, "{:?}", processes_with(marker));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn connections_end_every_process_they_started() {
+    use a2ui_catalog_mcp::connect::{ConnectOptions, Connections, ServerSpec};
+    let Some(python) = support::python_env::interpreter() else {
+        return;
+    };
+    if std::fs::read_dir("/proc").is_err() {
+        return; // The processes cannot be seen here.
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let options = ConnectOptions::new();
+
+    // Dropped without a close: the process group is killed at once.
+    let dropped = marker("dropped");
+    let spec = ServerSpec::command(server_with_a_child(&python, &dropped));
+    let connections = runtime
+        .block_on(Connections::connect(std::slice::from_ref(&spec), &options))
+        .expect("connects");
+    let server = connections.server_for("poke").expect("routed");
+    assert_eq!(server.label(), spec.label());
+    assert!(server.process_id().is_some());
+    wait_for_processes(&dropped, 2);
+    drop(connections);
+    assert_no_process_left(&dropped);
+
+    // Closed: the server's input ends, and what it left behind is killed.
+    let closed = marker("closed");
+    let spec = ServerSpec::command(server_with_a_child(&python, &closed));
+    runtime.block_on(async {
+        let connections = Connections::connect(std::slice::from_ref(&spec), &options)
+            .await
+            .expect("connects");
+        wait_for_processes(&closed, 2);
+        connections.close().await;
+    });
+    assert_no_process_left(&closed);
+
+    // A server that fails ends the ones already started.
+    let partial = marker("partial");
+    let good = ServerSpec::command(server_with_a_child(&python, &partial));
+    let bad = ServerSpec::command(format!(
+        "{} {} fail",
+        quote(&python),
+        quote(&manifest_dir().join("tests/python/misbehaving_server.py"))
+    ));
+    let err = runtime
+        .block_on(Connections::connect(&[good, bad.clone()], &options))
+        .expect_err("the second server fails");
+    assert_eq!(err.server(), bad.label());
+    assert_no_process_left(&partial);
 }

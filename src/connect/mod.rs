@@ -253,14 +253,15 @@ pub enum ConnectErrorKind {
 /// its standard error when it wrote anything.
 ///
 /// ```
-/// # async fn run() {
 /// use a2ui_catalog_mcp::connect::{ConnectErrorKind, ConnectOptions, Connections, ServerSpec};
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// # runtime.block_on(async {
 /// let spec = ServerSpec::command("no-such-mcp-server --stdio");
 /// let err = Connections::connect(&[spec], &ConnectOptions::new()).await.unwrap_err();
 /// assert_eq!(err.kind(), ConnectErrorKind::Spawn);
 /// assert_eq!(err.server(), "no-such-mcp-server --stdio");
 /// assert!(err.to_string().starts_with("MCP server `no-such-mcp-server --stdio`: cannot start it"));
-/// # }
+/// # });
 /// ```
 #[derive(Debug, Clone)]
 pub struct ConnectError {
@@ -530,7 +531,7 @@ impl Server {
                 return Err(finish_error(error, &diagnostics, process.as_deref()).await);
             }
         };
-        let partial = Server {
+        let mut partial = Server {
             label: label.to_owned(),
             peer: service.peer().clone(),
             service: Mutex::new(Some(service)),
@@ -558,7 +559,8 @@ impl Server {
                 ));
             }
         }
-        Ok(Server { tools, ..partial })
+        partial.tools = tools;
+        Ok(partial)
     }
 
     /// Runs one request under the timeout; its errors become [`ConnectError`]s naming the server.
@@ -627,6 +629,16 @@ impl Server {
         }
         if let Some(process) = &self.process {
             process.shut_down().await;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // The transport, which shares the process, lives in rmcp's task until the runtime runs
+        // it again (or never, when the runtime is gone): the process must not wait for that.
+        if let Some(process) = &self.process {
+            process.kill_unless_closed();
         }
     }
 }

@@ -101,18 +101,26 @@ impl ChildProcess {
     }
 }
 
+impl ChildProcess {
+    /// Kills the group at once, unless the process was seen to exit (after which its group id
+    /// may in time be reused).
+    pub(crate) fn kill_unless_closed(&self) {
+        let exited = self
+            .status
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some();
+        if !exited {
+            self.signal_group(false);
+        }
+    }
+}
+
 impl Drop for ChildProcess {
     fn drop(&mut self) {
         // Dropped without a close (an error, a panic, a host that forgot): nothing may survive
-        // the connection. A process that already exited leaves at most an empty group.
-        if self
-            .status
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_none()
-        {
-            self.signal_group(false);
-        }
+        // the connection.
+        self.kill_unless_closed();
     }
 }
 
