@@ -483,6 +483,18 @@ fn an_http_server_that_is_not_there_is_an_error_naming_it() {
 /// the output, with the case's marker in the server's command line; checks that no process
 /// is left.
 fn misbehaving(python: &Path, mode: &str, extra: &[&str]) -> (Output, String, String) {
+    let poke =
+        json!({"@call": "callMcpTool", "args": {"name": "poke", "targetDataPath": "/poked"}});
+    misbehaving_with(python, mode, extra, &poke)
+}
+
+/// [`misbehaving`] with another payload.
+fn misbehaving_with(
+    python: &Path,
+    mode: &str,
+    extra: &[&str],
+    payload: &Value,
+) -> (Output, String, String) {
     let marker = marker(mode);
     let command = format!(
         "{} {} {mode} poke {marker}",
@@ -490,11 +502,7 @@ fn misbehaving(python: &Path, mode: &str, extra: &[&str]) -> (Output, String, St
         quote(&manifest_dir().join("tests/python/misbehaving_server.py"))
     );
     let dir = temp_dir(mode);
-    let payload = write_json(
-        &dir,
-        "poke.json",
-        &json!({"@call": "callMcpTool", "args": {"name": "poke", "targetDataPath": "/poked"}}),
-    );
+    let payload = write_json(&dir, "payload.json", payload);
     let mut args = vec!["eval", &payload, "--mcp", &command];
     args.extend_from_slice(extra);
     let out = cli(&args);
@@ -624,13 +632,21 @@ fn results_too_large_and_with_many_blocks() {
         &command,
         &["during tools/call of 'poke'", "more than 16 MiB"],
     );
-    // 100 000 blocks are within the limits: every one is read.
+    // 100 000 blocks are within the limits: every one is read, and their texts joined.
     let started = Instant::now();
-    let (out, _, _) = misbehaving(&python, "many", &[]);
+    let (out, _, _) = misbehaving_with(
+        &python,
+        "many",
+        &[],
+        &json!({"@call": "updateDataModel", "args": {"updates": {"@call": "transformData", "args": {
+        "jmespath": "{\"/blocks\": length(toolResult.content), \"/last\": toolResult.content[-1].text, \"/chars\": length(text)}",
+        "data": {"@call": "callMcpTool", "args": {"name": "poke"}}}}}}),
+    );
     let result = stdout_json(&out);
-    let text = result["dataModel"]["poked"]["text"].as_str().expect("text");
-    assert_eq!(text.lines().count(), 100_000);
-    assert_eq!(text.lines().last(), Some("99999"));
+    assert_eq!(result["dataModel"]["blocks"], 100_000);
+    assert_eq!(result["dataModel"]["last"], "99999");
+    // "0\n1\n…\n99999": 488 890 digits and 99 999 newlines.
+    assert_eq!(result["dataModel"]["chars"], 588_889);
     eprintln!("100 000 blocks over stdio: {:?}", started.elapsed());
 }
 
