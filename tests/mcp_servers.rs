@@ -575,6 +575,18 @@ fn a_server_that_exits_mid_call() {
             "crashed in the middle of a call",
         ],
     );
+    // What it started before it crashed ends too.
+    let marker = marker("exit-child");
+    let command = server_with_a_child_in(&python, &marker, "exit");
+    let dir = temp_dir("exit-child");
+    let payload = write_json(
+        &dir,
+        "poke.json",
+        &json!({"@call": "callMcpTool", "args": {"name": "poke"}}),
+    );
+    let out = cli(&["eval", &payload, "--mcp", &command]);
+    assert_fails(&out, &command, &["exit status: 3"]);
+    assert_no_process_left(&marker);
 }
 
 #[test]
@@ -710,9 +722,13 @@ fn tool_names_that_collide() {
 /// A stdio server that starts a child of its own first (as `npx` starts node), both with the
 /// marker in their command lines.
 fn server_with_a_child(python: &Path, marker: &str) -> String {
+    server_with_a_child_in(python, marker, "ok")
+}
+
+fn server_with_a_child_in(python: &Path, marker: &str, mode: &str) -> String {
     let script = manifest_dir().join("tests/python/misbehaving_server.py");
     format!(
-        "sh -c '\"$0\" -c \"import time; time.sleep(300)\" {marker}-child & exec \"$0\" \"$1\" ok poke {marker}' {} {}",
+        "sh -c '\"$0\" -c \"import time; time.sleep(300)\" {marker}-child & exec \"$0\" \"$1\" {mode} poke {marker}' {} {}",
         quote(python),
         quote(&script)
     )

@@ -90,6 +90,9 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 /// stdio line and one HTTP response.
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 << 20;
 
+/// How long closing one session may take before its process is ended anyway.
+const CLOSE_LIMIT: Duration = Duration::from_secs(5);
+
 /// How much of a server's standard error is kept for its errors (the end of it).
 const STDERR_KEPT: usize = 16 << 10;
 /// How many of its last lines an error shows.
@@ -624,9 +627,12 @@ impl Server {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some(mut service) = service {
-            // The transport's close ends a stdio server: bounded (a few seconds at most).
-            let _ = service.close().await;
+            // The transport's close ends a stdio server (three seconds at most); an HTTP
+            // session's end is a request the server may not answer.
+            let _ = service.close_with_timeout(CLOSE_LIMIT).await;
         }
+        // Whatever the transport's close did (it may not have run: a session that ended
+        // earlier, a close that timed out), the process ends here.
         if let Some(process) = &self.process {
             process.shut_down().await;
         }
@@ -638,7 +644,7 @@ impl Drop for Server {
         // The transport, which shares the process, lives in rmcp's task until the runtime runs
         // it again (or never, when the runtime is gone): the process must not wait for that.
         if let Some(process) = &self.process {
-            process.kill_unless_closed();
+            process.kill_group_once();
         }
     }
 }

@@ -31,6 +31,9 @@ pub(crate) struct ChildProcess {
     /// The process group the child leads (its pid), where process groups exist.
     group: Option<i32>,
     status: Mutex<Option<ExitStatus>>,
+    /// Whether the group was killed: once only, since an empty group's id may in time be
+    /// another's.
+    ended: std::sync::atomic::AtomicBool,
 }
 
 impl ChildProcess {
@@ -97,20 +100,15 @@ impl ChildProcess {
             }
         }
         // The leader may be gone while its children still run.
-        self.signal_group(false);
+        self.kill_group_once();
     }
 }
 
 impl ChildProcess {
-    /// Kills the group at once, unless the process was seen to exit (after which its group id
-    /// may in time be reused).
-    pub(crate) fn kill_unless_closed(&self) {
-        let exited = self
-            .status
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_some();
-        if !exited {
+    /// Kills the group at once, unless it was killed already. The leader may have exited on
+    /// its own (a crash mid-call) while what it started still runs in the group.
+    pub(crate) fn kill_group_once(&self) {
+        if !self.ended.swap(true, std::sync::atomic::Ordering::SeqCst) {
             self.signal_group(false);
         }
     }
@@ -120,7 +118,7 @@ impl Drop for ChildProcess {
     fn drop(&mut self) {
         // Dropped without a close (an error, a panic, a host that forgot): nothing may survive
         // the connection.
-        self.kill_unless_closed();
+        self.kill_group_once();
     }
 }
 
@@ -152,6 +150,7 @@ pub(crate) fn spawn(
         child: Mutex::new(Some(child)),
         group,
         status: Mutex::new(None),
+        ended: std::sync::atomic::AtomicBool::new(false),
     });
     tokio::spawn(collect_stderr(stderr, diagnostics.clone()));
     let transport = StdioTransport {
