@@ -2,15 +2,19 @@
 //! catalog and any catalog document, from the command line (the fixture format of `fixtures`
 //! is in `docs/fixtures.md`).
 
+#[path = "a2ui-mcp/session.rs"]
+mod session;
+
 use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BASIC_CATALOG_JSON, BasicCatalog};
 use a2ui_catalog_mcp::connect::{
     ConnectOptions, Connections, JsonLinesAudit, ServerSpec, Unattended,
 };
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
+use a2ui_catalog_mcp::mcp::ToolClient;
 use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost, MessageSink};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
-use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
     Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
@@ -137,13 +141,33 @@ enum Command {
     /// gallery's {name, description, messages}) and print, one line per stream, what they
     /// draw: {"surfaces": {"SURFACE_ID": {"catalogId", "dataModel", "errors", "nodes"}}}, the nodes
     /// breadth first from root with every property resolved. Values that call a tool are
-    /// shown pending.
+    /// shown pending, unless MCP servers are given (`--mcp`, `--mcp-url`, `--server`): then
+    /// the tools are called, and the steps `--type`, `--click` and `--call` run a user's
+    /// session in the order given, each step's tool calls completed before the next; the
+    /// output adds `forAgent` (the `action` and `error` messages no server took) and `steps`
+    /// (what failed or was refused).
     Render {
         /// Message stream files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
         env: EnvOptions,
+        #[command(flatten)]
+        mcp: McpArgs,
+        /// A scripted MCP server (the fixtures' `server` object) instead of real ones.
+        #[arg(long, conflicts_with_all = ["commands", "urls"])]
+        server: Option<PathBuf>,
+        /// Activate a component (a tap): `[SURFACE:]COMPONENT[@DATAPATH]`; SURFACE may be left
+        /// out when there is one surface, DATAPATH picks a template row's instance.
+        #[arg(long = "click", value_name = "[SURFACE:]COMPONENT[@DATAPATH]")]
+        clicks: Vec<String>,
+        /// Type TEXT into an input: its bound path is written as typing does.
+        #[arg(long = "type", value_name = "[SURFACE:]COMPONENT[@DATAPATH]=TEXT")]
+        types: Vec<String>,
+        /// Call a tool as the host would (a user's action) and process the A2UI messages its
+        /// result carries.
+        #[arg(long = "call", value_name = "TOOL[=JSON]")]
+        calls: Vec<String>,
     },
     /// Evaluate a payload and print {"value", "dataModel", "messages"} (and "warnings").
     Eval {
@@ -234,9 +258,24 @@ fn main() -> ExitCode {
         Command::Check { files, env, strict } => {
             environment(&env).and_then(|e| check(&e, &documents(&env)?, strict, &files, cli.json))
         }
-        Command::Render { files, env } => {
-            environment(&env).and_then(|e| render(e, &documents(&env)?, &files))
-        }
+        Command::Render {
+            files,
+            env,
+            mcp,
+            server,
+            clicks,
+            types,
+            calls,
+        } => environment(&env).and_then(|e| {
+            let steps = session_steps(&clicks, &types, &calls, sub_matches).map_err(Failure::Io)?;
+            let specs = server_specs(&mcp, sub_matches);
+            let servers = Servers {
+                scripted: server.as_deref(),
+                specs: &specs,
+                mcp: &mcp,
+            };
+            render(e, &documents(&env)?, &files, &servers, &steps)
+        }),
         Command::Eval {
             payload,
             env,
@@ -570,10 +609,23 @@ fn check_stream(
     Ok(report.is_clean())
 }
 
-/// `render`: each stream through a permissive processor, its surfaces resolved.
-fn render(env: Environment, documents: &[Value], files: &[PathBuf]) -> Result<ExitCode, Failure> {
+/// `render`: each stream through a permissive processor, its surfaces resolved; with servers
+/// or steps, a live processor runs the session (`session.rs`).
+fn render(
+    env: Environment,
+    documents: &[Value],
+    files: &[PathBuf],
+    servers: &Servers<'_>,
+    steps: &[session::Step],
+) -> Result<ExitCode, Failure> {
+    let with_session = servers.scripted.is_some() || !servers.specs.is_empty() || !steps.is_empty();
     for path in files {
-        let mut processor = Processor::with_environment(env.clone(), ProcessorOptions::default());
+        let options = if with_session {
+            ProcessorOptions::default().live(ResolveLimits::default())
+        } else {
+            ProcessorOptions::default()
+        };
+        let mut processor = Processor::with_environment(env.clone(), options);
         for doc in documents {
             processor.register_catalog(doc)?;
         }
@@ -593,12 +645,117 @@ fn render(env: Environment, documents: &[Value], files: &[PathBuf]) -> Result<Ex
                 }
             }
         }
-        out!(
-            "{}",
-            processor.render_json(&errors, ResolveLimits::default())
-        );
+        if !with_session {
+            out!(
+                "{}",
+                processor.render_json(&errors, ResolveLimits::default())
+            );
+            continue;
+        }
+        let output = run_session(processor, &env, servers, steps, &errors)?;
+        out!("{output}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The steps of `render`, in the order they were given on the command line.
+fn session_steps(
+    clicks: &[String],
+    types: &[String],
+    calls: &[String],
+    matches: Option<&ArgMatches>,
+) -> Result<Vec<session::Step>, String> {
+    let positions = |id: &str, n: usize| -> Vec<usize> {
+        matches
+            .and_then(|m| m.indices_of(id))
+            .map_or_else(|| (0..n).collect(), Iterator::collect)
+    };
+    let mut steps: Vec<(usize, session::Step)> = Vec::new();
+    for (at, text) in positions("clicks", clicks.len()).into_iter().zip(clicks) {
+        steps.push((at, session::Step::click(text)?));
+    }
+    for (at, text) in positions("types", types.len()).into_iter().zip(types) {
+        steps.push((at, session::Step::type_text(text)?));
+    }
+    for (at, text) in positions("calls", calls.len()).into_iter().zip(calls) {
+        steps.push((at, session::Step::call(text)?));
+    }
+    steps.sort_by_key(|(at, _)| *at);
+    Ok(steps.into_iter().map(|(_, step)| step).collect())
+}
+
+/// Runs the session on a processed stream, against the servers given, and returns its output.
+/// The servers are ended whatever happens.
+fn run_session(
+    processor: Processor,
+    env: &Environment,
+    servers: &Servers<'_>,
+    steps: &[session::Step],
+    errors: &[a2ui_catalog_mcp::surfaces::ProcessError],
+) -> Result<Value, Failure> {
+    let shared = SharedProcessor::new(processor);
+    let policy = || Unattended::allowing(servers.mcp.allow_tools.iter().cloned());
+    let run = |hosting: Option<session::Hosting<'_>>| -> Result<Value, Failure> {
+        let mut session = session::Session::new(shared.clone(), hosting, env.clone());
+        session.start()?;
+        for step in steps {
+            session.step(step)?;
+        }
+        Ok(session.output(errors))
+    };
+    if let Some(path) = servers.scripted {
+        let server = ScriptedServer::from_json(&read_json(path, FIXTURE_MAX_DEPTH)?)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Io(format!("cannot start the MCP runtime: {e}")))?;
+        let host = McpHost::new(Arc::new(server.clone()))
+            .with_sink(Arc::new(shared.clone()))
+            .with_policy(policy());
+        let host_for = |client: Arc<dyn ToolClient>| {
+            McpHost::new(client)
+                .with_sink(Arc::new(shared.clone()))
+                .with_policy(policy())
+        };
+        return run(Some(session::Hosting {
+            runtime: &runtime,
+            host: &host,
+            connections: None,
+            host_for: &host_for,
+        }));
+    }
+    if servers.specs.is_empty() {
+        return run(None);
+    }
+    let connected = Connected::connect_to(
+        servers.specs,
+        servers.mcp,
+        Arc::new(shared.clone()),
+        Arc::new(Messages::default()),
+    )?;
+    let meta = connected.host_meta.clone();
+    let audit = connected.audit.clone();
+    let host_for = |client: Arc<dyn ToolClient>| {
+        let mut host = McpHost::new(client)
+            .with_sink(Arc::new(shared.clone()))
+            .with_meta(meta.clone())
+            .with_policy(policy());
+        if let Some(audit) = &audit {
+            let audit = audit.clone();
+            host = host.with_audit(move |event: &AuditEvent| audit.record_event(event));
+        }
+        host
+    };
+    let output = run(Some(session::Hosting {
+        runtime: &connected.runtime,
+        host: &connected.host,
+        connections: Some(&connected.connections),
+        host_for: &host_for,
+    }));
+    let closed = connected.close();
+    let output = output?;
+    closed?;
+    Ok(output)
 }
 
 /// The servers `eval` calls: a scripted one, or real ones.
@@ -661,12 +818,26 @@ struct Connected {
     runtime: tokio::runtime::Runtime,
     connections: Connections,
     host: McpHost,
+    /// The `_meta` sent with every call (the renderer's capabilities).
+    host_meta: Value,
     messages: Arc<Messages>,
     audit: Option<Arc<JsonLinesAudit>>,
 }
 
 impl Connected {
     fn connect(specs: &[ServerSpec], mcp: &McpArgs) -> Result<Connected, Failure> {
+        let messages = Arc::new(Messages::default());
+        Connected::connect_to(specs, mcp, messages.clone(), messages)
+    }
+
+    /// Connects, with `sink` as the host's message sink (`messages` is kept for `eval`'s
+    /// output).
+    fn connect_to(
+        specs: &[ServerSpec],
+        mcp: &McpArgs,
+        sink: Arc<dyn MessageSink>,
+        messages: Arc<Messages>,
+    ) -> Result<Connected, Failure> {
         let timeout = Duration::try_from_secs_f64(mcp.tool_timeout)
             .ok()
             .filter(|t| !t.is_zero())
@@ -698,10 +869,10 @@ impl Connected {
         for warning in connections.warnings() {
             eprintln!("a2ui-mcp: warning: {warning}");
         }
-        let messages = Arc::new(Messages::default());
+        let host_meta = connections.call_meta(&options);
         let mut host = McpHost::with_router(Arc::new(connections.clone()))
-            .with_sink(messages.clone())
-            .with_meta(connections.call_meta(&options))
+            .with_sink(sink)
+            .with_meta(host_meta.clone())
             .with_policy(Unattended::allowing(mcp.allow_tools.iter().cloned()));
         if let Some(audit) = &audit {
             let audit = audit.clone();
@@ -711,6 +882,7 @@ impl Connected {
             runtime,
             connections,
             host,
+            host_meta,
             messages,
             audit,
         })
