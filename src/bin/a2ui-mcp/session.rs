@@ -212,13 +212,15 @@ impl<'a> Session<'a> {
                     .with(|p| {
                         let live = p.surface(&surface)?.live()?;
                         let node = live.node(instance)?;
-                        ["value", "text"]
+                        // Inputs (TextField, CheckBox, Slider, DateTimeInput, ChoicePicker)
+                        // bind `value`; a Text's bound `text` is not typed into.
+                        ["value"]
                             .into_iter()
                             .find(|prop| node.writable_path(prop).is_some())
                     })
                     .ok_or_else(|| {
                         failed(format!(
-                            "component '{component}' has no bound input (no property bound with {{\"path\": …}})"
+                            "component '{component}' has no bound input (no `value` bound with {{\"path\": …}})"
                         ))
                     })?;
                 self.shared
