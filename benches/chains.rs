@@ -10,9 +10,10 @@
 //! alone, from strings found beforehand: what a `serde_json` data model costs at least.
 //!
 //! `surface-tap` is the json chain as a user taps it on a surface (`surfaces::Processor`): the
-//! tap, the run handed to the host, the answer resumed into the surface's own model, the List's
-//! rows drawn and the changes taken; `json` is the same chain by `Payload::eval_async` on a
-//! `SharedModel`, the yardstick it is held to.
+//! tap, the run handed to the host, the answer resumed into the surface's own model and the
+//! changes taken; `json` is the same chain by `Payload::eval_async` on a `SharedModel`, the
+//! yardstick it is held to. `surface-tap-list` adds a List that draws the issues written (a live
+//! instance per row), what a renderer pays on top to show them.
 //!
 //! `cargo bench --bench chains --features testing,internals`
 //!
@@ -143,8 +144,9 @@ fn text_chain() -> Value {
     }}}})
 }
 
-/// A surface whose Button runs the json chain and whose List draws `/issues`, a Text per row.
-fn tap_surface() -> Value {
+/// A surface whose Button runs the json chain and, `with_list`, whose List draws `/issues`, a
+/// Text per row.
+fn tap_surface(with_list: bool) -> Value {
     // The surface's own catalog is not the MCP catalog: each call names it.
     let chain = json_chain().to_string().replace(
         "\"@call\":",
@@ -222,33 +224,35 @@ fn chains(c: &mut Criterion) {
         // changes are taken. The processor and its surface are made outside the timing.
         let tap_server = server("list_issues", issues_text(n));
         let tap_host = tap_server.host();
-        let tap_surface = tap_surface();
-        g.bench_function(BenchmarkId::new("surface-tap", n), |b| {
-            b.iter_batched(
-                || {
-                    tap_server.stage_next_results();
-                    let mut p = Processor::new(
-                        ProcessorOptions::default()
-                            .accept_unregistered_catalogs(true)
-                            .live(ResolveLimits::default()),
-                    );
-                    p.process(&tap_surface).unwrap();
-                    p.take_changes();
-                    p
-                },
-                |mut p| {
-                    let tap = p.activate("s", "button", &root, "t").unwrap();
-                    assert!(tap.run.is_some());
-                    for run in p.take_tool_runs() {
-                        let done = block_on(run.execute(&tap_host));
-                        assert!(matches!(p.finish_tool_run(done), RunOutcome::Done(_)));
-                    }
-                    std::hint::black_box(p.take_changes());
-                    p
-                },
-                criterion::BatchSize::PerIteration,
-            )
-        });
+        for (name, with_list) in [("surface-tap", false), ("surface-tap-list", true)] {
+            let tap_surface = tap_surface(with_list);
+            g.bench_function(BenchmarkId::new(name, n), |b| {
+                b.iter_batched(
+                    || {
+                        tap_server.stage_next_results();
+                        let mut p = Processor::new(
+                            ProcessorOptions::default()
+                                .accept_unregistered_catalogs(true)
+                                .live(ResolveLimits::default()),
+                        );
+                        p.process(&tap_surface).unwrap();
+                        p.take_changes();
+                        p
+                    },
+                    |mut p| {
+                        let tap = p.activate("s", "button", &root, "t").unwrap();
+                        assert!(tap.run.is_some());
+                        for run in p.take_tool_runs() {
+                            let done = block_on(run.execute(&tap_host));
+                            assert!(matches!(p.finish_tool_run(done), RunOutcome::Done(_)));
+                        }
+                        std::hint::black_box(p.take_changes());
+                        p
+                    },
+                    criterion::BatchSize::PerIteration,
+                )
+            });
+        }
         // The text chain's output alone: the rows the data model receives (one `serde_json`
         // map per record, each from a clone of the keys' template, as the engine builds
         // them), from the records' title and URL found beforehand. The floor for any chain
