@@ -156,16 +156,19 @@ fn tap_surface(with_list: bool) -> Value {
         ),
     );
     let chain: Value = serde_json::from_str(&chain).unwrap();
+    let mut components = vec![
+        json!({"id": "root", "component": "Column", "children": ["button", "list"]}),
+        json!({"id": "button", "component": "Button", "child": "label",
+            "action": {"functionCall": chain}}),
+        json!({"id": "label", "component": "Text", "text": "Issues"}),
+    ];
+    if with_list {
+        components.push(json!({"id": "list", "component": "List",
+            "children": {"componentId": "row", "path": "/issues"}}));
+        components.push(json!({"id": "row", "component": "Text", "text": {"@path": "title"}}));
+    }
     json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
-    "dataModel": {"repository": "a2ui/a2ui"},
-    "components": [
-        {"id": "root", "component": "Column", "children": ["button", "list"]},
-        {"id": "button", "component": "Button", "child": "label",
-         "action": {"functionCall": chain}},
-        {"id": "label", "component": "Text", "text": "Issues"},
-        {"id": "list", "component": "List", "children": {"componentId": "row", "path": "/issues"}},
-        {"id": "row", "component": "Text", "text": {"@path": "title"}}
-    ]}})
+        "dataModel": {"repository": "a2ui/a2ui"}, "components": components}})
 }
 
 fn chains(c: &mut Criterion) {
