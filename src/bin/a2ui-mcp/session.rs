@@ -414,12 +414,8 @@ impl<'a> Session<'a> {
         let name = source.server?;
         let connections = self.hosting.as_ref()?.connections?;
         connections
-            .servers()
-            .iter()
-            .find(|s| {
-                ToolClient::server_name(s.as_ref()).as_deref() == Some(name.as_str())
-                    && s.tools().iter().any(|t| t["name"] == tool)
-            })
+            .server_named(&name)
+            .filter(|s| s.tools().iter().any(|t| t["name"] == tool))
             .map(|s| s.clone() as Arc<dyn ToolClient>)
     }
 
