@@ -168,6 +168,10 @@ enum Command {
         /// result carries.
         #[arg(long = "call", value_name = "TOOL[=JSON]")]
         calls: Vec<String>,
+        /// Add `timings`: per step, its whole time, the time its tool calls took as the client
+        /// saw them (the servers and the transport), and the rest (the engine's).
+        #[arg(long)]
+        timings: bool,
     },
     /// Evaluate a payload and print {"value", "dataModel", "messages"} (and "warnings").
     Eval {
@@ -266,6 +270,7 @@ fn main() -> ExitCode {
             clicks,
             types,
             calls,
+            timings,
         } => environment(&env).and_then(|e| {
             let steps = session_steps(&clicks, &types, &calls, sub_matches).map_err(Failure::Io)?;
             let specs = server_specs(&mcp, sub_matches);
@@ -274,7 +279,7 @@ fn main() -> ExitCode {
                 specs: &specs,
                 mcp: &mcp,
             };
-            render(e, &documents(&env)?, &files, &servers, &steps)
+            render(e, &documents(&env)?, &files, &servers, &steps, timings)
         }),
         Command::Eval {
             payload,
@@ -617,6 +622,7 @@ fn render(
     files: &[PathBuf],
     servers: &Servers<'_>,
     steps: &[session::Step],
+    timings: bool,
 ) -> Result<ExitCode, Failure> {
     let with_session = servers.scripted.is_some() || !servers.specs.is_empty() || !steps.is_empty();
     for path in files {
@@ -652,7 +658,7 @@ fn render(
             );
             continue;
         }
-        let output = run_session(processor, &env, servers, steps, &errors)?;
+        let output = run_session(processor, &env, servers, steps, &errors, timings)?;
         out!("{output}");
     }
     Ok(ExitCode::SUCCESS)
@@ -692,11 +698,15 @@ fn run_session(
     servers: &Servers<'_>,
     steps: &[session::Step],
     errors: &[a2ui_catalog_mcp::surfaces::ProcessError],
+    timings: bool,
 ) -> Result<Value, Failure> {
     let shared = SharedProcessor::new(processor);
     let policy = || Unattended::allowing(servers.mcp.allow_tools.iter().cloned());
     let run = |hosting: Option<session::Hosting<'_>>| -> Result<Value, Failure> {
         let mut session = session::Session::new(shared.clone(), hosting, env.clone());
+        if timings {
+            session = session.with_timings();
+        }
         session.start()?;
         for step in steps {
             session.step(step)?;

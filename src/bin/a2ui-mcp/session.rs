@@ -145,6 +145,10 @@ pub(crate) struct Session<'a> {
     /// What each step did that the output shows (a failed call, a refused one).
     reports: Vec<Value>,
     timestamp: String,
+    /// Per step: its name, its whole time and the time its tool calls took (`--timings`).
+    timings: Option<Vec<Value>>,
+    /// The time spent in tool calls during the current step.
+    tool_time: std::time::Duration,
 }
 
 impl<'a> Session<'a> {
@@ -160,7 +164,16 @@ impl<'a> Session<'a> {
             for_agent: Vec::new(),
             reports: Vec::new(),
             timestamp: now(),
+            timings: None,
+            tool_time: std::time::Duration::ZERO,
         }
+    }
+
+    /// Records each step's time and its tool calls' time (the calls as the client sees them:
+    /// the server's work and the transport), for the output's `timings`.
+    pub(crate) fn with_timings(mut self) -> Session<'a> {
+        self.timings = Some(Vec::new());
+        self
     }
 
     /// Completes the tool runs the stream started (its bound values).
@@ -170,6 +183,18 @@ impl<'a> Session<'a> {
 
     /// Runs one step, then every tool call it started.
     pub(crate) fn step(&mut self, step: &Step) -> Result<(), Failure> {
+        let started = std::time::Instant::now();
+        self.tool_time = std::time::Duration::ZERO;
+        self.run_step(step)?;
+        if let Some(timings) = &mut self.timings {
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+            timings.push(json!({"step": step.describe(), "totalMs": ms(started.elapsed()),
+                "toolCallsMs": ms(self.tool_time), "engineMs": ms(started.elapsed().saturating_sub(self.tool_time))}));
+        }
+        Ok(())
+    }
+
+    fn run_step(&mut self, step: &Step) -> Result<(), Failure> {
         let name = step.describe();
         let failed = |why: String| Failure::Io(format!("{name}: {why}"));
         match step {
@@ -333,7 +358,9 @@ impl<'a> Session<'a> {
                         "{step}: its tool calls did not settle after {MAX_RUNS_PER_STEP} runs (bound values whose writes reach each other?)"
                     )));
                 }
+                let called = std::time::Instant::now();
                 let done = hosting.runtime.block_on(run.execute(hosting.host));
+                self.tool_time += called.elapsed();
                 let outcome = self.shared.with(|p| p.finish_tool_run(done));
                 if let RunOutcome::Failed {
                     surface_id,
@@ -422,7 +449,7 @@ impl<'a> Session<'a> {
     /// Calls a tool as the host would (a user's action: `Origin::Action`), through `client`
     /// or the host's router; the A2UI messages its result carries reach the processor.
     fn call(
-        &self,
+        &mut self,
         client: Option<Arc<dyn ToolClient>>,
         tool: &str,
         arguments: Value,
@@ -446,10 +473,13 @@ impl<'a> Session<'a> {
             }
             None => hosting.host,
         };
-        hosting
+        let called = std::time::Instant::now();
+        let result = hosting
             .runtime
             .block_on(payload.eval_async_from(&model, &JsonPointer::root(), host, Origin::Action))
-            .map_err(|e| e.to_string())
+            .map_err(|e| e.to_string());
+        self.tool_time += called.elapsed();
+        result
     }
 
     /// The output: what `render` prints, drawn from the live trees, with the messages for the
@@ -461,6 +491,9 @@ impl<'a> Session<'a> {
         out["forAgent"] = json!(self.for_agent);
         if !self.reports.is_empty() {
             out["steps"] = json!(self.reports);
+        }
+        if let Some(timings) = &self.timings {
+            out["timings"] = json!(timings);
         }
         out
     }
