@@ -143,7 +143,7 @@ mod base64;
 
 mod app_call;
 mod audit;
-mod call;
+pub(crate) mod call;
 mod client;
 mod host;
 #[cfg(feature = "json-schema")]
@@ -154,7 +154,6 @@ mod rmcp_client;
 mod visibility;
 
 pub use audit::{AuditEvent, AuditSink, CallOutcome};
-pub(crate) use call::ToolAnswer;
 pub use client::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, MessageSink, ToolClient,
     ToolRouter,

@@ -40,7 +40,7 @@ use super::{Applied, Processor};
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;
 use crate::mcp::McpHost;
-use crate::mcp::ToolAnswer;
+use crate::mcp::call::ToolAnswer;
 use crate::origin::{Invocation, Origin, Provenance};
 use crate::path::JsonPointer;
 use crate::payload::{PendingCall, Progress, Resumable};
