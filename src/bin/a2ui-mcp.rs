@@ -177,9 +177,12 @@ fn exit_on_write_error(e: &std::io::Error) -> ! {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Check { files, env, strict } => {
-            environment(&env).and_then(|e| check(&e, &documents(&env)?, strict, &files, cli.json))
-        }
+        Command::Check { files, env, strict } => environment(&env).and_then(|mut e| {
+            // A linter of agents' output: literal arguments against the catalogs' own schemas,
+            // the built-in catalogs' included.
+            e.set_schema_checks(true);
+            check(&e, &documents(&env)?, strict, &files, cli.json)
+        }),
         Command::Render { files, env } => {
             environment(&env).and_then(|e| render(e, &documents(&env)?, &files))
         }

@@ -763,7 +763,7 @@ impl<'e> StreamChecker<'e> {
         };
         // v1.0 values are read in both spellings (the gallery is plain, the suite's v1.0 files
         // use `@`).
-        self.both_spellings = version == Some("v1.0");
+        self.both_spellings = version == Some(crate::stream::Version::V1_0.as_str());
         let kinds: Vec<&str> = MESSAGE_KINDS
             .iter()
             .copied()
@@ -973,7 +973,7 @@ impl<'e> StreamChecker<'e> {
                 catalog.clone()
             }
             None => {
-                if version != Some("v1.0") {
+                if version != Some(crate::stream::Version::V1_0.as_str()) {
                     self.problem(
                         index,
                         ErrorCode::ValidationFailed,
@@ -1128,7 +1128,8 @@ impl<'e> StreamChecker<'e> {
                 continue;
             }
             let at = format!("{at}/{}", crate::path::escape_token(key));
-            self.compile(index, &at, value, catalog);
+            // A component's values are the renderer's: an `agentOnly` function there never runs.
+            self.compile(index, &at, value, catalog, Some(crate::Origin::Binding));
         }
     }
 
@@ -1180,11 +1181,18 @@ impl<'e> StreamChecker<'e> {
     /// Compiles `value` (at `at` in the message) and records its problems and warnings. When
     /// the default catalog is not registered (already reported, with the message that named
     /// it), the calls that rely on it are not reported once more.
-    fn compile(&mut self, index: usize, at: &str, value: &Value, catalog: Option<&str>) {
+    fn compile(
+        &mut self,
+        index: usize,
+        at: &str,
+        value: &Value,
+        catalog: Option<&str>,
+        caller: Option<crate::Origin>,
+    ) {
         let unknown = catalog
             .filter(|id| self.env.catalog(id).is_none())
             .map(|id| format!("'{id}'"));
-        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value);
+        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value, caller);
         for warning in warnings {
             let location = format!("{at}{}", warning.location());
             self.warnings.push(StreamWarning {
@@ -1291,7 +1299,8 @@ impl<'e> StreamChecker<'e> {
             );
             return;
         }
-        self.compile(index, &at, &Value::Object(call), None);
+        // The agent's call: who may call what is the processor's answer when it runs.
+        self.compile(index, &at, &Value::Object(call), None, None);
     }
 }
 

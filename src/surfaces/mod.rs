@@ -84,8 +84,10 @@ const NO_DEFAULT: &str = "urn:a2ui-catalog-mcp:surface-without-default-catalog";
 #[non_exhaustive]
 pub struct ProcessorOptions {
     /// Strict validation (the suite's `strictMode`, `check --strict`): a dangling child, an
-    /// orphan and a missing `root` are errors of the message that leaves them. Default off: a
-    /// renderer draws a child not yet defined as pending, since streams send parents first.
+    /// orphan and a missing `root` are errors of the message that leaves them, and literal
+    /// arguments of every catalog function are validated against its catalog document's schema
+    /// ([`Environment::set_schema_checks`]). Default off: a renderer draws a child not yet
+    /// defined as pending, since streams send parents first.
     pub strict: bool,
     /// A message without `version` is an error (the v1.0 processor's rule). Default off: it
     /// reads as v0.9.
@@ -185,7 +187,7 @@ impl ProcessError {
     }
 
     /// The renderer-to-agent `error` message to send the agent (v1.0):
-    /// `{"version": "v1.0", "error": {"code", "surfaceId", "path", "message"}}`.
+    /// `{"version": "1.0", "error": {"code", "surfaceId", "path", "message"}}`.
     ///
     /// ```
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
@@ -211,7 +213,7 @@ impl ProcessError {
             body.insert("path".into(), self.error.pointer.clone().into());
         }
         body.insert("message".into(), self.error.message.clone().into());
-        json!({"version": "v1.0", "error": body})
+        json!({"version": Version::V1_0.as_str(), "error": body})
     }
 }
 
@@ -485,6 +487,10 @@ impl Processor {
     /// and calls are read in both spellings, as v1.0 messages are.
     pub fn with_environment(mut env: Environment, options: ProcessorOptions) -> Processor {
         env.set_spelling(Spelling::Plain);
+        // Strict validation judges literal arguments by the catalogs' schemas, as `check` does.
+        if options.strict {
+            env.set_schema_checks(true);
+        }
         let catalogs = env
             .catalog_ids()
             .into_iter()
@@ -532,6 +538,12 @@ impl Processor {
         let Some(Value::String(id)) = doc.get("catalogId") else {
             return Err(bad("a catalog document needs a string 'catalogId'".into()));
         };
+        if let Some((pointer, target)) = crate::catalog::foreign_catalog_ref(document) {
+            return Err(bad(format!(
+                "catalog '{id}': {}",
+                crate::catalog::foreign_catalog_message(&pointer, &target)
+            )));
+        }
         let version = match doc.get("protocolVersion") {
             None => None,
             Some(Value::String(v)) => Some(
@@ -794,7 +806,7 @@ impl Processor {
         if let Some(m) = user_message {
             body.insert("userMessage".into(), m);
         }
-        done.message = Some(json!({"version": "v1.0", "action": body}));
+        done.message = Some(json!({"version": Version::V1_0.as_str(), "action": body}));
         if send {
             done.data_model = self.data_models(version);
         }
@@ -1268,7 +1280,7 @@ impl Processor {
             if def.checks.is_some() && !schema.checkable {
                 return Err(MessageError::new(
                     Category::Validation,
-                    format!("{at}/checks"),
+                    def.envelope_pointer("checks"),
                     format!("{} takes no checks", def.component),
                 ));
             }
@@ -1289,6 +1301,9 @@ impl Processor {
                 };
                 schema::check_prop(&pointer, &def.component, prop, kind, value)?;
             }
+        }
+        if let Some(accessibility) = &def.accessibility {
+            schema::check_accessibility(&def.envelope_pointer("accessibility"), accessibility)?;
         }
         let compiled = if self.options.check_calls {
             self.check_call_catalogs(surface, &def)?;
@@ -1380,7 +1395,7 @@ impl Processor {
             ("accessibility", &def.accessibility),
         ] {
             if let Some(value) = value {
-                stack.push((format!("{}/{key}", def.pointer), value));
+                stack.push((def.envelope_pointer(key), value));
             }
         }
         while let Some((at, value)) = stack.pop() {
@@ -1482,11 +1497,20 @@ impl Processor {
         if let Some(checks) = &def.checks {
             parts.push(("checks", checks));
         }
+        // `accessibility` holds dynamic values (`label`, `description`, and `hidden` since
+        // November 2026): they are compiled so that their problems are the message's, and
+        // left to the renderer to resolve (the resolved tree carries the component's props).
+        if let Some(accessibility) = &def.accessibility {
+            parts.push(("accessibility", accessibility));
+        }
         for (prop, value) in parts {
             if !has_dynamic(value) {
                 continue;
             }
-            match env.compile(value) {
+            // A component's values run on the renderer: a function only the agent may call
+            // is refused now, not at every evaluation.
+            match env.compile_for(value, Origin::Binding) {
+                Ok(_) if prop == "accessibility" => {}
                 Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
                     let e = err
@@ -1516,14 +1540,14 @@ impl Processor {
                         ErrorCode::LimitExceeded => Category::Recursion,
                         _ => Category::Validation,
                     };
+                    let at = if matches!(prop, "checks" | "accessibility") {
+                        def.envelope_pointer(prop)
+                    } else {
+                        format!("{}/{}", def.pointer, crate::path::escape_token(prop))
+                    };
                     return Err(MessageError::new(
                         category,
-                        format!(
-                            "{}/{}{}",
-                            def.pointer,
-                            crate::path::escape_token(prop),
-                            e.location()
-                        ),
+                        format!("{at}{}", e.location()),
                         e.message().to_owned(),
                     ));
                 }
