@@ -269,7 +269,9 @@ pub fn run_in(case: &Value, v1: bool, env: Environment) -> Outcome {
             let got = processor.capabilities(version);
             // The suite's cases predate the published `"1.0"` key (docs/conformance.md): the
             // two spellings name one version.
-            return if same_version_keys(&got) == same_version_keys(&case["expect"]) {
+            return if crate::suite::same_version_keys(&got)
+                == crate::suite::same_version_keys(&case["expect"])
+            {
                 Outcome::Passed
             } else {
                 Outcome::Failed(format!("capabilities {got} != {}", case["expect"]))
@@ -284,7 +286,9 @@ pub fn run_in(case: &Value, v1: bool, env: Environment) -> Outcome {
             }
             let version = Version::parse(case["args"]["version"].as_str().unwrap()).unwrap();
             let got = processor.data_models(version).unwrap_or(Value::Null);
-            return if same_version_keys(&got) == same_version_keys(&case["expect"]) {
+            return if crate::suite::same_version_keys(&got)
+                == crate::suite::same_version_keys(&case["expect"])
+            {
                 Outcome::Passed
             } else {
                 Outcome::Failed(format!("data models {got} != {}", case["expect"]))
@@ -335,23 +339,4 @@ pub fn run_in(case: &Value, v1: bool, env: Environment) -> Outcome {
         }
     }
     Outcome::Passed
-}
-
-/// `value` with v1.0 spelled one way: the `"v1.0"` key of a capabilities object and the
-/// `"version": "v1.0"` of a message read as the published `"1.0"`.
-fn same_version_keys(value: &Value) -> Value {
-    let canonical =
-        |v: &str| Version::parse(v).map_or_else(|| v.to_owned(), |v| v.as_str().to_owned());
-    match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| match (k.as_str(), v) {
-                    ("version", Value::String(s)) => (k.clone(), Value::String(canonical(s))),
-                    _ if Version::parse(k).is_some() => (canonical(k), v.clone()),
-                    _ => (k.clone(), v.clone()),
-                })
-                .collect(),
-        ),
-        other => other.clone(),
-    }
 }
