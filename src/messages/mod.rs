@@ -427,6 +427,10 @@ pub struct StreamChecker<'e> {
     /// other gets one warning per stream and kind.
     first_spelling: [Option<(bool, usize, String)>; 2],
     mixed_warned: [bool; 2],
+    /// The first spelling of v1.0's `version` the stream used (`"1.0"` or `"v1.0"`) and its
+    /// message index; the other spelling gets one warning per stream.
+    first_v1: Option<(String, usize)>,
+    v1_mixed_warned: bool,
     /// The surfaces as a permissive processor builds them: component schemas and the graph.
     processor: crate::surfaces::Processor,
     /// The message index at which each component of each surface was last defined, and its
@@ -461,6 +465,8 @@ impl<'e> StreamChecker<'e> {
             both_spellings: false,
             first_spelling: [None, None],
             mixed_warned: [false, false],
+            first_v1: None,
+            v1_mixed_warned: false,
             processor: crate::surfaces::Processor::with_environment(
                 env.clone(),
                 crate::surfaces::ProcessorOptions::default()
@@ -761,6 +767,29 @@ impl<'e> StreamChecker<'e> {
                 None
             }
         };
+        // `"1.0"` (the published schemas since November 2026) and `"v1.0"` (September's, the
+        // gallery's) are one version; a stream that writes both is most likely two generators'
+        // output pasted together: one warning, at the first message of the other spelling.
+        if let Some(Value::String(v)) = message.get("version")
+            && matches!(v.as_str(), "1.0" | "v1.0")
+        {
+            match &self.first_v1 {
+                None => self.first_v1 = Some((v.clone(), index)),
+                Some((first, at)) if first != v && !self.v1_mixed_warned => {
+                    let message = format!(
+                        "this stream writes v1.0's version both as \"{first}\" (message {at}) and as \"{v}\"; both are read, but the published schemas say \"1.0\""
+                    );
+                    self.warnings.push(StreamWarning {
+                        index,
+                        warning: Warning::new(crate::error::WarningCode::OtherSpelling, message)
+                            .with_location("/version")
+                            .with_suggestion("\"1.0\""),
+                    });
+                    self.v1_mixed_warned = true;
+                }
+                Some(_) => {}
+            }
+        }
         // v1.0 values are read in both spellings (the gallery is plain, the suite's v1.0 files
         // use `@`).
         self.both_spellings = version == Some(crate::stream::Version::V1_0.as_str());

@@ -558,3 +558,38 @@ fn a_v1_call_renderer_function_is_checked_at_its_nested_call() {
         ]
     );
 }
+
+/// `"1.0"` and `"v1.0"` name one version: a stream that writes both is read whole, with one
+/// warning at the first message of the other spelling.
+#[test]
+fn a_stream_mixing_1_0_and_v1_0_is_warned_once() {
+    let env = env();
+    let mut create = create("a", MCP_CATALOG_ID);
+    create["version"] = json!("1.0");
+    let report = check_messages(
+        &env,
+        &[
+            create,
+            update(
+                "a",
+                json!([{"id": "root", "component": "Text", "text": "x"}]),
+            ),
+            update(
+                "a",
+                json!([{"id": "root", "component": "Text", "text": "y"}]),
+            ),
+        ],
+    );
+    assert!(report.problems().is_empty(), "{:?}", report.problems());
+    let warnings: Vec<(usize, &str)> = report
+        .warnings()
+        .iter()
+        .map(|w| (w.index(), w.pointer()))
+        .collect();
+    assert_eq!(warnings, [(1, "/version")]);
+    assert!(
+        report.warnings()[0].message().contains("\"1.0\""),
+        "{}",
+        report.warnings()[0]
+    );
+}
