@@ -194,6 +194,76 @@ pub(crate) fn form(map: &Map<String, Value>, spelling: Spelling) -> Option<Form>
     })
 }
 
+/// Where values show which spelling they are written in: the JSON Pointer of the first object
+/// of the `@` spelling (a `@path` or `@call` key) and of the first object in the exact shape of
+/// a plain binding or call, in document order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    pub(crate) at: Option<String>,
+    pub(crate) plain: Option<String>,
+}
+
+impl Evidence {
+    /// Adds what `value`, at `pointer`, shows. The walk uses an explicit stack and stops when
+    /// both spellings have been seen.
+    pub(crate) fn add(&mut self, pointer: String, value: &Value) {
+        let mut stack: Vec<(String, &Value)> = vec![(pointer, value)];
+        while let Some((at, value)) = stack.pop() {
+            if self.at.is_some() && self.plain.is_some() {
+                return;
+            }
+            match value {
+                Value::Object(map) => {
+                    if map.contains_key("@path") || map.contains_key("@call") {
+                        self.at.get_or_insert_with(|| at.clone());
+                    } else if plain_shape(map).is_some() {
+                        self.plain.get_or_insert_with(|| at.clone());
+                    }
+                    let children: Vec<_> = map
+                        .iter()
+                        .map(|(k, v)| (format!("{at}/{}", crate::path::escape_token(k)), v))
+                        .collect();
+                    stack.extend(children.into_iter().rev());
+                }
+                Value::Array(items) => {
+                    stack.extend(
+                        items
+                            .iter()
+                            .enumerate()
+                            .rev()
+                            .map(|(i, v)| (format!("{at}/{i}"), v)),
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The spelling a surface reads its values in, given the one it read them in so far
+    /// (`None`: no binding or call yet) and this evidence: once decided, it stays; else the `@`
+    /// spelling when anything is written with `@` (a plain-shaped object beside it is then a
+    /// literal, most likely a tool's argument such as `{"path": "/docs"}`), the plain one when
+    /// only plain shapes show. `None` while nothing tells.
+    pub(crate) fn decide(&self, so_far: Option<Spelling>) -> Option<Spelling> {
+        so_far.or(if self.at.is_some() {
+            Some(Spelling::At)
+        } else if self.plain.is_some() {
+            Some(Spelling::Plain)
+        } else {
+            None
+        })
+    }
+
+    /// Where values of the other spelling than `spelling` show, if they do: what a mixed
+    /// surface is warned about.
+    pub(crate) fn other_than(&self, spelling: Spelling) -> Option<&str> {
+        match spelling {
+            Spelling::At => self.plain.as_deref(),
+            Spelling::Plain => self.at.as_deref(),
+        }
+    }
+}
+
 /// Whether `spelling` reads an object as a binding or a call (malformed `@` ones included: the
 /// compiler reports them), whose value is only known when the payload runs.
 pub(crate) fn is_dynamic(map: &Map<String, Value>, spelling: Spelling) -> bool {

@@ -420,7 +420,12 @@ fn length_and_numeric_need_numeric_bounds() {
     strict.set_schema_checks(true);
     #[cfg(feature = "json-schema")]
     for f in ["length", "numeric"] {
-        let found = strict.check(&json!({"@call": f, "args": {"value": 5}}));
+        let value = if f == "length" {
+            json!("abc")
+        } else {
+            json!(5)
+        };
+        let found = strict.check(&json!({"@call": f, "args": {"value": value}}));
         assert_eq!(found.errors().len(), 1, "{f}: {:?}", found.errors());
         assert_eq!(found.errors()[0].location(), "", "{f}");
     }

@@ -391,6 +391,11 @@ pub fn check_messages<'m>(
 struct Surface {
     /// Its default catalog.
     catalog: String,
+    /// The spelling its v1.0 values are read in, once a binding or a call decided it (the
+    /// processor's rule, `surfaces::Surface::spelling`).
+    spelling: Option<crate::Spelling>,
+    /// Whether a plain surface was warned about `@` values.
+    spelling_warned: bool,
 }
 
 /// Checks the messages of one stream in order, remembering the surfaces they create.
@@ -422,6 +427,8 @@ pub struct StreamChecker<'e> {
     envs: HashMap<(String, bool), Environment>,
     /// Whether the message being checked is v1.0, whose values are read in both spellings.
     both_spellings: bool,
+    /// The spelling the components being checked are read in, when their surface decided it.
+    reading: Option<crate::Spelling>,
     /// The first spelling v1.0 components of the stream used (`true`: `@`) for envelope keys
     /// and for dynamic values, each with its message index and pointer; a component in the
     /// other gets one warning per stream and kind.
@@ -466,6 +473,7 @@ impl<'e> StreamChecker<'e> {
             first_spelling: [None, None],
             mixed_warned: [false, false],
             first_v1: None,
+            reading: None,
             v1_mixed_warned: false,
             processor: crate::surfaces::Processor::with_environment(
                 env.clone(),
@@ -861,6 +869,7 @@ impl<'e> StreamChecker<'e> {
                         &format!("{at}/components"),
                         components,
                         Some(&catalog),
+                        body.get("surfaceId").and_then(Value::as_str),
                     ),
                 }
             }
@@ -1036,6 +1045,8 @@ impl<'e> StreamChecker<'e> {
                     id.to_owned(),
                     Surface {
                         catalog: catalog.clone(),
+                        spelling: None,
+                        spelling_warned: false,
                     },
                 );
             }
@@ -1046,6 +1057,7 @@ impl<'e> StreamChecker<'e> {
                 "/createSurface/components",
                 components,
                 Some(&catalog),
+                id,
             );
         }
     }
@@ -1053,7 +1065,9 @@ impl<'e> StreamChecker<'e> {
     /// The environment whose default catalog is `catalog` (`None`: the environment's own).
     fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
         let env = self.env;
-        let plain = self.both_spellings && env.spelling() != crate::Spelling::Plain;
+        let plain = self.both_spellings
+            && self.reading != Some(crate::Spelling::At)
+            && env.spelling() != crate::Spelling::Plain;
         match catalog {
             Some(id) if id != env.default_catalog() || plain => {
                 self.envs.entry((id.to_owned(), plain)).or_insert_with(|| {
@@ -1077,7 +1091,14 @@ impl<'e> StreamChecker<'e> {
         }
     }
 
-    fn components(&mut self, index: usize, at: &str, components: &Value, catalog: Option<&str>) {
+    fn components(
+        &mut self,
+        index: usize,
+        at: &str,
+        components: &Value,
+        catalog: Option<&str>,
+        surface: Option<&str>,
+    ) {
         let Value::Array(components) = components else {
             self.problem(
                 index,
@@ -1090,9 +1111,70 @@ impl<'e> StreamChecker<'e> {
             );
             return;
         };
+        self.reading = self.surface_spelling(index, at, components, surface);
         for (i, component) in components.iter().enumerate() {
             self.component(index, &format!("{at}/{i}"), component, catalog);
         }
+        self.reading = None;
+    }
+
+    /// The spelling a v1.0 surface reads these components' values in, as the processor decides
+    /// it (`surfaces::Surface::spelling`): the one its first bindings and calls were written in,
+    /// `@` when a message shows both. A plain surface given `@` values is warned about once.
+    /// `None` for the older versions, an environment that reads the plain spelling (all is
+    /// read plain), and a surface nothing decided yet.
+    fn surface_spelling(
+        &mut self,
+        index: usize,
+        at: &str,
+        components: &[Value],
+        surface: Option<&str>,
+    ) -> Option<crate::Spelling> {
+        if !self.both_spellings || self.env.spelling() == crate::Spelling::Plain {
+            return None;
+        }
+        let mut evidence = crate::syntax::Evidence::default();
+        for (i, component) in components.iter().enumerate() {
+            let Value::Object(map) = component else {
+                continue;
+            };
+            for (key, value) in map {
+                if matches!(
+                    key.as_str(),
+                    "id" | "component" | "catalogId" | "@catalogId" | "metadata" | "@metadata"
+                ) {
+                    continue;
+                }
+                evidence.add(
+                    format!("{at}/{i}/{}", crate::path::escape_token(key)),
+                    value,
+                );
+            }
+        }
+        let known = surface.and_then(|id| self.surfaces.get(id));
+        let decided = evidence.decide(known.and_then(|s| s.spelling));
+        if decided == Some(crate::Spelling::Plain)
+            && let Some(pointer) = evidence.other_than(crate::Spelling::Plain)
+            && let Some(id) = surface
+            && let Some(known) = self.surfaces.get_mut(id)
+            && !known.spelling_warned
+        {
+            known.spelling_warned = true;
+            let message = format!(
+                "surface '{id}' reads its values in the plain spelling (its first bindings and calls were plain), and this one is written with '@': both are read, but write one"
+            );
+            self.warnings.push(StreamWarning {
+                index,
+                warning: Warning::new(crate::error::WarningCode::OtherSpelling, message)
+                    .with_location(pointer),
+            });
+        }
+        if let Some(known) = surface.and_then(|id| self.surfaces.get_mut(id))
+            && known.spelling.is_none()
+        {
+            known.spelling = decided;
+        }
+        decided
     }
 
     fn component(&mut self, index: usize, at: &str, component: &Value, catalog: Option<&str>) {
@@ -1162,15 +1244,15 @@ impl<'e> StreamChecker<'e> {
         }
     }
 
-    /// v1.0 reads envelope keys and dynamic values in both spellings; a stream that writes
-    /// one of them both ways is most likely two generators' output pasted together, so the
-    /// first component in the other spelling gets a warning, once per stream for envelope keys
-    /// and once for dynamic values (the two are independent: `{"@path"}` values beside a plain
-    /// `checks` key is one consistent style). A component carrying both forms of one envelope
-    /// key is an error of its own.
+    /// v1.0 reads envelope keys in both spellings; a stream that writes them both ways is most
+    /// likely two generators' output pasted together, so the first component in the other
+    /// spelling gets a warning, once per stream (independent of the values' spelling:
+    /// `{"@path"}` values beside a plain `checks` key is one consistent style). A component
+    /// carrying both forms of one envelope key is an error of its own. Dynamic values follow
+    /// their surface's spelling ([`surface_spelling`](StreamChecker::surface_spelling)).
     fn note_spelling(&mut self, index: usize, at: &str, map: &Map<String, Value>) {
-        let (envelope, values) = spelling_of(at, map);
-        for (kind, found) in [(0, envelope), (1, values)] {
+        let (envelope, _) = spelling_of(at, map);
+        for (kind, found) in [(0, envelope)] {
             let Some((at_form, pointer)) = found else {
                 continue;
             };

@@ -260,10 +260,9 @@ impl Processor {
         call: &Value,
     ) -> Result<Value, Error> {
         let bad = |why: String| Error::new(ErrorCode::ValidationFailed, why);
-        let surface = self
-            .surfaces
-            .get(surface_id)
-            .ok_or_else(|| bad(format!("Surface not found: '{surface_id}'")))?;
+        if !self.surfaces.contains_key(surface_id) {
+            return Err(bad(format!("Surface not found: '{surface_id}'")));
+        }
         if self.pending_agent_calls.contains_key(function_call_id) {
             return Err(bad(format!(
                 "a callAgentFunction '{function_call_id}' is already waiting for its response"
@@ -282,11 +281,10 @@ impl Processor {
             let Value::Object(args) = args else {
                 return Err(bad("callFunction's 'args' must be an object".into()));
             };
-            let catalog = surface.catalog_id.clone();
             let mut resolved = Map::new();
             for (key, value) in args {
                 let value = if has_dynamic(value) {
-                    let payload = self.env_for(catalog.as_deref()).compile(value)?;
+                    let payload = self.env_of_surface(surface_id).compile(value)?;
                     let surface = &self.surfaces[surface_id];
                     payload.eval_read(surface.data.get(), &JsonPointer::root())?
                 } else {

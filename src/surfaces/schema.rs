@@ -363,7 +363,11 @@ fn check_action(at: &str, component: &str, prop: &str, value: &Value) -> Result<
 /// dynamic strings, `hidden` a dynamic boolean (a binding or a call since November 2026, a
 /// literal boolean otherwise), `live` one of `off`, `polite`, `assertive`; nothing else. The
 /// dynamic values are compiled with the component's.
-pub(crate) fn check_accessibility(at: &str, value: &Value) -> Result<(), MessageError> {
+pub(crate) fn check_accessibility(
+    at: &str,
+    value: &Value,
+    spelling: crate::syntax::Spelling,
+) -> Result<(), MessageError> {
     let fail =
         |pointer: String, why: String| Err(MessageError::new(Category::Validation, pointer, why));
     let Value::Object(map) = value else {
@@ -374,10 +378,10 @@ pub(crate) fn check_accessibility(at: &str, value: &Value) -> Result<(), Message
     };
     for (key, v) in map {
         let pointer = format!("{at}/{}", crate::path::escape_token(key));
-        // A binding or a call in its exact shape (either spelling, as the processor reads
-        // v1.0): `{"path": 3}` is a literal object, not a boolean.
-        let dynamic = matches!(v, Value::Object(m)
-            if crate::syntax::is_dynamic(m, crate::syntax::Spelling::Plain));
+        // A binding or a call as the surface reads them (`Surface::spelling`): `{"path": 3}`,
+        // or a plain `{"path": "/h"}` on a surface of the `@` spelling, is a literal object,
+        // not a boolean.
+        let dynamic = matches!(v, Value::Object(m) if crate::syntax::is_dynamic(m, spelling));
         match key.as_str() {
             "label" | "description" if !dynamic && !v.is_string() => {
                 return fail(

@@ -584,6 +584,18 @@ fn an_action_is_an_event_or_a_function_call() {
 
 #[test]
 fn accessibility_holds_dynamic_values() {
+    // On a surface of the `@` spelling a plain `{"path": …}` is a literal object: not a boolean.
+    let mut at = november_processor(ProcessorOptions::default());
+    let err = update(
+        &mut at,
+        json!({"id": "root", "component": "Text", "text": {"@path": "/t"},
+        "accessibility": {"hidden": {"path": "/h"}}}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.error.pointer,
+        "/updateComponents/components/0/accessibility/hidden"
+    );
     let mut p = november_processor(ProcessorOptions::default());
     let text =
         |key: &str, a11y: Value| json!({"id": "root", "component": "Text", "text": "x", key: a11y});
@@ -591,7 +603,7 @@ fn accessibility_holds_dynamic_values() {
         &mut p,
         text(
             "accessibility",
-            json!({"hidden": {"path": "/h"}, "label": {"@path": "/l"}, "live": "polite"}),
+            json!({"hidden": {"path": "/h"}, "label": {"path": "/l"}, "live": "polite"}),
         ),
     )
     .unwrap();
@@ -658,4 +670,88 @@ fn a_catalog_does_not_ref_another_catalog() {
         "components": {"T": {"$ref": "#/$defs/T"},
             "U": {"properties": {"component": {"const": "U"}, "text": {"$ref": "common_types.json#/$defs/DynamicString"}}}}}))
         .unwrap();
+}
+
+/// Issue 36, item 4: one spelling per surface. A surface written with `@` reads a plain
+/// `{"path": …}` as a literal, with `OTHER_SPELLING` at its location (a tool's own argument
+/// named `path` is sent as written); a surface written only in the plain spelling reads it as
+/// a binding; a plain surface that receives `@` values reads them and is warned once.
+#[test]
+fn a_surface_reads_one_spelling() {
+    use crate::syntax::Spelling;
+    let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    let tool = |id: &str, spelling_at: bool| {
+        let (call, path) = if spelling_at {
+            ("@call", "@path")
+        } else {
+            ("call", "path")
+        };
+        json!({"version": "1.0", "createSurface": {"surfaceId": id, "catalogId": "c",
+            "dataModel": {"dir": "/home"},
+            "components": [{"id": "root", "component": "Text",
+                "text": {call: "split", "catalogId": crate::MCP_CATALOG_ID,
+                    "args": {"value": {path: "/dir"}, "separator": "/"}},
+                "tool": {"arguments": {"path": "/docs"}}}]}})
+    };
+    p.process(&tool("at", true)).unwrap();
+    p.process(&tool("plain", false)).unwrap();
+    let at = p.surface("at").unwrap();
+    assert_eq!(at.spelling(), Some(Spelling::At));
+    let literal = at.component("root").unwrap().compiled("tool");
+    assert!(literal.is_some_and(|payload| payload.dependencies(&JsonPointer::root()).is_empty()));
+    let plain = p.surface("plain").unwrap();
+    assert_eq!(plain.spelling(), Some(Spelling::Plain));
+    let bound = plain.component("root").unwrap().compiled("tool").unwrap();
+    assert_eq!(
+        bound.dependencies(&JsonPointer::root()),
+        [JsonPointer::parse("/docs").unwrap()]
+    );
+    let warnings = p.take_warnings();
+    let seen: Vec<(usize, &str, &str)> = warnings
+        .iter()
+        .map(|w| (w.index, w.surface_id.as_str(), w.warning.location()))
+        .collect();
+    assert_eq!(
+        seen,
+        [(0, "at", "/createSurface/components/0/tool/arguments")]
+    );
+    assert_eq!(
+        warnings[0].warning.code(),
+        crate::error::WarningCode::OtherSpelling
+    );
+    // A plain surface that gets `@` values reads them, warned once per surface.
+    let update = |n: usize| {
+        json!({"version": "1.0", "updateComponents": {"surfaceId": "plain", "components": [
+        {"id": format!("t{n}"), "component": "Text", "text": {"@path": "/dir"}}]}})
+    };
+    p.process(&update(1)).unwrap();
+    p.process(&update(2)).unwrap();
+    let warnings = p.take_warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        (warnings[0].index, warnings[0].warning.location()),
+        (2, "/updateComponents/components/0/text")
+    );
+    assert_eq!(
+        p.surface("plain").unwrap().spelling(),
+        Some(Spelling::Plain)
+    );
+    // A surface whose first components hold no binding or call stays undecided; a failed
+    // message decides nothing and warns nothing.
+    p.process(
+        &json!({"version": "1.0", "createSurface": {"surfaceId": "later", "catalogId": "c",
+        "components": [{"id": "root", "component": "Text", "text": "hi"}]}}),
+    )
+    .unwrap();
+    assert_eq!(p.surface("later").unwrap().spelling(), None);
+    // Before v1.0 every value is plain.
+    p.process(&json!({"version": "v0.9", "createSurface": {"surfaceId": "old", "catalogId": "c"}}))
+        .unwrap();
+    p.process(
+        &json!({"version": "v0.9", "updateComponents": {"surfaceId": "old", "components": [
+        {"id": "root", "component": "Text", "text": {"path": "/x"}}]}}),
+    )
+    .unwrap();
+    assert_eq!(p.surface("old").unwrap().spelling(), Some(Spelling::Plain));
+    assert!(p.take_warnings().is_empty());
 }
