@@ -419,8 +419,13 @@ fn check_reports_component_mistakes_with_their_location() {
     let (code, out, err) = run(&["check", &file]);
     assert_eq!(code, 1);
     assert!(
-        out.ends_with("9 messages (numbered from 0), 8 problems, 0 warnings\n"),
+        out.ends_with("9 messages (numbered from 0), 8 problems, 1 warning\n"),
         "{out}\n{err}"
+    );
+    // "1.0" then "v1.0": one version, read whole, warned once.
+    assert!(
+        err.contains("message 1 at /version: warning OTHER_SPELLING: this stream writes v1.0's version both as \"1.0\" (message 0) and as \"v1.0\""),
+        "{err}"
     );
     for expected in [
         "message 2 at /updateComponents/components/0/component: VALIDATION_FAILED: unknown component type 'Txt'",
@@ -713,7 +718,7 @@ fn check_reports_the_november_rules_and_action_shapes() {
         {"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC, "components": [
             {"id": "root", "component": "Column", "children": ["b", "u", "t"]},
             {"id": "b", "component": "Button", "child": "t", "action": {"@call": "openUrl", "args": {"url": "https://example.com"}}},
-            {"id": "u", "component": "Button", "child": "t", "action": {"functionCall": {"call": "openUrl", "args": {"url": "javascript:alert(1)"}}}},
+            {"id": "u", "component": "Button", "child": "t", "action": {"functionCall": {"@call": "openUrl", "args": {"url": "javascript:alert(1)"}}}},
             {"id": "t", "component": "Text", "text": "x", "@accessibility": {"hidden": "yes"}}
         ]}}
     ]);
