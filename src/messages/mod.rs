@@ -25,7 +25,12 @@
 //! spelling a value written in the plain one (`{"path": …}`, `{"call": …}`, as the A2UI
 //! specification writes them) compiles as a literal and is reported as a warning
 //! ([`StreamWarning`], in [`Report::warnings`]), with the `@` form to write; a `callFunction`
-//! whose body is such a call too. Warnings never make the check fail.
+//! whose body is such a call too. v1.0 messages are read in both spellings, one per surface,
+//! as the processor reads them ([`Surface::spelling`](crate::surfaces::Surface::spelling)): a
+//! surface whose values are written with `@` reads a plain-shaped object as a literal (warned
+//! at its location), a surface written only in the plain spelling reads it as a binding or a
+//! call, and a plain surface given `@` values is warned about once. Warnings never make the
+//! check fail.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
 //! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,

@@ -529,7 +529,8 @@ impl Processor {
     }
 
     /// A processor on the host's environment (its catalogs, functions and limits). Bindings
-    /// and calls are read in both spellings, as v1.0 messages are.
+    /// and calls of v1.0 messages are read in both spellings, one per surface
+    /// ([`Surface::spelling`]); before v1.0, in the plain one.
     pub fn with_environment(mut env: Environment, options: ProcessorOptions) -> Processor {
         env.set_spelling(Spelling::Plain);
         // Strict validation judges literal arguments by the catalogs' schemas, as `check` does.
