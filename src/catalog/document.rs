@@ -113,6 +113,7 @@ pub struct FunctionDeclaration {
     /// compile asking for the catalogs' schemas does ([`Environment::set_schema_checks`]).
     ///
     /// [`Environment::set_schema_checks`]: crate::Environment::set_schema_checks
+    #[cfg(feature = "json-schema")]
     always: bool,
 }
 
@@ -431,6 +432,8 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
         false => Some(literal::Compiler::new(root)?),
         true => None,
     };
+    #[cfg(not(feature = "json-schema"))]
+    let _ = checks;
     for (name, entry) in functions {
         let found = read_entry(root, name, entry)?;
         let arguments = found.arguments(name)?;
@@ -457,6 +460,7 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
             arguments: arguments.clone(),
             #[cfg(feature = "json-schema")]
             validator,
+            #[cfg(feature = "json-schema")]
             always: checks == LiteralChecks::On,
         };
         catalog.functions.insert(
