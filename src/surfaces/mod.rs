@@ -79,6 +79,10 @@ use std::fmt;
 /// so a call that relies on it fails, and its error is reworded.
 const NO_DEFAULT: &str = "urn:a2ui-catalog-mcp:surface-without-default-catalog";
 
+/// The most warnings a processor keeps until the host takes them
+/// ([`Processor::take_warnings`]); later ones are dropped.
+const MAX_WARNINGS: usize = 1024;
+
 /// How a [`Processor`] judges messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -764,7 +768,8 @@ impl Processor {
     /// The warnings of the messages applied since the last call, each with its message index
     /// and surface: values of a surface in the `@` spelling written in the plain one (read as
     /// literals, `OTHER_SPELLING` at their location), and once per surface a surface that mixes
-    /// the two spellings. A message that fails gives none.
+    /// the two spellings. A message that fails gives none. At most 1 024 are kept between two
+    /// calls (a host that never asks keeps a bounded number); later ones are dropped.
     ///
     /// ```
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
@@ -1290,6 +1295,12 @@ impl Processor {
     /// Applies what [`prepare`](Processor::prepare) found of a message's spelling to the surface
     /// the message changed, and keeps its warnings.
     fn note_spelling(&mut self, surface: &mut Surface, spelled: Spelled) {
+        // A host that never takes the warnings keeps a bounded number of them.
+        let room = MAX_WARNINGS.saturating_sub(self.warnings.len());
+        let spelled = Spelled {
+            warnings: spelled.warnings.into_iter().take(room).collect(),
+            ..spelled
+        };
         let index = self.messages.saturating_sub(1);
         if surface.spelling.is_none() {
             surface.spelling = spelled.spelling;
@@ -1304,6 +1315,9 @@ impl Processor {
             && !surface.spelling_warned
         {
             surface.spelling_warned = true;
+            if self.warnings.len() >= MAX_WARNINGS {
+                return;
+            }
             let message = format!(
                 "surface '{}' reads its values in the plain spelling (its first bindings and calls were plain), and this one is written with '@': both are read, but write one",
                 surface.id
