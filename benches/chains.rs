@@ -9,6 +9,12 @@
 //! reader's checking pass alone over that text. `text-output` builds the text chain's rows
 //! alone, from strings found beforehand: what a `serde_json` data model costs at least.
 //!
+//! `surface-tap` is the json chain as a user taps it on a surface (`surfaces::Processor`): the
+//! tap, the run handed to the host, the answer resumed into the surface's own model and the
+//! changes taken; `json` is the same chain by `Payload::eval_async` on a `SharedModel`, the
+//! yardstick it is held to. `surface-tap-list` adds a List that draws the issues written (a live
+//! instance per row), what a renderer pays on top to show them.
+//!
 //! `cargo bench --bench chains --features testing,internals`
 //!
 //! The scripted server's result is copied in each benchmark's setup, outside the timing
@@ -25,6 +31,7 @@
 use a2ui_catalog_mcp::mcp::{
     ConsentForDestructive, ReadOnlyUnlessUserAction, SameServerAsSource, ToolPolicyExt,
 };
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, RunOutcome};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
     Environment, Invocation, JsonPointer, Origin, SharedModel, mcp::Provenance,
@@ -137,6 +144,33 @@ fn text_chain() -> Value {
     }}}})
 }
 
+/// A surface whose Button runs the json chain and, `with_list`, whose List draws `/issues`, a
+/// Text per row.
+fn tap_surface(with_list: bool) -> Value {
+    // The surface's own catalog is not the MCP catalog: each call names it.
+    let chain = json_chain().to_string().replace(
+        "\"@call\":",
+        &format!(
+            "\"catalogId\": \"{}\", \"@call\":",
+            a2ui_catalog_mcp::MCP_CATALOG_ID
+        ),
+    );
+    let chain: Value = serde_json::from_str(&chain).unwrap();
+    let mut components = vec![
+        json!({"id": "root", "component": "Column", "children": ["button", "list"]}),
+        json!({"id": "button", "component": "Button", "child": "label",
+            "action": {"functionCall": chain}}),
+        json!({"id": "label", "component": "Text", "text": "Issues"}),
+    ];
+    if with_list {
+        components.push(json!({"id": "list", "component": "List",
+            "children": {"componentId": "row", "path": "/issues"}}));
+        components.push(json!({"id": "row", "component": "Text", "text": {"@path": "title"}}));
+    }
+    json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+        "dataModel": {"repository": "a2ui/a2ui"}, "components": components}})
+}
+
 fn chains(c: &mut Criterion) {
     let env = Environment::new();
     let root = JsonPointer::root();
@@ -187,6 +221,41 @@ fn chains(c: &mut Criterion) {
                 criterion::BatchSize::PerIteration,
             )
         });
+        // The json chain as a user taps it on a surface: the Button's action stops at the
+        // tool call, the run goes to the host, the host's answer (the scripted server's,
+        // prepared) resumes it into the surface's own model, the List draws its rows and the
+        // changes are taken. The processor and its surface are made outside the timing.
+        let tap_server = server("list_issues", issues_text(n));
+        let tap_host = tap_server.host();
+        for (name, with_list) in [("surface-tap", false), ("surface-tap-list", true)] {
+            let tap_surface = tap_surface(with_list);
+            g.bench_function(BenchmarkId::new(name, n), |b| {
+                b.iter_batched(
+                    || {
+                        tap_server.stage_next_results();
+                        let mut p = Processor::new(
+                            ProcessorOptions::default()
+                                .accept_unregistered_catalogs(true)
+                                .live(ResolveLimits::default()),
+                        );
+                        p.process(&tap_surface).unwrap();
+                        p.take_changes();
+                        p
+                    },
+                    |mut p| {
+                        let tap = p.activate("s", "button", &root, "t").unwrap();
+                        assert!(tap.run.is_some());
+                        for run in p.take_tool_runs() {
+                            let done = block_on(run.execute(&tap_host));
+                            assert!(matches!(p.finish_tool_run(done), RunOutcome::Done(_)));
+                        }
+                        std::hint::black_box(p.take_changes());
+                        p
+                    },
+                    criterion::BatchSize::PerIteration,
+                )
+            });
+        }
         // The text chain's output alone: the rows the data model receives (one `serde_json`
         // map per record, each from a clone of the keys' template, as the engine builds
         // them), from the records' title and URL found beforehand. The floor for any chain

@@ -11,6 +11,7 @@
 //!   changes taken (the live tree made as the messages arrive: the first resolution);
 //! - `surfaces-edit/N`: the one-row edit alone: the `updateDataModel` processed and its changes
 //!   taken (one instance, one property);
+//! - `surfaces-edit-pending/N`: the same edit while a tap's tool run waits for its answer;
 //! - memory per rendered node, counted by the allocator below: the processor after the stream
 //!   (data model included, as web_core's heap), and the live tree's share (the same processor
 //!   without `live`, subtracted).
@@ -162,6 +163,42 @@ fn surfaces(c: &mut Criterion) {
                 BatchSize::SmallInput,
             )
         });
+    }
+    group.finish();
+    // The same edit while a tap's tool run waits for its answer (a Button outside the tree
+    // whose action calls a tool, activated once): the processor must cost what it costs with
+    // nothing pending.
+    let mut group = c.benchmark_group("surfaces-edit-pending");
+    for n in SIZES {
+        let mut p = run(&stream(n), true);
+        p.process(
+            &json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "fetch", "component": "Button", "child": "title", "action": {"functionCall":
+                {"call": "callMcpTool", "catalogId": a2ui_catalog_mcp::MCP_CATALOG_ID,
+                 "args": {"name": "list_issues", "targetDataPath": "/issues"}}}}]}}),
+        )
+        .unwrap();
+        let tap = p
+            .activate("s", "fetch", &a2ui_catalog_mcp::JsonPointer::root(), "t")
+            .unwrap();
+        assert!(tap.run.is_some() && p.pending_tool_runs() == 1);
+        black_box(p.take_changes());
+        let edits = [edit(n, "x"), edit(n, "y")];
+        let mut turn = 0;
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_batched(
+                || {
+                    turn += 1;
+                    &edits[turn % 2]
+                },
+                |m| {
+                    p.process(m).unwrap();
+                    black_box(p.take_changes())
+                },
+                BatchSize::SmallInput,
+            )
+        });
+        assert_eq!(p.pending_tool_runs(), 1);
     }
     group.finish();
 }

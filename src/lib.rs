@@ -161,6 +161,10 @@ pub mod surfaces;
 
 pub mod messages;
 
+// The host's I/O: connections to real MCP servers. Above everything it drives.
+#[cfg(feature = "connect")]
+pub mod connect;
+
 #[cfg(feature = "testing")]
 pub mod testing;
 

@@ -47,6 +47,7 @@ const LAYERS: &[&[&str]] = &[
     &["reactive"],
     &["surfaces"],
     &["messages"],
+    &["connect"],
     &["testing"],
     &["fixtures"],
 ];

@@ -290,8 +290,7 @@ fn a_template_over_the_limit_fails_its_instance() {
 #[cfg(feature = "testing")]
 #[test]
 fn tool_results_are_reported_and_superseded_runs_ignored() {
-    use a2ui_catalog_mcp::SharedModel;
-    use a2ui_catalog_mcp::surfaces::NodeState;
+    use a2ui_catalog_mcp::surfaces::{NodeState, RunOutcome};
     use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
     let server = ScriptedServer::from_json(&json!({"results": {"greet": [
         {"content": [{"type": "text", "text": "\"hello Ada\""}]},
@@ -310,7 +309,10 @@ fn tool_results_are_reported_and_superseded_runs_ignored() {
     assert_eq!(live.node(root).unwrap().state(), Some(NodeState::Pending));
     let runs = p.take_tool_runs();
     assert_eq!(runs.len(), 1);
-    assert_eq!((runs[0].instance(), runs[0].prop()), (root, "text"));
+    assert_eq!(
+        (runs[0].instance(), runs[0].prop()),
+        (Some(root), Some("text"))
+    );
     let first = runs[0].clone();
     // The name changes before the first run completes: a second run supersedes it.
     p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/who", "value": "Lin"}}))
@@ -320,12 +322,12 @@ fn tool_results_are_reported_and_superseded_runs_ignored() {
         p.take_changes().is_empty(),
         "pending before and after: nothing to redraw"
     );
-    let model = SharedModel::new(p.surface("s").unwrap().data_model().clone());
-    let a = block_on(first.eval(&model, &server.host()));
-    let b = block_on(second.eval(&model, &server.host()));
-    assert!(!p.finish_tool_run(&first, a));
+    let host = server.host();
+    let a = block_on(first.execute(&host));
+    let b = block_on(second.execute(&host));
+    assert!(matches!(p.finish_tool_run(a), RunOutcome::Ignored));
     assert!(p.take_changes().is_empty());
-    assert!(p.finish_tool_run(&second, b));
+    assert!(matches!(p.finish_tool_run(b), RunOutcome::Done(_)));
     let changes = p.take_changes();
     assert_eq!(
         changes.surfaces["s"].updated,

@@ -1,5 +1,7 @@
 //! The README's main example: real MCP, end to end. Two MCP servers built with rmcp run in this
-//! process (in-memory transport, no network); an rmcp client connects to each; the guide's
+//! process (in-memory transport, no network); an rmcp client connects to each. First the
+//! guide's flow on a surface: a Button tapped, its chain's tool call made by the host, the
+//! result drawn in a List (`surface` below). Then the guide's
 //! payloads are compiled once and evaluated against a data model, their tool calls routed to the
 //! server that has the tool. It prints the data model, the A2UI messages forwarded to the
 //! renderer and the MCP Apps the host received.
@@ -19,6 +21,7 @@ use a2ui_catalog_mcp::mcp::{
     AuditEvent, ClientRouter, ConsentForDestructive, McpAppResource, McpHost, MessageSink,
     ReadOnlyUnlessUserAction, ToolClient, ToolPolicyExt,
 };
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, RunOutcome};
 use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID, Origin};
 use serde_json::{Value, json};
 use server::{DemoServer, Role, connect};
@@ -122,6 +125,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
         );
     }
 
+    surface(&host).await?;
+
     // A surface that closes an issue. Typed into (a binding re-evaluated on a keystroke) it is
     // refused before anything is asked or sent; tapped (a user action) it asks the user.
     println!("\na destructive call:");
@@ -185,6 +190,87 @@ async fn main() -> Result<(), Box<dyn Error>> {
     for client in [github, search] {
         if let Ok(client) = Arc::try_unwrap(client) {
             client.cancel().await?;
+        }
+    }
+    Ok(())
+}
+
+/// The guide's flow on a surface: the processor reads a stream (a Button whose action is the
+/// guide's json chain, a List of `/issues`), the user taps the Button, the chain stops at its
+/// tool call and the host makes it, the result resumes into the surface's own model, and the
+/// List draws a row per open issue.
+async fn surface(host: &McpHost) -> Result<(), Box<dyn Error>> {
+    let mut processor = Processor::new(
+        ProcessorOptions::default()
+            .accept_unregistered_catalogs(true)
+            .live(ResolveLimits::default()),
+    );
+    let call = |function: &str, args: Value| json!({"@call": function, "catalogId": MCP_CATALOG_ID, "args": args});
+    let chain = call(
+        "updateDataModel",
+        json!({"updates": call("transformData", json!({
+        "jmespath": "{\"/issues\": json[?state == 'open'].{number: to_string(number), title: title}}",
+        "data": call("callMcpTool", json!({"name": "list_issues",
+            "arguments": {"repository": {"@path": "/repository"}}}))}))}),
+    );
+    processor
+        .process(&json!({"version": "1.0", "createSurface": {"surfaceId": "issues", "catalogId": BASIC_CATALOG,
+            "dataModel": {"repository": server::REPOSITORY},
+            "components": [
+                {"id": "root", "component": "Column", "children": ["load", "list"]},
+                {"id": "load", "component": "Button", "child": "label", "action": {"functionCall": chain}},
+                {"id": "label", "component": "Text", "text": "Load open issues"},
+                {"id": "list", "component": "List", "children": {"componentId": "issue", "path": "/issues"}},
+                {"id": "issue", "component": "Text", "text": {"@path": "title"}}
+            ]}}))
+        .map_err(|e| e.to_string())?;
+    processor.take_changes();
+    println!(
+        "
+a surface: tap \"Load open issues\""
+    );
+    let tap = processor.activate(
+        "issues",
+        "load",
+        &JsonPointer::root(),
+        "2026-12-07T10:00:00Z",
+    )?;
+    // The processor stays free while the host makes the calls (here, one after the other).
+    if tap.run.is_some() {
+        for run in processor.take_tool_runs() {
+            println!(
+                "  the tap calls {} {} ({})",
+                run.tool(),
+                run.arguments(),
+                run.origin()
+            );
+            let done = run.execute(host).await;
+            match processor.finish_tool_run(done) {
+                RunOutcome::Failed { error, .. } => println!("  failed: {error}"),
+                _ => println!("  its result resumed the chain in the surface's model"),
+            }
+        }
+    }
+    let changes = processor.take_changes();
+    println!(
+        "  changes: {} instances created",
+        changes
+            .surfaces
+            .get("issues")
+            .map_or(0, |c| c.created.len())
+    );
+    let live = processor
+        .surface("issues")
+        .and_then(|s| s.live())
+        .ok_or("no live tree")?;
+    let root = live
+        .node(live.root().ok_or("no root")?)
+        .ok_or("no root node")?;
+    let list = live.node(root.children()[1]).ok_or("no list")?;
+    println!("  the List draws:");
+    for row in list.children() {
+        if let Some(text) = live.node(row).and_then(|n| n.prop("text")) {
+            println!("    - {}", text.as_str().unwrap_or_default());
         }
     }
     Ok(())

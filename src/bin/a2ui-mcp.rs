@@ -2,21 +2,31 @@
 //! catalog and any catalog document, from the command line (the fixture format of `fixtures`
 //! is in `docs/fixtures.md`).
 
+#[path = "a2ui-mcp/session.rs"]
+mod session;
+
 use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BASIC_CATALOG_JSON, BasicCatalog};
+use a2ui_catalog_mcp::connect::{
+    ConnectOptions, Connections, JsonLinesAudit, ServerSpec, Unattended,
+};
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
+use a2ui_catalog_mcp::mcp::ToolClient;
+use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost, MessageSink};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
-use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
     Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
     Warning, mcp::ToolNames,
 };
-use clap::{Parser, Subcommand, ValueEnum};
+use a2ui_catalog_mcp::{MCP_CATALOG_ID, Origin};
+use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 // The CLI's timings (`eval --repeat`) should measure the crate, not the system allocator's
 // heuristics. With glibc's malloc, a chain over a multi-megabyte tool text frees its memory
@@ -71,6 +81,44 @@ struct EnvOptions {
     time_zone: String,
 }
 
+/// The MCP servers a command calls, and what it lets them do (`eval`; `render` will take the
+/// same). No one is at the keyboard: read-only tools (`readOnlyHint: true`) run; any other
+/// tool runs only when named with `--allow-tool`, and a refused call changes nothing.
+#[derive(clap::Args)]
+struct McpArgs {
+    /// An MCP server to start, as a command line: split into words as a shell splits them
+    /// (quotes, backslashes), started without a shell; it speaks MCP over its standard input
+    /// and output. Repeat for several. A tool name two servers share goes to the first given.
+    #[arg(long = "mcp", value_name = "'COMMAND ARGS…'")]
+    commands: Vec<String>,
+    /// An MCP server's streamable HTTP endpoint (http://…). Repeat for several.
+    #[arg(long = "mcp-url", value_name = "URL")]
+    urls: Vec<String>,
+    /// How long a server may take to answer one request (initialize, tools/list, each call).
+    #[arg(long, value_name = "SECONDS", default_value = "30")]
+    tool_timeout: f64,
+    /// A tool that may run although it is not read-only (destructive or unannotated), from a
+    /// binding or a tap. Repeat for several.
+    #[arg(long = "allow-tool", value_name = "NAME")]
+    allow_tools: Vec<String>,
+    /// Write one JSON line per tool call (allowed or refused) to FILE.
+    #[arg(long, value_name = "FILE")]
+    audit: Option<PathBuf>,
+    /// Copy the servers' standard error to this one's as it comes, each line prefixed with
+    /// its server (it is always shown with a server's error).
+    #[arg(long)]
+    mcp_stderr: bool,
+}
+
+/// Who an evaluation acts for.
+#[derive(Clone, Copy, ValueEnum)]
+enum OriginArg {
+    /// A bound value recomputed: no user activation.
+    Binding,
+    /// A user's tap on a component (user activation).
+    Action,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check payloads or A2UI message streams (a JSON array or JSON lines of messages): print
@@ -93,13 +141,33 @@ enum Command {
     /// gallery's {name, description, messages}) and print, one line per stream, what they
     /// draw: {"surfaces": {"SURFACE_ID": {"catalogId", "dataModel", "errors", "nodes"}}}, the nodes
     /// breadth first from root with every property resolved. Values that call a tool are
-    /// shown pending.
+    /// shown pending, unless MCP servers are given (`--mcp`, `--mcp-url`, `--server`): then
+    /// the tools are called, and the steps `--type`, `--click` and `--call` run a user's
+    /// session in the order given, each step's tool calls completed before the next; the
+    /// output adds `forAgent` (the `action` and `error` messages no server took) and `steps`
+    /// (what failed or was refused).
     Render {
         /// Message stream files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         #[command(flatten)]
         env: EnvOptions,
+        #[command(flatten)]
+        mcp: McpArgs,
+        /// A scripted MCP server (the fixtures' `server` object) instead of real ones.
+        #[arg(long, conflicts_with_all = ["commands", "urls"])]
+        server: Option<PathBuf>,
+        /// Activate a component (a tap): `[SURFACE:]COMPONENT[@DATAPATH]`; SURFACE may be left
+        /// out when there is one surface, DATAPATH picks a template row's instance.
+        #[arg(long = "click", value_name = "[SURFACE:]COMPONENT[@DATAPATH]")]
+        clicks: Vec<String>,
+        /// Type TEXT into an input: its bound path is written as typing does.
+        #[arg(long = "type", value_name = "[SURFACE:]COMPONENT[@DATAPATH]=TEXT")]
+        types: Vec<String>,
+        /// Call a tool as the host would (a user's action) and process the A2UI messages its
+        /// result carries.
+        #[arg(long = "call", value_name = "TOOL[=JSON]")]
+        calls: Vec<String>,
     },
     /// Evaluate a payload and print {"value", "dataModel", "messages"} (and "warnings").
     Eval {
@@ -114,8 +182,13 @@ enum Command {
         #[arg(long)]
         context: Option<String>,
         /// A scripted MCP server (the fixtures' `server` object) for `callMcpTool`.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["commands", "urls"])]
         server: Option<PathBuf>,
+        #[command(flatten)]
+        mcp: McpArgs,
+        /// Who the evaluation acts for, as the tool policy sees it.
+        #[arg(long, value_enum, default_value = "binding")]
+        origin: OriginArg,
         /// Compile once, evaluate N times on fresh copies of the data, and report timings.
         #[arg(long, value_name = "N")]
         repeat: Option<usize>,
@@ -175,7 +248,12 @@ fn exit_on_write_error(e: &std::io::Error) -> ! {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    let sub_matches = matches.subcommand().map(|(_, m)| m);
     let result = match cli.command {
         Command::Check { files, env, strict } => environment(&env).and_then(|mut e| {
             // A linter of agents' output: literal arguments against the catalogs' own schemas,
@@ -183,23 +261,46 @@ fn main() -> ExitCode {
             e.set_schema_checks(true);
             check(&e, &documents(&env)?, strict, &files, cli.json)
         }),
-        Command::Render { files, env } => {
-            environment(&env).and_then(|e| render(e, &documents(&env)?, &files))
-        }
+        Command::Render {
+            files,
+            env,
+            mcp,
+            server,
+            clicks,
+            types,
+            calls,
+        } => environment(&env).and_then(|e| {
+            let steps = session_steps(&clicks, &types, &calls, sub_matches).map_err(Failure::Io)?;
+            let specs = server_specs(&mcp, sub_matches);
+            let servers = Servers {
+                scripted: server.as_deref(),
+                specs: &specs,
+                mcp: &mcp,
+            };
+            render(e, &documents(&env)?, &files, &servers, &steps)
+        }),
         Command::Eval {
             payload,
             env,
             data,
             context,
             server,
+            mcp,
+            origin,
             repeat,
         } => environment(&env).and_then(|e| {
+            let servers = server_specs(&mcp, sub_matches);
             eval(
                 &e,
                 &payload,
                 data.as_deref(),
                 context.as_deref(),
-                server.as_deref(),
+                Servers {
+                    scripted: server.as_deref(),
+                    specs: &servers,
+                    mcp: &mcp,
+                },
+                origin,
                 repeat,
             )
         }),
@@ -246,6 +347,8 @@ fn error_json(err: &Error) -> Value {
 enum Failure {
     Io(String),
     Engine(Error),
+    /// An MCP server could not be used (it names the server).
+    Server(String),
 }
 
 impl From<Error> for Failure {
@@ -264,6 +367,13 @@ fn print_failure(failure: &Failure, as_json: bool) {
             );
         }
         Failure::Io(message) => eprintln!("a2ui-mcp: {message}"),
+        Failure::Server(message) if as_json => {
+            out!(
+                "{}",
+                json!({"ok": false, "errors": [{"code": "MCP_SERVER_ERROR", "message": message}]})
+            );
+        }
+        Failure::Server(message) => eprintln!("a2ui-mcp: {message}"),
     }
 }
 
@@ -502,10 +612,23 @@ fn check_stream(
     Ok(report.is_clean())
 }
 
-/// `render`: each stream through a permissive processor, its surfaces resolved.
-fn render(env: Environment, documents: &[Value], files: &[PathBuf]) -> Result<ExitCode, Failure> {
+/// `render`: each stream through a permissive processor, its surfaces resolved; with servers
+/// or steps, a live processor runs the session (`session.rs`).
+fn render(
+    env: Environment,
+    documents: &[Value],
+    files: &[PathBuf],
+    servers: &Servers<'_>,
+    steps: &[session::Step],
+) -> Result<ExitCode, Failure> {
+    let with_session = servers.scripted.is_some() || !servers.specs.is_empty() || !steps.is_empty();
     for path in files {
-        let mut processor = Processor::with_environment(env.clone(), ProcessorOptions::default());
+        let options = if with_session {
+            ProcessorOptions::default().live(ResolveLimits::default())
+        } else {
+            ProcessorOptions::default()
+        };
+        let mut processor = Processor::with_environment(env.clone(), options);
         for doc in documents {
             processor.register_catalog(doc)?;
         }
@@ -525,12 +648,257 @@ fn render(env: Environment, documents: &[Value], files: &[PathBuf]) -> Result<Ex
                 }
             }
         }
-        out!(
-            "{}",
-            processor.render_json(&errors, ResolveLimits::default())
-        );
+        if !with_session {
+            out!(
+                "{}",
+                processor.render_json(&errors, ResolveLimits::default())
+            );
+            continue;
+        }
+        let output = run_session(processor, &env, servers, steps, &errors)?;
+        out!("{output}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The steps of `render`, in the order they were given on the command line.
+fn session_steps(
+    clicks: &[String],
+    types: &[String],
+    calls: &[String],
+    matches: Option<&ArgMatches>,
+) -> Result<Vec<session::Step>, String> {
+    let positions = |id: &str, n: usize| -> Vec<usize> {
+        matches
+            .and_then(|m| m.indices_of(id))
+            .map_or_else(|| (0..n).collect(), Iterator::collect)
+    };
+    let mut steps: Vec<(usize, session::Step)> = Vec::new();
+    for (at, text) in positions("clicks", clicks.len()).into_iter().zip(clicks) {
+        steps.push((at, session::Step::click(text)?));
+    }
+    for (at, text) in positions("types", types.len()).into_iter().zip(types) {
+        steps.push((at, session::Step::type_text(text)?));
+    }
+    for (at, text) in positions("calls", calls.len()).into_iter().zip(calls) {
+        steps.push((at, session::Step::call(text)?));
+    }
+    steps.sort_by_key(|(at, _)| *at);
+    Ok(steps.into_iter().map(|(_, step)| step).collect())
+}
+
+/// Runs the session on a processed stream, against the servers given, and returns its output.
+/// The servers are ended whatever happens.
+fn run_session(
+    processor: Processor,
+    env: &Environment,
+    servers: &Servers<'_>,
+    steps: &[session::Step],
+    errors: &[a2ui_catalog_mcp::surfaces::ProcessError],
+) -> Result<Value, Failure> {
+    let shared = SharedProcessor::new(processor);
+    let policy = || Unattended::allowing(servers.mcp.allow_tools.iter().cloned());
+    let run = |hosting: Option<session::Hosting<'_>>| -> Result<Value, Failure> {
+        let mut session = session::Session::new(shared.clone(), hosting, env.clone());
+        session.start()?;
+        for step in steps {
+            session.step(step)?;
+        }
+        Ok(session.output(errors))
+    };
+    if let Some(path) = servers.scripted {
+        let server = ScriptedServer::from_json(&read_json(path, FIXTURE_MAX_DEPTH)?)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Io(format!("cannot start the MCP runtime: {e}")))?;
+        let host = McpHost::new(Arc::new(server.clone()))
+            .with_sink(Arc::new(shared.clone()))
+            .with_policy(policy());
+        let host_for = |client: Arc<dyn ToolClient>| {
+            McpHost::new(client)
+                .with_sink(Arc::new(shared.clone()))
+                .with_policy(policy())
+        };
+        return run(Some(session::Hosting {
+            runtime: &runtime,
+            host: &host,
+            connections: None,
+            host_for: &host_for,
+        }));
+    }
+    if servers.specs.is_empty() {
+        return run(None);
+    }
+    let connected = Connected::connect_to(
+        servers.specs,
+        servers.mcp,
+        Arc::new(shared.clone()),
+        Arc::new(Messages::default()),
+    )?;
+    let meta = connected.host_meta.clone();
+    let audit = connected.audit.clone();
+    let host_for = |client: Arc<dyn ToolClient>| {
+        let mut host = McpHost::new(client)
+            .with_sink(Arc::new(shared.clone()))
+            .with_meta(meta.clone())
+            .with_policy(policy());
+        if let Some(audit) = &audit {
+            let audit = audit.clone();
+            host = host.with_audit(move |event: &AuditEvent| audit.record_event(event));
+        }
+        host
+    };
+    let output = run(Some(session::Hosting {
+        runtime: &connected.runtime,
+        host: &connected.host,
+        connections: Some(&connected.connections),
+        host_for: &host_for,
+    }));
+    let closed = connected.close();
+    let output = output?;
+    closed?;
+    Ok(output)
+}
+
+/// The servers `eval` calls: a scripted one, or real ones.
+struct Servers<'a> {
+    scripted: Option<&'a Path>,
+    specs: &'a [ServerSpec],
+    mcp: &'a McpArgs,
+}
+
+/// The servers of `--mcp` and `--mcp-url`, in the order they were given on the command line
+/// (the first one given wins a tool name two servers share).
+fn server_specs(mcp: &McpArgs, matches: Option<&ArgMatches>) -> Vec<ServerSpec> {
+    let positions = |id: &str, n: usize| -> Vec<usize> {
+        matches
+            .and_then(|m| m.indices_of(id))
+            .map_or_else(|| (0..n).collect(), Iterator::collect)
+    };
+    let mut specs: Vec<(usize, ServerSpec)> = positions("commands", mcp.commands.len())
+        .into_iter()
+        .zip(mcp.commands.iter().map(ServerSpec::command))
+        .chain(
+            positions("urls", mcp.urls.len())
+                .into_iter()
+                .zip(mcp.urls.iter().map(ServerSpec::url)),
+        )
+        .collect();
+    specs.sort_by_key(|(at, _)| *at);
+    specs.into_iter().map(|(_, spec)| spec).collect()
+}
+
+/// The renderer capabilities the CLI declares: A2UI v1.0 with the basic and MCP catalogs.
+fn client_capabilities() -> Value {
+    json!({"v1.0": {"supportedCatalogIds": [BASIC_CATALOG_ID, MCP_CATALOG_ID]}})
+}
+
+/// Keeps the A2UI messages tool results carry, for the output.
+#[derive(Default)]
+struct Messages(Mutex<Vec<Value>>);
+
+impl MessageSink for Messages {
+    fn process(&self, messages: Vec<Value>) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(messages);
+    }
+
+    fn has_surface(&self, surface_id: &str) -> bool {
+        let messages = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        messages.iter().any(|m| {
+            m.pointer("/createSurface/surfaceId")
+                .and_then(Value::as_str)
+                == Some(surface_id)
+        })
+    }
+}
+
+/// Connected servers, their host and the runtime they run on.
+struct Connected {
+    runtime: tokio::runtime::Runtime,
+    connections: Connections,
+    host: McpHost,
+    /// The `_meta` sent with every call (the renderer's capabilities).
+    host_meta: Value,
+    messages: Arc<Messages>,
+    audit: Option<Arc<JsonLinesAudit>>,
+}
+
+impl Connected {
+    fn connect(specs: &[ServerSpec], mcp: &McpArgs) -> Result<Connected, Failure> {
+        let messages = Arc::new(Messages::default());
+        Connected::connect_to(specs, mcp, messages.clone(), messages)
+    }
+
+    /// Connects, with `sink` as the host's message sink (`messages` is kept for `eval`'s
+    /// output).
+    fn connect_to(
+        specs: &[ServerSpec],
+        mcp: &McpArgs,
+        sink: Arc<dyn MessageSink>,
+        messages: Arc<Messages>,
+    ) -> Result<Connected, Failure> {
+        let timeout = Duration::try_from_secs_f64(mcp.tool_timeout)
+            .ok()
+            .filter(|t| !t.is_zero())
+            .ok_or_else(|| {
+                Failure::Io(format!(
+                    "--tool-timeout must be a number of seconds above 0, got {}",
+                    mcp.tool_timeout
+                ))
+            })?;
+        let audit = match &mcp.audit {
+            Some(path) => {
+                let file = std::fs::File::create(path)
+                    .map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
+                Some(Arc::new(JsonLinesAudit::new(file)))
+            }
+            None => None,
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure::Io(format!("cannot start the MCP runtime: {e}")))?;
+        let options = ConnectOptions::new()
+            .with_timeout(timeout)
+            .with_echo_stderr(mcp.mcp_stderr)
+            .with_client_capabilities(client_capabilities());
+        let connections = runtime
+            .block_on(Connections::connect(specs, &options))
+            .map_err(|e| Failure::Server(e.to_string()))?;
+        for warning in connections.warnings() {
+            eprintln!("a2ui-mcp: warning: {warning}");
+        }
+        let host_meta = connections.call_meta(&options);
+        let mut host = McpHost::with_router(Arc::new(connections.clone()))
+            .with_sink(sink)
+            .with_meta(host_meta.clone())
+            .with_policy(Unattended::allowing(mcp.allow_tools.iter().cloned()));
+        if let Some(audit) = &audit {
+            let audit = audit.clone();
+            host = host.with_audit(move |event: &AuditEvent| audit.record_event(event));
+        }
+        Ok(Connected {
+            runtime,
+            connections,
+            host,
+            host_meta,
+            messages,
+            audit,
+        })
+    }
+
+    /// Ends the servers, and says whether the audit log is whole.
+    fn close(self) -> Result<(), Failure> {
+        self.runtime.block_on(self.connections.close());
+        match self.audit.and_then(|a| a.take_error()) {
+            Some(e) => Err(Failure::Io(format!("the audit log is incomplete: {e}"))),
+            None => Ok(()),
+        }
+    }
 }
 
 fn eval(
@@ -538,7 +906,8 @@ fn eval(
     path: &Path,
     data: Option<&Path>,
     context: Option<&str>,
-    server: Option<&Path>,
+    servers: Servers<'_>,
+    origin: OriginArg,
     repeat: Option<usize>,
 ) -> Result<ExitCode, Failure> {
     let context = context.map_or_else(|| Ok(JsonPointer::root()), JsonPointer::parse)?;
@@ -546,37 +915,89 @@ fn eval(
         Some(p) => read_json(p, FIXTURE_MAX_DEPTH)?,
         None => json!({}),
     };
-    let server = match server {
+    let origin = match origin {
+        OriginArg::Binding => Origin::Binding,
+        OriginArg::Action => Origin::Action,
+    };
+    let server = match servers.scripted {
         Some(p) => Some(ScriptedServer::from_json(&read_json(
             p,
             FIXTURE_MAX_DEPTH,
         )?)?),
         None => None,
     };
-    // One host for every repetition, as a renderer keeps one (its resource cache included).
-    let host = server.as_ref().map(ScriptedServer::host);
     let started = Instant::now();
     let payload = compile(env, path)?;
     let compile_micros = started.elapsed().as_secs_f64() * 1e6;
+    // Started once the payload compiles: a payload with a problem starts no server.
+    let connected = if servers.specs.is_empty() {
+        None
+    } else {
+        Some(Connected::connect(servers.specs, servers.mcp)?)
+    };
+    let result = eval_with(
+        &payload,
+        &data,
+        &context,
+        origin,
+        server.as_ref(),
+        connected.as_ref(),
+        compile_micros,
+        repeat,
+    );
+    if let Some(connected) = connected {
+        connected.close()?;
+    }
+    out!(
+        "{}",
+        serde_json::to_string_pretty(&result?).unwrap_or_default()
+    );
+    Ok(ExitCode::SUCCESS)
+}
 
+/// `eval`'s evaluations (and timings), on a scripted server, real ones, or none.
+#[allow(clippy::too_many_arguments)]
+fn eval_with(
+    payload: &Payload,
+    data: &Value,
+    context: &JsonPointer,
+    origin: Origin,
+    server: Option<&ScriptedServer>,
+    connected: Option<&Connected>,
+    compile_micros: f64,
+    repeat: Option<usize>,
+) -> Result<Value, Failure> {
+    // One host for every repetition, as a renderer keeps one (its resource cache included).
+    let scripted_host = server.map(ScriptedServer::host);
     let run = |model: Value| -> Result<(Value, Value), Error> {
-        match &host {
-            None => {
+        let host = match (&scripted_host, connected) {
+            (Some(host), _) => host,
+            (None, Some(connected)) => &connected.host,
+            (None, None) => {
                 let mut model = model;
-                let value = payload.eval_in(&mut model, &context)?;
-                Ok((value, model))
+                let value = payload.eval_in(&mut model, context)?;
+                return Ok((value, model));
             }
-            Some(host) => {
-                let shared = SharedModel::new(model);
-                let value = block_on(payload.eval_async(&shared, &context, host))?;
-                Ok((value, shared.into_inner()))
-            }
-        }
+        };
+        let shared = SharedModel::new(model);
+        let evaluation = payload.eval_async_from(&shared, context, host, origin);
+        let value = match connected {
+            Some(connected) if scripted_host.is_none() => connected.runtime.block_on(evaluation),
+            _ => block_on(evaluation),
+        }?;
+        Ok((value, shared.into_inner()))
     };
     let (value, model) = run(data.clone())?;
-    let messages = server
-        .as_ref()
-        .map_or_else(Vec::new, ScriptedServer::messages);
+    let messages = match (server, connected) {
+        (Some(server), _) => server.messages(),
+        (None, Some(connected)) => connected
+            .messages
+            .0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone(),
+        (None, None) => Vec::new(),
+    };
     let mut out = json!({"value": value, "dataModel": model, "messages": messages});
     if !payload.warnings().is_empty() {
         out["warnings"] = payload.warnings().iter().map(warning_json).collect();
@@ -587,7 +1008,7 @@ fn eval(
             let fresh = data.clone();
             // The scripted results are copied before the clock starts: a real client's result
             // is its own, so a host pays no such copy.
-            if let Some(server) = &server {
+            if let Some(server) = server {
                 server.stage_next_results();
             }
             let started = Instant::now();
@@ -600,8 +1021,7 @@ fn eval(
         let min = times.first().copied().unwrap_or(0.0);
         out["timing"] = json!({"compileMicros": compile_micros, "evalMicrosMedian": median, "evalMicrosMin": min, "runs": n});
     }
-    out!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    Ok(ExitCode::SUCCESS)
+    Ok(out)
 }
 
 /// `deps`: the payload's dependency set in the context, sorted, each once (the root is `/`).

@@ -70,6 +70,54 @@ pub struct AuditEvent {
     pub duration: Option<Duration>,
 }
 
+impl AuditEvent {
+    /// The event as one JSON object, for a log of JSON lines: `tool`, `arguments`, `server`,
+    /// `origin` (`"binding"`, `"action"`, `"app"`, `"agent"`), `source` (`{"tool", "server"}`
+    /// or `null`), `decision` (`"allow"`, `"deny"` or `null`), `reason` (a denial's), `outcome`
+    /// (`"denied"`, `"ok"`, `"isError"`, `"hostFailure"`, `"cancelled"`, `"superseded"`),
+    /// `failure` (a host failure's message), `warnings` and `durationMs` (`null` without a
+    /// clock).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::mcp::AuditEvent;
+    /// fn log_line(event: &AuditEvent) -> String {
+    ///     event.to_json().to_string()
+    /// }
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let (decision, reason) = match &self.decision {
+            Some(Decision::Allow) => (Value::from("allow"), Value::Null),
+            Some(Decision::Deny(why)) => (Value::from("deny"), Value::from(why.as_str())),
+            None => (Value::Null, Value::Null),
+        };
+        let (outcome, failure) = match &self.outcome {
+            CallOutcome::Denied => ("denied", Value::Null),
+            CallOutcome::Ok => ("ok", Value::Null),
+            CallOutcome::ToolError => ("isError", Value::Null),
+            CallOutcome::HostFailure(why) => ("hostFailure", Value::from(why.as_str())),
+            CallOutcome::Cancelled => ("cancelled", Value::Null),
+            CallOutcome::Superseded => ("superseded", Value::Null),
+        };
+        let source = self.source.as_ref().map_or(
+            Value::Null,
+            |s| serde_json::json!({"tool": s.tool, "server": s.server}),
+        );
+        serde_json::json!({
+            "tool": self.tool,
+            "arguments": self.arguments,
+            "server": self.server,
+            "origin": self.origin.as_str(),
+            "source": source,
+            "decision": decision,
+            "reason": reason,
+            "outcome": outcome,
+            "failure": failure,
+            "warnings": self.warnings,
+            "durationMs": self.duration.map(|d| d.as_secs_f64() * 1e3),
+        })
+    }
+}
+
 impl fmt::Display for AuditEvent {
     /// One line: `close_issue {"id":3} on github: denied (it is destructive) in 1.2 ms`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

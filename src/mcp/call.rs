@@ -129,9 +129,20 @@ impl Payload {
 
 /// What one evaluation remembers across its tool calls: the surfaces its forwarded messages
 /// created (a later resource that would create one of them again is skipped).
-#[derive(Default)]
 struct EvalState {
     created_surfaces: HashSet<String>,
+    /// The messages will be forwarded to the host's sink (which then says which surfaces
+    /// exist); `false` when the evaluation's holder processes them itself.
+    forward: bool,
+}
+
+impl Default for EvalState {
+    fn default() -> EvalState {
+        EvalState {
+            created_surfaces: HashSet::new(),
+            forward: true,
+        }
+    }
 }
 
 fn expression_error(message: String) -> Error {
@@ -143,6 +154,84 @@ struct CallScope<'a> {
     context: &'a JsonPointer,
     limits: &'a Limits,
     invocation: &'a Invocation,
+}
+
+/// A call the policy allowed, with its client and its audit record (which the caller
+/// finishes with the outcome).
+struct Authorized<'h> {
+    client: Arc<dyn ToolClient>,
+    server: Option<String>,
+    definition: Option<Value>,
+    audit: AuditRecord<'h>,
+}
+
+/// Finds the call's client and asks the host's policy: the steps before a request is sent.
+async fn authorized<'h>(
+    host: &'h McpHost,
+    name: &str,
+    arguments: &Value,
+    invocation: &Invocation,
+) -> Result<Authorized<'h>, Error> {
+    let client = resolve(host, name, arguments, invocation).await?;
+    let server = client.server_name();
+    let definition = host.tool_definition(&client, name).await;
+    let audit = authorize(
+        host,
+        name,
+        arguments,
+        server.as_deref(),
+        definition.as_ref(),
+        invocation,
+    )
+    .await?;
+    Ok(Authorized {
+        client,
+        server,
+        definition,
+        audit,
+    })
+}
+
+/// Sends an authorized call and builds its response; a failure is audited here.
+async fn send(
+    host: &McpHost,
+    authorized: &mut Option<Authorized<'_>>,
+    name: &str,
+    arguments: Value,
+    limits: &Limits,
+    state: &mut EvalState,
+) -> Result<Response, Error> {
+    let auth = authorized
+        .as_ref()
+        .expect("an authorized call is sent once");
+    let failed =
+        |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
+    let result = auth
+        .client
+        .call_tool(name, &arguments, host.meta.as_ref())
+        .await
+        .map_err(|e| failed(e.to_string()).with_source(e));
+    let tool_error = matches!(&result, Ok(r) if is_tool_error(r));
+    let outcome = match result {
+        Ok(result) => {
+            let call = Called {
+                client: &auth.client,
+                name,
+                definition: auth.definition.as_ref(),
+            };
+            respond(host, call, arguments, result, limits, state).await
+        }
+        Err(e) => Err(e),
+    };
+    if let Err(e) = &outcome {
+        let auth = authorized.take().expect("taken once");
+        auth.audit.finish(if tool_error {
+            CallOutcome::ToolError
+        } else {
+            CallOutcome::HostFailure(e.message().to_owned())
+        });
+    }
+    outcome
 }
 
 /// Runs one call through to its value. The model is locked only to write.
@@ -167,38 +256,10 @@ async fn call_tool<M: DataModel + Send>(
     let target = target
         .map(|path| write_target(&path, context, limits.max_depth))
         .transpose()?;
-    let failed =
-        |reason: String| expression_error(format!("Failed to execute MCP tool '{name}': {reason}"));
-    let client = resolve(host, &name, &arguments, invocation).await?;
-    let server = client.server_name();
-    let definition = host.tool_definition(&client, &name).await;
-    let mut audit = authorize(
-        host,
-        &name,
-        &arguments,
-        server.as_deref(),
-        definition.as_ref(),
-        invocation,
-    )
-    .await?;
+    let mut auth = Some(authorized(host, &name, &arguments, invocation).await?);
     // The call starts when its request is sent: from now on it is the latest for its path.
     let ticket = target.clone().map(|path| model.start_call(path));
-    let result = client
-        .call_tool(&name, &arguments, host.meta.as_ref())
-        .await
-        .map_err(|e| failed(e.to_string()).with_source(e));
-    let tool_error = matches!(&result, Ok(r) if is_tool_error(r));
-    let outcome = match result {
-        Ok(result) => {
-            let call = Called {
-                client: &client,
-                name: &name,
-                definition: definition.as_ref(),
-            };
-            respond(host, call, arguments, result, limits, state).await
-        }
-        Err(e) => Err(e),
-    };
+    let outcome = send(host, &mut auth, &name, arguments, limits, state).await;
     let Response {
         value,
         messages,
@@ -210,15 +271,12 @@ async fn call_tool<M: DataModel + Send>(
             if let Some(ticket) = &ticket {
                 model.finish_call(ticket);
             }
-            audit.finish(if tool_error {
-                CallOutcome::ToolError
-            } else {
-                CallOutcome::HostFailure(e.message().to_owned())
-            });
             return Err(e);
         }
     };
-
+    let Authorized {
+        server, mut audit, ..
+    } = auth.expect("kept on success");
     for warning in warnings {
         audit.warn(warning);
     }
@@ -248,23 +306,80 @@ async fn call_tool<M: DataModel + Send>(
     }
     // Only now has every step worked: forward what the call collected, with where it came
     // from.
+    let messages: Vec<Value> = messages.into_iter().flatten().collect();
     if let Some(sink) = &host.sink
         && !messages.is_empty()
     {
         sink.process_from(messages, &Provenance::new(name.clone(), server.clone()));
     }
-    if let Some(on_app) = &host.on_app {
-        for mut app in apps {
-            app.server.clone_from(&server);
-            on_app(&app);
-        }
-    }
+    deliver_apps(host, apps, &server);
     audit.finish(if superseded {
         CallOutcome::Superseded
     } else {
         CallOutcome::Ok
     });
     Ok(Arc::new(value))
+}
+
+fn deliver_apps(host: &McpHost, apps: Vec<McpAppResource>, server: &Option<String>) {
+    if let Some(on_app) = &host.on_app {
+        for mut app in apps {
+            app.server.clone_from(server);
+            on_app(&app);
+        }
+    }
+}
+
+/// The answer to a tool call whose evaluation its owner holds (a surface's pending run): the
+/// response object, and the A2UI messages the result carried, one list per resource, for the
+/// owner to process. Nothing of it is written or forwarded yet; its MCP Apps went to the host's
+/// callback.
+pub(crate) struct ToolAnswer {
+    pub(crate) response: Arc<ToolResponse>,
+    pub(crate) messages: Vec<Vec<Value>>,
+    pub(crate) source: Provenance,
+}
+
+impl McpHost {
+    /// Makes one tool call for an evaluation held elsewhere: the policy, the audit, the output
+    /// schema, the resources the result links, as [`Payload::eval_async`] does, but nothing is
+    /// written and no message is forwarded: the holder of the evaluation does both. The audit
+    /// records the call `Ok` once its response is built (whether it is still wanted is the
+    /// holder's to say).
+    pub(crate) async fn answer(
+        &self,
+        name: &str,
+        arguments: Value,
+        invocation: &Invocation,
+        limits: &Limits,
+    ) -> Result<ToolAnswer, Error> {
+        let mut auth = Some(authorized(self, name, &arguments, invocation).await?);
+        // The holder applies "a resource that would create an existing surface is skipped" (it
+        // knows its surfaces); here each call starts with none.
+        let mut state = EvalState {
+            created_surfaces: HashSet::new(),
+            forward: false,
+        };
+        let Response {
+            value,
+            messages,
+            apps,
+            warnings,
+        } = send(self, &mut auth, name, arguments, limits, &mut state).await?;
+        let Authorized {
+            server, mut audit, ..
+        } = auth.expect("kept on success");
+        for warning in warnings {
+            audit.warn(warning);
+        }
+        deliver_apps(self, apps, &server);
+        audit.finish(CallOutcome::Ok);
+        Ok(ToolAnswer {
+            response: Arc::new(value),
+            messages,
+            source: Provenance::new(name.to_owned(), server),
+        })
+    }
 }
 
 /// Whether a `CallToolResult` says the tool failed (`isError: true`).
@@ -375,7 +490,8 @@ fn visibility_refusal(
 /// What a successful call produced.
 struct Response {
     value: ToolResponse,
-    messages: Vec<Value>,
+    /// One list per resource.
+    messages: Vec<Vec<Value>>,
     apps: Vec<McpAppResource>,
     /// For the audit event (a dropped `structuredContent`).
     warnings: Vec<String>,
@@ -475,7 +591,11 @@ async fn respond(
     let mut collected = Collected {
         version: &host.default_version,
         limits,
-        sink: host.sink.as_deref(),
+        sink: if state.forward {
+            host.sink.as_deref()
+        } else {
+            None
+        },
         messages: Vec::new(),
         apps: Vec::new(),
         state,
@@ -645,7 +765,8 @@ struct Collected<'a> {
     version: &'a str,
     limits: &'a Limits,
     sink: Option<&'a dyn MessageSink>,
-    messages: Vec<Value>,
+    /// One list per resource.
+    messages: Vec<Vec<Value>>,
     apps: Vec<McpAppResource>,
     state: &'a mut EvalState,
 }
@@ -720,16 +841,18 @@ impl Collected<'_> {
         if messages.iter().filter_map(creates).any(|id| exists(&id)) {
             return Ok(());
         }
-        for mut message in messages {
-            if let Some(id) = creates(&message) {
+        for message in &mut messages {
+            if let Some(id) = creates(message) {
                 self.state.created_surfaces.insert(id);
             }
-            if let Value::Object(map) = &mut message
+            if let Value::Object(map) = message
                 && map.get("version").is_none_or(Value::is_null)
             {
                 map.insert("version".into(), Value::String(self.version.to_owned()));
             }
-            self.messages.push(message);
+        }
+        if !messages.is_empty() {
+            self.messages.push(messages);
         }
         Ok(())
     }

@@ -73,7 +73,7 @@
 //! `EXPRESSION_ERROR` `MCP tool '<name>' is not allowed: <reason>`: nothing is sent to the
 //! server, nothing is written, no message is forwarded, and the rest of the payload does not
 //! run. **Without a policy every call is allowed** (the behaviour of [`AllowAll`]). Ready-made:
-//! [`AllowList`], [`DenyList`], [`ConsentForDestructive`]; [`ToolPolicyExt::and`] composes
+//! [`AllowList`], [`DenyList`], [`ConsentForDestructive`], [`Unattended`] (no one at the keyboard); [`ToolPolicyExt::and`] composes
 //! them (both must allow; the first denial answers). The tool calls an `McpApp` widget asks
 //! for go through [`McpHost::call_app_tool`]: its `allowedTools` first, then the same policy.
 //!
@@ -154,6 +154,7 @@ mod rmcp_client;
 mod visibility;
 
 pub use audit::{AuditEvent, AuditSink, CallOutcome};
+pub(crate) use call::ToolAnswer;
 pub use client::{
     BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, MessageSink, ToolClient,
     ToolRouter,
@@ -164,6 +165,7 @@ pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
 pub use policy::{
     AllowAll, AllowList, Both, ConsentFn, ConsentForDestructive, Decision, DenyList,
     ReadOnlyUnlessUserAction, SameServerAsSource, ToolCallRequest, ToolPolicy, ToolPolicyExt,
+    Unattended,
 };
 #[cfg(feature = "rmcp")]
 pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};

@@ -404,6 +404,78 @@ impl ToolPolicy for SameServerAsSource {
     }
 }
 
+/// The policy of a host with no person at the keyboard (a command line, a CI job, a headless
+/// renderer): read-only tools (`readOnlyHint: true`) run from bindings and from taps; any other
+/// tool (destructive, or without annotations) needs consent from a tap and is never run from a
+/// binding, and since no one is there to consent, it runs only when the host named it in
+/// advance ([`allowing`](Unattended::allowing), the CLI's `--allow-tool`). The annotations of
+/// every server count: such a host runs only servers its user chose.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Origin, mcp::{Decision, ToolCallRequest, ToolPolicy, Unattended}};
+/// use serde_json::json;
+/// # fn now(mut f: a2ui_catalog_mcp::mcp::BoxFuture<'_, Decision>) -> Decision {
+/// #     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+/// #     match f.as_mut().poll(&mut cx) { std::task::Poll::Ready(d) => d, _ => panic!("pending") }
+/// # }
+/// let policy = Unattended::allowing(["move_file"]);
+/// let read = json!({"name": "read_file", "annotations": {"readOnlyHint": true}});
+/// let write = json!({"name": "write_file", "annotations": {"destructiveHint": true}});
+/// let moves = json!({"name": "move_file"});
+/// let args = json!({});
+/// let call = |def: &'static str, origin| ToolCallRequest::new(def, &args, origin);
+/// let decide = |name, def, origin| now(policy.decide(&call(name, origin).with_definition(Some(def))));
+/// assert!(decide("read_file", &read, Origin::Binding).is_allowed());
+/// assert!(!decide("write_file", &write, Origin::Action).is_allowed());
+/// assert!(decide("move_file", &moves, Origin::Binding).is_allowed());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Unattended {
+    allowed: HashSet<String>,
+}
+
+impl Unattended {
+    /// Only read-only tools run.
+    pub fn new() -> Unattended {
+        Unattended::default()
+    }
+
+    /// Read-only tools, and these, run.
+    pub fn allowing<S: Into<String>>(tools: impl IntoIterator<Item = S>) -> Unattended {
+        Unattended {
+            allowed: tools.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+impl ToolPolicy for Unattended {
+    fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
+        let decision =
+            if self.allowed.contains(call.name) || call.hint("readOnlyHint") == Some(true) {
+                Decision::Allow
+            } else {
+                let what = if call.definition.is_none() {
+                    "it is not in the server's tool list, so it counts as destructive"
+                } else {
+                    "it is not read-only (readOnlyHint)"
+                };
+                Decision::deny(if call.origin.has_user_activation() {
+                    format!(
+                        "{what}, so a tap needs the user's consent, and no one is here to give it: \
+                     the host did not allow this tool in advance"
+                    )
+                } else {
+                    format!(
+                        "{what}, and the call comes from {}, which may call only read-only tools \
+                     unless the host allowed this tool in advance",
+                        call.origin
+                    )
+                })
+            };
+        Box::pin(std::future::ready(decision))
+    }
+}
+
 /// Two policies that must both allow; the first one's denial is the answer, and the second is
 /// not asked then.
 #[derive(Debug, Clone)]

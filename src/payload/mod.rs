@@ -11,12 +11,14 @@ mod compile;
 mod deps;
 mod eval;
 mod program;
+mod resumable;
 mod tool_names;
 
 pub use tool_names::ToolNames;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
+pub(crate) use resumable::{PendingCall, Progress, Resumable};
 
 use crate::error::{Error, ErrorCode, Warning};
 use crate::limits::Limits;

@@ -33,9 +33,11 @@
 //! instance `failed` with `LIMIT_EXCEEDED`, and past `max_nodes` instances no more are made.
 
 use super::resolve::{Node, NodeState, ResolveLimits, Tree};
+use super::tool_runs::{Start, Started};
 use super::{Applied, Processor, Surface};
 use crate::error::{Error, ErrorCode};
 use crate::model::read_value;
+use crate::origin::Origin;
 use crate::path::{DataPath, JsonPointer, array_index, escape_token};
 use crate::payload::Payload;
 use crate::reactive::{ChangeSet, PathIndex, json_eq};
@@ -123,64 +125,9 @@ impl Changes {
 /// Tool runs started in one update: (instance, property, ticket).
 type Runs = Vec<(u32, u32, u64)>;
 
-/// A tool call that a property of a live instance needs (its value calls a tool): the host
-/// runs it ([`eval`](ToolRun::eval), or [`Payload::eval_async`] on a model of its own) and hands
-/// the result to [`Processor::finish_tool_run`]. A later run of the same property (its
-/// dependencies changed) supersedes it: its result is then ignored, as it is once the instance
-/// is gone.
-#[derive(Debug, Clone)]
-pub struct ToolRun {
-    surface_id: String,
-    instance: InstanceId,
-    prop: String,
-    index: u32,
-    context: JsonPointer,
-    payload: Arc<Payload>,
-    ticket: u64,
-}
-
-impl ToolRun {
-    /// The surface.
-    pub fn surface_id(&self) -> &str {
-        &self.surface_id
-    }
-
-    /// The instance whose property it computes.
-    pub fn instance(&self) -> InstanceId {
-        self.instance
-    }
-
-    /// The property (`checks` for the checks).
-    pub fn prop(&self) -> &str {
-        &self.prop
-    }
-
-    /// The instance's data context.
-    pub fn context(&self) -> &JsonPointer {
-        &self.context
-    }
-
-    /// The compiled value to evaluate.
-    pub fn payload(&self) -> &Payload {
-        &self.payload
-    }
-
-    /// Evaluates the value with [`Payload::eval_async`] against `model` (the surface's data, as
-    /// the host shares it with its executor) and `host`.
-    pub async fn eval<M: crate::model::DataModel + Send>(
-        &self,
-        model: &crate::model::SharedModel<M>,
-        host: &crate::mcp::McpHost,
-    ) -> Result<Value, Error> {
-        self.payload.eval_async(model, &self.context, host).await
-    }
-}
-
 /// Changes as they are recorded, put in order by [`Processor::take_changes`].
 #[derive(Debug, Default)]
 pub(crate) struct Journal {
-    /// Tool runs not taken yet.
-    runs: Vec<ToolRun>,
     created_surfaces: Vec<String>,
     deleted_surfaces: Vec<String>,
     per_surface: HashMap<String, Raw>,
@@ -195,14 +142,7 @@ struct Raw {
 
 impl Journal {
     fn take(&mut self) -> Changes {
-        let runs = std::mem::take(&mut self.runs);
-        let journal = std::mem::replace(
-            self,
-            Journal {
-                runs,
-                ..Journal::default()
-            },
-        );
+        let journal = std::mem::take(self);
         let deleted: HashSet<&String> = journal.deleted_surfaces.iter().collect();
         let created: HashSet<&String> = journal.created_surfaces.iter().collect();
         let mut out = Changes {
@@ -384,6 +324,8 @@ struct Work<'a> {
     dirty: Vec<(u32, u32)>,
     /// Tool runs started: (instance, property, ticket).
     runs: Vec<(u32, u32, u64)>,
+    /// A property not to compute again: its own tool run made the changes.
+    skip: Option<(u32, u32)>,
 }
 
 /// Whether two token paths overlap: one is a prefix of the other.
@@ -507,19 +449,21 @@ impl LiveTree {
             raw,
             dirty: Vec::new(),
             runs: Vec::new(),
+            skip: None,
         };
         tree.ensure_root(&mut work);
         let runs = std::mem::take(&mut work.runs);
         (tree, runs)
     }
 
-    /// The tool runs started, for the host.
-    fn tool_runs(&self, surface: &Surface, runs: Runs, out: &mut Vec<ToolRun>) {
+    /// The evaluations of the properties whose value calls a tool, computed in this update
+    /// (those superseded in the same batch, or dropped since, left out).
+    fn run_starts(&self, surface: &Surface, runs: Runs) -> Vec<Start> {
+        let mut starts = Vec::new();
         for (i, p, ticket) in runs {
             let Some(inst) = self.entries[i as usize].inst.as_ref() else {
                 continue;
             };
-            // Superseded in the same batch, or dropped since.
             if !matches!(inst.props.get(p as usize), Some(PropState::Pending(t)) if *t == ticket) {
                 continue;
             }
@@ -529,16 +473,42 @@ impl LiveTree {
             else {
                 continue;
             };
-            out.push(ToolRun {
-                surface_id: surface.id().to_owned(),
-                instance: self.id_of(i),
-                prop: prop.clone(),
-                index: p,
-                context: (*inst.context).clone(),
+            starts.push(Start {
                 payload: payload.clone(),
-                ticket,
+                context: (*inst.context).clone(),
+                origin: Origin::Binding,
+                component_id: inst.component.to_string(),
+                instance: Some(self.id_of(i)),
+                prop: Some((prop.clone(), p, ticket)),
             });
         }
+        starts
+    }
+
+    /// Whether `instance` is still in the tree.
+    pub(crate) fn contains(&self, instance: InstanceId) -> bool {
+        self.lookup(instance).is_some()
+    }
+
+    /// Whether the property `index` of `instance` still waits for the run of `ticket`.
+    pub(crate) fn is_pending(&self, instance: InstanceId, index: u32, ticket: u64) -> bool {
+        self.lookup(instance).is_some_and(|i| {
+            matches!(self.inst(i).props.get(index as usize), Some(PropState::Pending(t)) if *t == ticket)
+        })
+    }
+
+    /// The live instance of `component` whose data context is `context`.
+    pub(crate) fn instance_at(&self, component: &str, context: &JsonPointer) -> Option<InstanceId> {
+        self.instances_of
+            .get(component)?
+            .iter()
+            .find(|&&i| {
+                self.entries[i as usize]
+                    .inst
+                    .as_ref()
+                    .is_some_and(|inst| *inst.context == *context)
+            })
+            .map(|&i| self.id_of(i))
     }
 
     /// Makes the root when the surface has one to show (as [`Surface::resolve`]: a surface
@@ -939,6 +909,9 @@ impl LiveTree {
         dirty.sort_unstable();
         dirty.dedup();
         for (i, p) in dirty {
+            if work.skip == Some((i, p)) {
+                continue;
+            }
             let Some(inst) = self.entries[i as usize].inst.as_ref() else {
                 continue;
             };
@@ -1568,41 +1541,45 @@ impl Processor {
         self.journal.take()
     }
 
-    /// The tool runs the live trees started since the last call: one per property whose value
-    /// calls a tool, each time it is (re)computed. See [`ToolRun`].
-    pub fn take_tool_runs(&mut self) -> Vec<ToolRun> {
-        std::mem::take(&mut self.journal.runs)
-    }
-
-    /// Records the result of a tool run: the property shows the value (or is failed with the
-    /// error), and the change is recorded ([`take_changes`](Processor::take_changes)). Returns
-    /// `false`, changing nothing, when the run was superseded (a later run of the property
-    /// started) or its instance or surface is gone.
-    pub fn finish_tool_run(&mut self, run: &ToolRun, result: Result<Value, Error>) -> bool {
-        let Some(surface) = self.surfaces.get_mut(&run.surface_id) else {
+    /// A property's tool run ended: it shows the value (or is failed with the error), and the
+    /// change is recorded, unless the property was computed again since (`ticket`) or its
+    /// instance is gone.
+    pub(crate) fn set_prop(
+        &mut self,
+        surface_id: &str,
+        instance: InstanceId,
+        index: u32,
+        ticket: u64,
+        result: Result<Value, String>,
+    ) -> bool {
+        let Some(surface) = self.surfaces.get_mut(surface_id) else {
             return false;
         };
         let Some(tree) = surface.live.as_deref_mut() else {
             return false;
         };
-        let Some(i) = tree.lookup(run.instance) else {
-            return false;
-        };
-        let inst = tree.inst_mut(i);
-        let Some(state) = inst.props.get_mut(run.index as usize) else {
-            return false;
-        };
-        if !matches!(state, PropState::Pending(t) if *t == run.ticket) {
+        if !tree.is_pending(instance, index, ticket) {
             return false;
         }
-        *state = PropState::Computed(result.map(Arc::new).map_err(|e| e.to_string()));
-        let name = tree.name(&run.prop);
+        let Some(i) = tree.lookup(instance) else {
+            return false;
+        };
+        let Some(prop) = surface
+            .components
+            .get(&*tree.inst(i).component)
+            .and_then(|c| c.compiled.get(index as usize))
+            .map(|(name, _)| name.clone())
+        else {
+            return false;
+        };
+        tree.inst_mut(i).props[index as usize] = PropState::Computed(result.map(Arc::new));
+        let name = tree.name(&prop);
         self.journal
             .per_surface
-            .entry(run.surface_id.clone())
+            .entry(surface_id.to_owned())
             .or_default()
             .updated
-            .push((run.instance, name));
+            .push((instance, name));
         true
     }
 
@@ -1618,9 +1595,10 @@ impl Processor {
                 };
                 let raw = self.journal.per_surface.entry(id.clone()).or_default();
                 let (tree, runs) = LiveTree::build(surface, limits, raw);
-                tree.tool_runs(surface, runs, &mut self.journal.runs);
+                let starts = tree.run_starts(surface, runs);
                 surface.live = Some(Box::new(tree));
                 self.journal.created_surfaces.push(id.clone());
+                self.start_prop_runs(id, starts);
             }
             Applied::SurfaceDeleted(id) if existed => {
                 self.journal.per_surface.remove(id);
@@ -1628,20 +1606,39 @@ impl Processor {
             }
             Applied::ComponentsUpdated { surface_id, ids } => {
                 let ids: HashSet<&str> = ids.iter().map(String::as_str).collect();
-                self.update_live(surface_id, limits, Some(&ids));
+                self.update_live(surface_id, limits, Some(&ids), None);
             }
-            Applied::DataModelUpdated(id) => self.update_live(id, limits, None),
+            Applied::DataModelUpdated(id) => self.update_live(id, limits, None, None),
             _ => {}
         }
     }
 
+    /// Starts the evaluations of properties that call tools: each runs, read-only, until its
+    /// first tool call (its run queued) or its value.
+    fn start_prop_runs(&mut self, surface_id: &str, starts: Vec<Start>) {
+        for start in starts {
+            let Some((_, index, ticket)) = start.prop.clone() else {
+                continue;
+            };
+            let Some(instance) = start.instance else {
+                continue;
+            };
+            if let Started::Done(result) = self.start_run(surface_id, start) {
+                let result = result.map_err(|e| e.to_string());
+                self.set_prop(surface_id, instance, index, ticket, result);
+            }
+        }
+    }
+
     /// Applies to a surface's live tree the data changes recorded since, then the components
-    /// `ids` sent again, if any.
+    /// `ids` sent again, if any; the property `skip` is not computed again (it made the
+    /// changes).
     fn update_live(
         &mut self,
         surface_id: &str,
         limits: ResolveLimits,
         ids: Option<&HashSet<&str>>,
+        skip: Option<(InstanceId, u32)>,
     ) {
         let Some(surface) = self.surfaces.get_mut(surface_id) else {
             return;
@@ -1655,20 +1652,23 @@ impl Processor {
             .per_surface
             .entry(surface_id.to_owned())
             .or_default();
+        let skip = skip.and_then(|(instance, index)| Some((tree.lookup(instance)?, index)));
         let mut work = Work {
             surface,
             limits,
             raw,
             dirty: Vec::new(),
             runs: Vec::new(),
+            skip,
         };
         tree.apply_data(&mut work, &changes);
         if let Some(ids) = ids {
             tree.apply_components(&mut work, ids);
         }
         let runs = std::mem::take(&mut work.runs);
-        tree.tool_runs(surface, runs, &mut self.journal.runs);
+        let starts = tree.run_starts(surface, runs);
         surface.live = Some(tree);
+        self.start_prop_runs(surface_id, starts);
     }
 
     /// Applies to the live tree of `surface_id` the data changes made by other means since
@@ -1676,8 +1676,13 @@ impl Processor {
     /// function call ([`Processor::activate`]). Nothing to do without
     /// [`ProcessorOptions::live`](super::ProcessorOptions::live).
     pub fn refresh(&mut self, surface_id: &str) {
+        self.refresh_skipping(surface_id, None);
+    }
+
+    /// [`refresh`](Processor::refresh), without computing the property `skip` again.
+    pub(crate) fn refresh_skipping(&mut self, surface_id: &str, skip: Option<(InstanceId, u32)>) {
         if let Some(limits) = self.options.live {
-            self.update_live(surface_id, limits, None);
+            self.update_live(surface_id, limits, None, skip);
         }
     }
 
@@ -1785,7 +1790,7 @@ impl Processor {
         surface.order.retain(|id| id != component_id);
         if let Some(limits) = self.options.live {
             let ids = HashSet::from([component_id]);
-            self.update_live(surface_id, limits, Some(&ids));
+            self.update_live(surface_id, limits, Some(&ids), None);
         }
         true
     }

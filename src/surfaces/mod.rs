@@ -48,13 +48,15 @@ mod graph;
 mod live;
 mod resolve;
 mod rpc;
+mod tool_runs;
 
 pub use graph::slot_pointer;
-pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges, ToolRun};
+pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 pub use rpc::{
     AgentFunctionResponse, EXECUTION_ERROR, INVALID_FUNCTION_CALL, RendererFunctionCall,
 };
+pub use tool_runs::{RunOutcome, ToolDone, ToolRun};
 mod schema;
 #[cfg(test)]
 mod tests;
@@ -112,6 +114,9 @@ pub struct ProcessorOptions {
     /// [`Surface::live`]). Default none: a renderer that resolves whole trees
     /// ([`Surface::resolve`]) pays nothing for it.
     pub live: Option<ResolveLimits>,
+    /// The most tool runs that may wait for their answer at once ([`Processor::take_tool_runs`]).
+    /// Default 4 096; one more fails its evaluation with `LIMIT_EXCEEDED`.
+    pub max_pending_runs: usize,
 }
 
 impl Default for ProcessorOptions {
@@ -124,6 +129,7 @@ impl Default for ProcessorOptions {
             accept_unregistered_catalogs: false,
             check_calls: true,
             live: None,
+            max_pending_runs: 4096,
         }
     }
 }
@@ -162,6 +168,12 @@ impl ProcessorOptions {
     /// Sets [`live`](ProcessorOptions::live).
     pub fn live(mut self, limits: ResolveLimits) -> ProcessorOptions {
         self.live = Some(limits);
+        self
+    }
+
+    /// Sets [`max_pending_runs`](ProcessorOptions::max_pending_runs).
+    pub fn max_pending_runs(mut self, max: usize) -> ProcessorOptions {
+        self.max_pending_runs = max;
         self
     }
 
@@ -514,6 +526,10 @@ pub struct Processor {
     /// The `callAgentFunction`s waiting for their response: functionCallId → surface.
     pending_agent_calls: HashMap<String, String>,
     journal: live::Journal,
+    /// The tool runs waiting for their answer.
+    runs: tool_runs::Runs,
+    /// Refused messages that tool results carried ([`Processor::take_forwarded_errors`]).
+    forwarded_errors: Vec<ProcessError>,
 }
 
 impl std::fmt::Debug for Processor {
@@ -566,6 +582,8 @@ impl Processor {
             messages: 0,
             pending_agent_calls: HashMap::new(),
             journal: live::Journal::default(),
+            runs: tool_runs::Runs::default(),
+            forwarded_errors: Vec::new(),
         }
     }
 
@@ -692,12 +710,18 @@ impl Processor {
 
     /// What `a2ui-mcp render` prints: `{"surfaces": {"<id>": {"catalogId", "dataModel",
     /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
-    /// surface under `"errors"` at the top).
+    /// surface under `"errors"` at the top). A surface with a live tree is drawn from it (tool
+    /// results included), others resolved with `limits`.
     pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
         let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
         let mut surfaces = Map::new();
         for surface in self.surfaces.values() {
-            let tree = surface.resolve(limits);
+            // The live tree, when kept, holds what tool runs answered; `resolve` shows such
+            // values pending.
+            let tree = match surface.live() {
+                Some(live) => live.to_tree(),
+                None => surface.resolve(limits),
+            };
             let mut out = json!({
                 "catalogId": surface.catalog_id,
                 "dataModel": surface.data.get(),
@@ -838,20 +862,30 @@ impl Processor {
             message: None,
             data_model: None,
             value: None,
+            run: None,
             errors: Vec::new(),
         };
         if let Some(call) = action.get("functionCall") {
-            let compiled = self.env_of_surface(surface_id).compile(call);
-            let surface = self.surfaces.get_mut(surface_id).expect("found above");
-            match compiled {
-                Ok(payload) => match run_call(
-                    &payload,
-                    Some((&mut surface.data, data_path)),
-                    Origin::Action,
-                ) {
-                    Ok(value) => done.value = Some(value),
-                    Err(e) => done.errors.push(e),
-                },
+            let instance = surface
+                .live
+                .as_deref()
+                .and_then(|tree| tree.instance_at(component_id, data_path));
+            match self.env_of_surface(surface_id).compile(call) {
+                Ok(payload) => {
+                    let start = tool_runs::Start {
+                        payload: std::sync::Arc::new(payload),
+                        context: data_path.clone(),
+                        origin: Origin::Action,
+                        component_id: component_id.to_owned(),
+                        instance,
+                        prop: None,
+                    };
+                    match self.start_run(surface_id, start) {
+                        tool_runs::Started::Done(Ok(value)) => done.value = Some(value),
+                        tool_runs::Started::Done(Err(e)) => done.errors.push(e),
+                        tool_runs::Started::Waiting(id) => done.run = Some(id),
+                    }
+                }
                 Err(e) => done.errors.push(e),
             }
             // What the call wrote reaches the live tree now.
@@ -1110,6 +1144,9 @@ impl Processor {
             }))),
         };
         if let Ok(applied) = &result {
+            if let Applied::SurfaceDeleted(id) = applied {
+                self.runs.drop_surface(id);
+            }
             self.live_after(applied, existed);
         }
         result.map_err(|e| fail(surface_id, e))
@@ -1815,6 +1852,10 @@ pub struct Activation {
     pub data_model: Option<Value>,
     /// What a `functionCall` action returned (it runs on the renderer; no event is sent).
     pub value: Option<Value>,
+    /// The `functionCall` stopped at a tool call: the run queued for the host
+    /// ([`Processor::take_tool_runs`]); its value comes with
+    /// [`Processor::finish_tool_run`].
+    pub run: Option<u64>,
     /// What failed while evaluating (a context value that failed is `null` in the message).
     pub errors: Vec<Error>,
 }

@@ -4,6 +4,7 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+pub mod npm_server;
 pub mod python_env;
 
 use a2ui_catalog_mcp::SharedModel;
