@@ -687,3 +687,20 @@ fn results_handed_back_from_eight_threads_in_any_order_keep_the_latest() {
     assert_eq!(model(&p)["out"]["text"], "999");
     assert_eq!(p.pending_tool_runs(), 0);
 }
+
+/// A tap compiles the action once; the component sent again with another action runs the new
+/// one.
+#[test]
+fn a_component_sent_again_taps_its_new_action() {
+    let mut p = Processor::new(live());
+    let button = |tool: &str| {
+        json!([{"id": "root", "component": "Button", "child": "label", "action": {"functionCall":
+            mcp("callMcpTool", json!({"name": tool}))}}])
+    };
+    surface(&mut p, json!({}), button("first"));
+    assert_eq!(tap(&mut p, "root").tool(), "first");
+    assert_eq!(tap(&mut p, "root").tool(), "first");
+    p.process(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": button("second")}}))
+        .unwrap();
+    assert_eq!(tap(&mut p, "root").tool(), "second");
+}

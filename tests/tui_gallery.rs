@@ -6,7 +6,11 @@
 #[path = "../examples/tui/draw.rs"]
 mod draw;
 #[path = "../examples/tui/stream.rs"]
+#[allow(dead_code)]
 mod stream;
+#[path = "../examples/tui/tools.rs"]
+#[allow(dead_code)]
+mod tools;
 
 use a2ui_catalog_mcp::surfaces::{Node, ResolveLimits};
 use serde_json::{Value, json};
@@ -312,4 +316,42 @@ fn bad_streams_draw_what_they_can_without_hanging() {
     {
         app.key(key);
     }
+}
+
+/// The terminal renderer's own demo stream (`examples/tui/search.json`) with its tool calls
+/// made by a host on the worker's thread (here the scripted server): the bound issue count
+/// runs when the stream arrives, typing a query and pressing Search runs the guide's text
+/// chain through the processor's tool runs, and the List draws the results.
+#[cfg(feature = "testing")]
+#[test]
+fn the_demo_stream_calls_its_tools_through_the_processor() {
+    use a2ui_catalog_mcp::testing::ScriptedServer;
+    let server = ScriptedServer::from_json(&json!({"results": {
+        "issue_stats": [{"content": [], "structuredContent": {"repository": "a2ui/a2ui", "open": 2}}],
+        "tavily-search": [{"content": [{"type": "text", "text": "Title: A2UI\nURL: https://a2ui.org/\n\nTitle: MCP\nURL: https://modelcontextprotocol.io/"}]}]
+    }}))
+    .unwrap();
+    let worker = tools::ToolWorker::start(Box::new(move |sink| {
+        Box::pin(async move {
+            Ok(a2ui_catalog_mcp::mcp::McpHost::new(std::sync::Arc::new(server)).with_sink(sink))
+        })
+    }))
+    .unwrap();
+    let mut app = app(Path::new("examples/tui/search.json")).with_tools(worker);
+    app.settle();
+    for key in parse_script("<Tab>rust<Tab><Enter>").unwrap() {
+        app.key(key);
+        app.settle();
+    }
+    let screen = app.screen(WIDTH);
+    assert!(screen.contains("a2ui/a2ui: 2 open issues"), "{screen}");
+    assert!(screen.contains("Results: 2"), "{screen}");
+    assert!(
+        screen.contains("https://modelcontextprotocol.io/"),
+        "{screen}"
+    );
+    assert_eq!(
+        app.processor().surface("search").unwrap().data_model()["query"],
+        "rust"
+    );
 }

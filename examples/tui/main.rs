@@ -15,7 +15,21 @@
 //!
 //! `--locale` and `--time-zone` set the basic catalog's (default `en-US`, `UTC`).
 //!
-//! Without a stream, it runs the reactive demo below, built on `a2ui_catalog_mcp::reactive`.
+//! Values and taps that call MCP tools run through the processor's tool runs, made by a host
+//! on a thread of its own (`tools.rs`): the demo servers of `examples/mcp_chains` in this
+//! process, or the servers given with `--mcp 'COMMAND ARGS…'` and `--mcp-url URL` (feature
+//! `connect`; read-only tools only, no one answers a consent dialog); `--call TOOL[=JSON]`
+//! calls a tool first and draws the surface its result carries. Without a stream, it draws
+//! `examples/tui/search.json`: a field bound to `/query`, a Search button running the guide's
+//! text chain, the results in a List, the issue count from a tool call.
+//!
+//! ```sh
+//! cargo run --example tui --features rmcp,basic-catalog -- --script '<Tab>rust<Tab><Enter>'
+//! cargo run --example tui --features connect,basic-catalog -- STREAM.json --mcp 'npx -y @modelcontextprotocol/server-filesystem .'
+//! ```
+//!
+//! With `--reactive`, it runs the reactive demo below instead, built on the layer under the
+//! processor, `a2ui_catalog_mcp::reactive`.
 //! It reads a surface (`examples/tui/surface.json`: text, a text field, a button, a list whose
 //! properties are dynamic values), compiles every property once, binds it in
 //! `reactive::Bindings`, and redraws only when a bound value changed. The search field is
@@ -25,8 +39,8 @@
 //! again supersedes a search in flight. The issue count is a value that needs a tool call.
 //!
 //! ```sh
-//! cargo run --example tui --features rmcp,basic-catalog                       # interactive (Esc quits)
-//! cargo run --example tui --features rmcp,basic-catalog -- --script 'rust<Enter>'  # headless: prints the screen
+//! cargo run --example tui --features rmcp,basic-catalog -- --reactive                       # interactive (Esc quits)
+//! cargo run --example tui --features rmcp,basic-catalog -- --reactive --script 'rust<Enter>'  # headless: prints the screen
 //! ```
 //!
 //! `--script` types the keys (characters, `<Enter>`, `<Backspace>`, `<Wait>` to wait for the
@@ -39,6 +53,7 @@ mod host;
 // Its accessors serve the tests (tests/tui_gallery.rs).
 #[allow(dead_code)]
 mod stream;
+mod tools;
 
 use a2ui_catalog_mcp::SharedModel;
 use a2ui_catalog_mcp::reactive::TrackedModel;
@@ -50,6 +65,14 @@ use std::sync::Arc;
 struct Options {
     surface: String,
     script: Option<String>,
+    /// The reactive demo (`reactive::Bindings`) instead of a stream.
+    reactive: bool,
+    /// MCP servers to start (`--mcp 'COMMAND ARGS…'`, feature `connect`).
+    mcp: Vec<String>,
+    /// MCP servers over streamable HTTP (`--mcp-url URL`, feature `connect`).
+    mcp_urls: Vec<String>,
+    /// Tool calls to make first (`--call TOOL[=JSON]`), as a user's action.
+    calls: Vec<(String, Value)>,
     /// A message stream to draw (the first argument that is not an option).
     stream: Option<String>,
     width: usize,
@@ -61,6 +84,10 @@ fn options() -> Result<Options, String> {
     let mut options = Options {
         surface: concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tui/surface.json").into(),
         script: None,
+        reactive: false,
+        mcp: Vec::new(),
+        mcp_urls: Vec::new(),
+        calls: Vec::new(),
         stream: None,
         width: 80,
         locale: "en-US".into(),
@@ -69,9 +96,33 @@ fn options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--surface" => options.surface = args.next().ok_or("--surface needs a file")?,
+            "--surface" => {
+                options.surface = args.next().ok_or("--surface needs a file")?;
+                options.reactive = true;
+            }
+            "--reactive" => options.reactive = true,
+            "--mcp" => options
+                .mcp
+                .push(args.next().ok_or("--mcp needs a command line")?),
+            "--mcp-url" => options
+                .mcp_urls
+                .push(args.next().ok_or("--mcp-url needs a URL")?),
+            "--call" => {
+                let call = args.next().ok_or("--call needs TOOL[=JSON]")?;
+                let (tool, arguments) = match call.split_once('=') {
+                    Some((tool, json)) => (
+                        tool.to_owned(),
+                        serde_json::from_str(json).map_err(|e| format!("--call {call}: {e}"))?,
+                    ),
+                    None => (call.clone(), json!({})),
+                };
+                options.calls.push((tool, arguments));
+            }
             "--script" => options.script = Some(args.next().ok_or("--script needs keys")?),
-            "--headless" => options.script = Some("rust<Enter>".into()),
+            "--headless" => {
+                options.script = Some("rust<Enter>".into());
+                options.reactive = true;
+            }
             "--width" => {
                 options.width = args
                     .next()
@@ -99,8 +150,11 @@ fn options() -> Result<Options, String> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
     let options = options()?;
-    if let Some(path) = &options.stream {
-        return run_stream(path, &options);
+    if !options.reactive {
+        let path = options.stream.clone().unwrap_or_else(|| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/examples/tui/search.json").into()
+        });
+        return run_stream(&path, &options);
     }
     let surface: Value = serde_json::from_str(&std::fs::read_to_string(&options.surface)?)?;
     let model = Arc::new(SharedModel::new(TrackedModel::new(json!({}))));
@@ -200,19 +254,70 @@ async fn interactive(app: &mut App) -> Result<(), Box<dyn Error>> {
 fn run_stream(path: &str, options: &Options) -> Result<(), Box<dyn Error>> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let stream = stream_value(&text).map_err(|e| format!("{path}: {e}"))?;
+    let worker = tools::ToolWorker::start(make_host(options)?)?;
     let mut app = stream::StreamApp::new(&stream, &options.locale, &options.time_zone)?
-        .with_clock(|| jiff::Timestamp::now().to_string());
+        .with_clock(|| jiff::Timestamp::now().to_string())
+        .with_tools(worker);
     app.set_width(options.width);
+    for (tool, arguments) in &options.calls {
+        app.call(tool, arguments.clone());
+    }
     match &options.script {
         Some(script) => {
+            // Headless: every tool call a key started answers before the next key.
+            app.settle();
             for key in stream::parse_script(script)? {
                 app.key(key);
+                app.settle();
             }
             print!("{}", app.screen(options.width));
             Ok(())
         }
         None => interactive_stream(&mut app),
     }
+}
+
+/// The host the stream's tool calls go to: the servers given (`--mcp`, `--mcp-url`, with the
+/// `connect` feature), or the demo servers of `examples/mcp_chains` in this process.
+fn make_host(options: &Options) -> Result<tools::MakeHost, String> {
+    if options.mcp.is_empty() && options.mcp_urls.is_empty() {
+        return Ok(Box::new(|sink| {
+            Box::pin(async move {
+                host::demo_host()
+                    .await
+                    .map(|host| host.with_sink(sink))
+                    .map_err(|e| e.to_string())
+            })
+        }));
+    }
+    #[cfg(feature = "connect")]
+    {
+        use a2ui_catalog_mcp::connect::{ConnectOptions, Connections, ServerSpec, Unattended};
+        let specs: Vec<ServerSpec> = options
+            .mcp
+            .iter()
+            .map(ServerSpec::command)
+            .chain(options.mcp_urls.iter().map(ServerSpec::url))
+            .collect();
+        Ok(Box::new(move |sink| {
+            Box::pin(async move {
+                let connect = ConnectOptions::new();
+                let connections = Connections::connect(&specs, &connect)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let meta = connections.call_meta(&connect);
+                // No one answers a consent dialog here: read-only tools only.
+                Ok(
+                    a2ui_catalog_mcp::mcp::McpHost::with_router(Arc::new(connections))
+                        .with_sink(sink)
+                        .with_meta(meta)
+                        .with_policy(Unattended::allowing(Vec::<String>::new())),
+                )
+            })
+        }))
+    }
+    #[cfg(not(feature = "connect"))]
+    Err("--mcp and --mcp-url need the connect feature (cargo run --example tui --features connect,basic-catalog)".into())
 }
 
 /// A stream file: one JSON value (an array, `{"messages"}`, the gallery's form), or JSON lines.
@@ -243,6 +348,17 @@ fn interactive_stream(app: &mut stream::StreamApp) -> Result<(), Box<dyn Error>>
                 app.set_width(usize::from(area.width));
                 scroll = draw_stream(frame, app, scroll);
             })?;
+            // Tool answers redraw as they come; a key is read once one is there.
+            let mut answered = false;
+            while !event::poll(std::time::Duration::from_millis(50))? {
+                if app.poll_tools(None) {
+                    answered = true;
+                    break;
+                }
+            }
+            if answered {
+                continue;
+            }
             let Event::Key(key) = event::read()? else {
                 continue;
             };

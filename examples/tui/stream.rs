@@ -97,6 +97,9 @@ pub struct StreamApp {
     clock: Box<dyn Fn() -> String>,
     /// The width of the last frame, which the focus order is read from.
     width: usize,
+    /// The host's thread that makes the tool calls (none: values that call a tool stay
+    /// pending).
+    tools: Option<crate::tools::ToolWorker>,
 }
 
 /// The processor a renderer of the gallery needs: the MCP and basic catalogs (the basic one in
@@ -136,7 +139,99 @@ impl StreamApp {
             urls,
             clock: Box::new(|| "1970-01-01T00:00:00Z".into()),
             width: 80,
+            tools: None,
         })
+    }
+
+    /// Makes the tool calls the surfaces need with `worker`, starting with those the stream
+    /// already asked for.
+    pub fn with_tools(mut self, worker: crate::tools::ToolWorker) -> StreamApp {
+        self.tools = Some(worker);
+        self.pump();
+        self
+    }
+
+    /// Hands the tool runs the processor queued to the host's thread.
+    fn pump(&mut self) {
+        let Some(tools) = &mut self.tools else {
+            return;
+        };
+        for run in self.processor.take_tool_runs() {
+            tools.run(run);
+        }
+    }
+
+    /// A tool call the user asked for (`--call`): the messages its result carries are
+    /// processed when it answers.
+    pub fn call(&mut self, tool: &str, arguments: Value) {
+        match &mut self.tools {
+            Some(tools) => tools.call(tool.to_owned(), arguments),
+            None => self.log.push(format!("--call {tool}: no MCP server")),
+        }
+    }
+
+    /// Takes in the answers that came back, waiting up to `wait` for the first; returns
+    /// whether any did.
+    pub fn poll_tools(&mut self, wait: Option<std::time::Duration>) -> bool {
+        let mut any = false;
+        let mut wait = wait;
+        loop {
+            let Some(tools) = &mut self.tools else {
+                return any;
+            };
+            let Some(answer) = tools.next(wait.take()) else {
+                return any;
+            };
+            any = true;
+            match answer {
+                crate::tools::Answer::Run(done) => {
+                    if let a2ui_catalog_mcp::surfaces::RunOutcome::Failed {
+                        component_id,
+                        error,
+                        ..
+                    } = self.processor.finish_tool_run(done)
+                    {
+                        self.log.push(format!("{component_id}: {error}"));
+                    }
+                }
+                crate::tools::Answer::Call(tool, Ok(messages)) => {
+                    for message in &messages {
+                        match self.processor.process(message) {
+                            Ok(a2ui_catalog_mcp::surfaces::Applied::SurfaceCreated(id)) => {
+                                if let Some(surface) = self.processor.surface_mut(&id) {
+                                    surface.set_source(a2ui_catalog_mcp::mcp::Provenance::new(
+                                        tool.clone(),
+                                        None,
+                                    ));
+                                }
+                            }
+                            Ok(_) => {}
+                            Err(e) => self.errors.push(e),
+                        }
+                    }
+                    self.log.push(format!("{tool} answered"));
+                }
+                crate::tools::Answer::Call(tool, Err(e)) => self.log.push(format!("{tool}: {e}")),
+            }
+            self.errors.extend(self.processor.take_forwarded_errors());
+            self.processor.take_changes();
+            self.pump();
+        }
+    }
+
+    /// Waits until every tool call started has answered (and those their answers started).
+    pub fn settle(&mut self) {
+        while self
+            .tools
+            .as_ref()
+            .is_some_and(crate::tools::ToolWorker::busy)
+        {
+            if !self.poll_tools(Some(std::time::Duration::from_secs(60))) {
+                self.log
+                    .push("a tool call did not answer within 60 s".into());
+                break;
+            }
+        }
     }
 
     /// The clock whose time stamps actions (ISO 8601; the engine reads none).
@@ -441,7 +536,11 @@ impl StreamApp {
         for e in done.errors {
             self.log.push(format!("{}: {e}", node.component_id));
         }
+        if done.run.is_some() {
+            self.log.push(format!("{} calls a tool", node.component_id));
+        }
         self.processor.take_changes();
+        self.pump();
         Ok(())
     }
 
@@ -467,6 +566,7 @@ impl StreamApp {
         self.processor
             .write_path(surface, &node.data_path, &path, value)?;
         self.processor.take_changes();
+        self.pump();
         Ok(())
     }
 }

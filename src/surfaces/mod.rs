@@ -275,6 +275,9 @@ pub struct Component {
     compiled: Vec<(String, std::sync::Arc<Payload>)>,
     /// The children it names: (id, slot, whether a template).
     children: Vec<(String, String, bool)>,
+    /// Its action's `functionCall`, compiled on the first tap and kept for the next ones (a
+    /// component sent again is a new `Component`, so the cache goes with the old one).
+    action_call: std::sync::OnceLock<std::sync::Arc<Payload>>,
 }
 
 impl Component {
@@ -870,10 +873,31 @@ impl Processor {
                 .live
                 .as_deref()
                 .and_then(|tree| tree.instance_at(component_id, data_path));
-            match self.env_of_surface(surface_id).compile(call) {
+            let cached = component.action_call.get().cloned();
+            let compiled = match cached {
+                Some(payload) => Ok(payload),
+                None => {
+                    // In the surface's spelling, which a component with a call has decided
+                    // for good: the kept payload stays right.
+                    let compiled = self
+                        .env_of_surface(surface_id)
+                        .compile(call)
+                        .map(std::sync::Arc::new);
+                    if let (Ok(payload), Some(component)) = (
+                        &compiled,
+                        self.surfaces
+                            .get(surface_id)
+                            .and_then(|s| s.components.get(component_id)),
+                    ) {
+                        let _ = component.action_call.set(payload.clone());
+                    }
+                    compiled
+                }
+            };
+            match compiled {
                 Ok(payload) => {
                     let start = tool_runs::Start {
-                        payload: std::sync::Arc::new(payload),
+                        payload,
                         context: data_path.clone(),
                         origin: Origin::Action,
                         component_id: component_id.to_owned(),
@@ -1514,6 +1538,7 @@ impl Processor {
             catalog,
             compiled,
             children,
+            action_call: std::sync::OnceLock::new(),
         })
     }
 
