@@ -204,35 +204,57 @@ pub(crate) struct Evidence {
 }
 
 impl Evidence {
-    /// Adds what `value`, at `pointer`, shows. The walk uses an explicit stack and stops when
-    /// both spellings have been seen.
+    /// Adds what `value`, at `pointer`, shows. The walk uses an explicit stack, builds a JSON
+    /// Pointer only for what it finds (each node visited records its parent and its key, no
+    /// text), and stops when both spellings have been seen.
     pub(crate) fn add(&mut self, pointer: String, value: &Value) {
-        let mut stack: Vec<(String, &Value)> = vec![(pointer, value)];
-        while let Some((at, value)) = stack.pop() {
+        enum Token<'v> {
+            Root,
+            Key(&'v str),
+            Index(usize),
+        }
+        // (parent node, token from the parent) of every node visited.
+        let mut nodes: Vec<(usize, Token<'_>)> = vec![(0, Token::Root)];
+        let mut stack: Vec<(usize, &Value)> = vec![(0, value)];
+        let locate = |nodes: &[(usize, Token<'_>)], mut at: usize| {
+            let mut tokens = Vec::new();
+            while at != 0 {
+                let (parent, token) = &nodes[at];
+                tokens.push(match token {
+                    Token::Key(k) => crate::path::escape_token(k).into_owned(),
+                    Token::Index(i) => i.to_string(),
+                    Token::Root => String::new(),
+                });
+                at = *parent;
+            }
+            let mut out = pointer.clone();
+            for token in tokens.iter().rev() {
+                out.push('/');
+                out.push_str(token);
+            }
+            out
+        };
+        while let Some((node, value)) = stack.pop() {
             if self.at.is_some() && self.plain.is_some() {
                 return;
             }
             match value {
                 Value::Object(map) => {
                     if map.contains_key("@path") || map.contains_key("@call") {
-                        self.at.get_or_insert_with(|| at.clone());
-                    } else if plain_shape(map).is_some() {
-                        self.plain.get_or_insert_with(|| at.clone());
+                        if self.at.is_none() {
+                            self.at = Some(locate(&nodes, node));
+                        }
+                    } else if plain_shape(map).is_some() && self.plain.is_none() {
+                        self.plain = Some(locate(&nodes, node));
                     }
-                    let children: Vec<_> = map
-                        .iter()
-                        .map(|(k, v)| (format!("{at}/{}", crate::path::escape_token(k)), v))
-                        .collect();
-                    stack.extend(children.into_iter().rev());
+                    let first = nodes.len();
+                    nodes.extend(map.keys().map(|k| (node, Token::Key(k))));
+                    stack.extend(map.values().enumerate().rev().map(|(i, v)| (first + i, v)));
                 }
                 Value::Array(items) => {
-                    stack.extend(
-                        items
-                            .iter()
-                            .enumerate()
-                            .rev()
-                            .map(|(i, v)| (format!("{at}/{i}"), v)),
-                    );
+                    let first = nodes.len();
+                    nodes.extend((0..items.len()).map(|i| (node, Token::Index(i))));
+                    stack.extend(items.iter().enumerate().rev().map(|(i, v)| (first + i, v)));
                 }
                 _ => {}
             }
@@ -285,6 +307,29 @@ mod tests {
 
     fn shape(v: Value) -> Option<PlainShape> {
         plain_shape(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn evidence_locates_the_first_value_of_each_spelling() {
+        let mut e = Evidence::default();
+        e.add(
+            "/c/0/text".into(),
+            &json!({"a/b": [1, {"path": "/x"}], "z": {"@call": "f", "args": {"v": {"path": "/y"}}}}),
+        );
+        assert_eq!(e.plain.as_deref(), Some("/c/0/text/a~1b/1"));
+        assert_eq!(e.at.as_deref(), Some("/c/0/text/z"));
+        assert_eq!(e.decide(None), Some(Spelling::At));
+        assert_eq!(e.decide(Some(Spelling::Plain)), Some(Spelling::Plain));
+        assert_eq!(e.other_than(Spelling::Plain), Some("/c/0/text/z"));
+        let mut plain = Evidence::default();
+        plain.add(String::new(), &json!({"path": "/x"}));
+        assert_eq!(
+            (plain.plain.as_deref(), plain.decide(None)),
+            (Some(""), Some(Spelling::Plain))
+        );
+        let mut none = Evidence::default();
+        none.add(String::new(), &json!({"@@path": "literal", "path": 3}));
+        assert_eq!((none.decide(None), none.at, none.plain), (None, None, None));
     }
 
     #[test]
