@@ -766,6 +766,9 @@ fn connections_end_every_process_they_started() {
         .expect("connects");
     let server = connections.server_for("poke").expect("routed");
     assert_eq!(server.label(), spec.label());
+    let named = connections.server_named("misbehaving-ok").expect("named");
+    assert!(std::sync::Arc::ptr_eq(server, named));
+    assert!(connections.server_named("another").is_none());
     assert!(server.process_id().is_some());
     wait_for_processes(&dropped, 2);
     drop(connections);

@@ -6,7 +6,7 @@
 //! `{list}[{row}].{field}` for a field of a list template's row.
 
 use a2ui_catalog_mcp::reactive::ValueState;
-use a2ui_catalog_mcp::reactive::{Bindings, Change, ChangeSet, Runs, ToolDone, TrackedModel};
+use a2ui_catalog_mcp::reactive::{BindingDone, Bindings, Change, ChangeSet, Runs, TrackedModel};
 use a2ui_catalog_mcp::{
     Environment, Error, ErrorCode, JsonPointer, Payload, SharedModel, mcp::McpHost,
 };
@@ -83,7 +83,7 @@ struct Component {
 /// What a finished task hands back.
 pub enum Done {
     /// A value that calls a tool.
-    Value(ToolDone<String>),
+    Value(BindingDone<String>),
     /// The button's action; `None` when it was superseded.
     Action(Option<Result<Value, Error>>),
 }

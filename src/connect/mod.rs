@@ -851,6 +851,15 @@ impl Connections {
         self.index.get(tool).map(|(i, _)| &self.servers[*i])
     }
 
+    /// The server that named itself `name` in its `initialize` answer (`serverInfo.name`, as
+    /// [`Provenance::server`](crate::mcp::Provenance) and audit events name it): where a
+    /// surface's `a2ui_action` goes, whichever server a shared tool name is routed to.
+    pub fn server_named(&self, name: &str) -> Option<&Arc<Server>> {
+        self.servers
+            .iter()
+            .find(|s| ToolClient::server_name(&***s).as_deref() == Some(name))
+    }
+
     /// The `_meta` to send with every call ([`McpHost::with_meta`](crate::mcp::McpHost::with_meta)):
     /// `{"a2ui": {"clientCapabilities": …}}` from the options, or `null` without capabilities.
     pub fn call_meta(&self, options: &ConnectOptions) -> Value {

@@ -247,7 +247,7 @@ impl<K> Unit<K> {
 /// never writes it, so [`register`](Bindings::register) refuses a payload that may write (an
 /// action, run when the user acts, is not a binding). A value that calls a tool
 /// ([`Payload::calls_tools`]) cannot be evaluated synchronously: recomputing it makes it
-/// [`Pending`](ValueState::Pending) and queues a [`ToolRun`] for the renderer to drive (see
+/// [`Pending`](ValueState::Pending) and queues a [`BindingRun`] for the renderer to drive (see
 /// [`take_tool_runs`](Bindings::take_tool_runs)); a newer run supersedes an older one.
 ///
 /// ```
@@ -298,7 +298,7 @@ pub struct Bindings<K> {
     /// Values registered since the last recompute (some may have been dropped since).
     fresh: Vec<UnitId>,
     runs: Runs<UnitId>,
-    tool_runs: Vec<ToolRun<K>>,
+    tool_runs: Vec<BindingRun<K>>,
     evaluations: u64,
     recomputed: u64,
 }
@@ -617,7 +617,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
     /// reported, whatever else is bound and however large the values.
     ///
     /// A value that calls a tool becomes [`Pending`](ValueState::Pending) (reported when it
-    /// was not pending already) and queues a [`ToolRun`]: take them with
+    /// was not pending already) and queues a [`BindingRun`]: take them with
     /// [`take_tool_runs`](Bindings::take_tool_runs).
     pub fn recompute<M: DataModel + ?Sized>(
         &mut self,
@@ -730,7 +730,7 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
             // Bound values do not write, so the older run need not be waited for: its result is
             // refused by `finish`. The renderer may be holding the model's lock here.
             let ticket = self.runs.start_with(unit, false);
-            self.tool_runs.push(ToolRun {
+            self.tool_runs.push(BindingRun {
                 key: entry.keys[0].clone(),
                 unit,
                 payload: entry.payload.clone(),
@@ -1064,10 +1064,10 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
     }
 
     /// The tool runs queued by [`recompute`](Bindings::recompute) since the last call, for the
-    /// renderer to drive ([`ToolRun::eval`]) on its executor, handing each result back to
+    /// renderer to drive ([`BindingRun::eval`]) on its executor, handing each result back to
     /// [`finish`](Bindings::finish). A run queued for a value recomputed again since is already
     /// superseded: it completes at once without calling anything.
-    pub fn take_tool_runs(&mut self) -> Vec<ToolRun<K>> {
+    pub fn take_tool_runs(&mut self) -> Vec<BindingRun<K>> {
         std::mem::take(&mut self.tool_runs)
     }
 
@@ -1076,8 +1076,8 @@ impl<K: Eq + Hash + Clone> Bindings<K> {
     /// (one per key sharing the value), none when the run was superseded (a later run of the
     /// value started, its keys were unbound or bound again: the older result is never shown) or
     /// nothing changed.
-    pub fn finish(&mut self, done: ToolDone<K>) -> Vec<Change<K>> {
-        let ToolDone {
+    pub fn finish(&mut self, done: BindingDone<K>) -> Vec<Change<K>> {
+        let BindingDone {
             unit,
             ticket,
             result,
@@ -1172,9 +1172,9 @@ fn changes_under(
 }
 
 /// A run of a value that calls a tool, queued by [`Bindings::recompute`]: evaluate it with
-/// [`eval`](ToolRun::eval) on any executor and hand the result to [`Bindings::finish`].
+/// [`eval`](BindingRun::eval) on any executor and hand the result to [`Bindings::finish`].
 #[derive(Debug)]
-pub struct ToolRun<K> {
+pub struct BindingRun<K> {
     key: K,
     unit: UnitId,
     payload: Arc<Payload>,
@@ -1182,7 +1182,7 @@ pub struct ToolRun<K> {
     ticket: Ticket,
 }
 
-impl<K> ToolRun<K> {
+impl<K> BindingRun<K> {
     /// The key the run computes (one of them, when several keys share the value).
     pub fn key(&self) -> &K {
         &self.key
@@ -1200,8 +1200,8 @@ impl<K> ToolRun<K> {
         self,
         model: &SharedModel<M>,
         host: &McpHost,
-    ) -> ToolDone<K> {
-        let ToolRun {
+    ) -> BindingDone<K> {
+        let BindingRun {
             key,
             unit,
             payload,
@@ -1211,7 +1211,7 @@ impl<K> ToolRun<K> {
         let check = ticket.clone();
         let run: Run<_> = ticket.run(payload.eval_async(model, &context, host));
         let result = run.await;
-        ToolDone {
+        BindingDone {
             key,
             unit,
             ticket: check,
@@ -1220,9 +1220,9 @@ impl<K> ToolRun<K> {
     }
 }
 
-/// The result of a [`ToolRun`], for [`Bindings::finish`].
+/// The result of a [`BindingRun`], for [`Bindings::finish`].
 #[derive(Debug)]
-pub struct ToolDone<K> {
+pub struct BindingDone<K> {
     key: K,
     unit: UnitId,
     ticket: Ticket,
@@ -1230,7 +1230,7 @@ pub struct ToolDone<K> {
     result: Option<Result<Value, Error>>,
 }
 
-impl<K> ToolDone<K> {
+impl<K> BindingDone<K> {
     /// The key the run computed (one of them, when several keys share the value).
     pub fn key(&self) -> &K {
         &self.key

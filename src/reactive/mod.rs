@@ -20,7 +20,7 @@
 //! [`Bindings`] does 2 and 4 in one: register each bound property with its payload and context,
 //! call [`Bindings::refresh`] once per frame, redraw the keys it returns. Values that call a
 //! tool are recomputed the same way, asynchronously: they become pending, run on the renderer's
-//! executor ([`ToolRun`]), and a newer run supersedes an older one ([`Runs`], which also serves
+//! executor ([`BindingRun`]), and a newer run supersedes an older one ([`Runs`], which also serves
 //! actions such as a search run on every keystroke).
 //!
 //! # Changes
@@ -76,7 +76,7 @@ mod index;
 mod runs;
 mod tracked;
 
-pub use bindings::{Bindings, Change, RowChanges, ToolDone, ToolRun, ValueState};
+pub use bindings::{BindingDone, BindingRun, Bindings, Change, RowChanges, ValueState};
 pub use change_set::{ChangeSet, ChangeSetIntoIter, ChangeSetIter};
 pub use equal::json_eq;
 pub use index::PathIndex;
