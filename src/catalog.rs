@@ -43,7 +43,7 @@ use std::sync::Arc;
 mod document;
 
 pub use document::FunctionDeclaration;
-pub(crate) use document::implementation;
+pub(crate) use document::{foreign_catalog_message, foreign_catalog_ref, implementation};
 
 /// State a function computed from a call site's literal arguments at compile time (a compiled
 /// JMESPath expression, a compiled pattern), handed back on every call.

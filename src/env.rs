@@ -5,6 +5,7 @@ use crate::builtins::MCP_CATALOG_ID;
 use crate::catalog::Catalog;
 use crate::error::{Error, Phase, Warning};
 use crate::limits::Limits;
+use crate::origin::Origin;
 use crate::payload::{self, Payload, Scope};
 use crate::syntax::Spelling;
 use serde_json::Value;
@@ -35,6 +36,7 @@ pub struct Environment {
     default_catalog: String,
     limits: Limits,
     spelling: Spelling,
+    schema_checks: bool,
 }
 
 impl Default for Environment {
@@ -60,6 +62,7 @@ impl Environment {
             default_catalog: MCP_CATALOG_ID.to_owned(),
             limits: Limits::default(),
             spelling: Spelling::At,
+            schema_checks: false,
         }
     }
 
@@ -146,12 +149,49 @@ impl Environment {
         self.spelling
     }
 
-    fn scope(&self) -> Scope<'_> {
+    /// Validates the literal arguments of every call against its function's argument schema
+    /// in its catalog's document, the built-in catalogs' included (the bundled MCP and basic
+    /// catalog documents), each problem at the argument (`/args/min`), as a linter does (the
+    /// CLI's `check`, [`ProcessorOptions::strict`](crate::surfaces::ProcessorOptions::strict)).
+    /// Default off: the built-in functions then check their own literal arguments by the
+    /// reference renderer's rules, which read numeric text as a number and any value as a
+    /// boolean where the schema says `number` or `boolean`. Documents a host reads
+    /// ([`Catalog::from_schema`]) are validated either way. Needs the feature `json-schema`;
+    /// without it, this does nothing.
+    ///
+    /// ```
+    /// # #[cfg(feature = "basic-catalog")] {
+    /// use a2ui_catalog_mcp::Environment;
+    /// use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog};
+    /// use serde_json::json;
+    /// let mut env = Environment::new();
+    /// env.add_catalog(BasicCatalog::new().build());
+    /// let call = json!({"@call": "add", "catalogId": BASIC_CATALOG_ID, "args": {"a": "5", "b": 1}});
+    /// assert!(env.compile(&call).is_ok()); // numeric text, as the reference adds it
+    /// env.set_schema_checks(true);
+    /// # #[cfg(feature = "json-schema")]
+    /// assert_eq!(env.check(&call).errors()[0].location(), "/args/a");
+    /// # }
+    /// ```
+    pub fn set_schema_checks(&mut self, on: bool) -> &mut Environment {
+        self.schema_checks = on;
+        self
+    }
+
+    /// Whether literal arguments are validated against the catalogs' schemas
+    /// ([`set_schema_checks`](Environment::set_schema_checks)).
+    pub fn schema_checks(&self) -> bool {
+        self.schema_checks
+    }
+
+    fn scope(&self, caller: Option<Origin>) -> Scope<'_> {
         Scope {
             catalogs: &self.catalogs,
             default_catalog: &self.default_catalog,
             limits: &self.limits,
             spelling: self.spelling,
+            caller,
+            schema_checks: self.schema_checks,
         }
     }
 
@@ -160,7 +200,34 @@ impl Environment {
     /// (see [`Error::related`]); what compiles but most likely is not meant is in
     /// [`Payload::warnings`].
     pub fn compile(&self, payload: &Value) -> Result<Payload, Error> {
-        payload::compile(&self.scope(), payload).0
+        payload::compile(&self.scope(None), payload).0
+    }
+
+    /// Compiles a payload that will only ever be evaluated for `caller`: a function whose
+    /// catalog's `allowedCallers` does not admit it is refused now, at the call
+    /// (`EXPRESSION_ERROR`, [`Denial::AllowedCallers`](crate::Denial::AllowedCallers)), instead
+    /// of when it runs. A component's values are the renderer's ([`Origin::Binding`]): a
+    /// function declared `agentOnly` there can never run (the A2UI rule since November 2026).
+    /// [`compile`](Environment::compile) leaves the check to evaluation, where the origin is
+    /// known; user activation is always judged then.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::functions::{Access, AllowedCallers};
+    /// use a2ui_catalog_mcp::{Args, Catalog, Environment, ErrorCode, Origin};
+    /// use serde_json::{json, Value};
+    ///
+    /// let mut catalog = Catalog::new("host").with_function("secret", Default::default(), |_: &Args<'_>| Ok(Value::Null));
+    /// catalog.set_access("secret", Access::new(AllowedCallers::AgentOnly, false))?;
+    /// let mut env = Environment::new();
+    /// env.add_catalog(catalog);
+    /// let call = json!({"@call": "updateDataModel", "args": {"updates": {"/x": {"@call": "secret", "catalogId": "host"}}}});
+    /// let err = env.compile_for(&call, Origin::Binding).unwrap_err();
+    /// assert_eq!((err.code(), err.location()), (ErrorCode::ExpressionError, "/args/updates/~1x"));
+    /// assert!(env.compile_for(&json!({"@call": "secret", "catalogId": "host"}), Origin::Agent).is_ok());
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn compile_for(&self, payload: &Value, caller: Origin) -> Result<Payload, Error> {
+        payload::compile(&self.scope(Some(caller)), payload).0
     }
 
     /// Compiles a payload for its problems only, as a linter does: every error and every
@@ -176,7 +243,7 @@ impl Environment {
     /// assert!(!found.is_ok());
     /// ```
     pub fn check(&self, payload: &Value) -> Diagnostics {
-        let (result, warnings) = payload::compile(&self.scope(), payload);
+        let (result, warnings) = payload::compile(&self.scope(None), payload);
         let (payload, errors) = match result {
             Ok(payload) => (Some(payload), Vec::new()),
             Err(err) => (None, err.into_problems()),
@@ -200,8 +267,9 @@ impl Environment {
     pub(crate) fn compile_with_warnings(
         &self,
         payload: &Value,
+        caller: Option<Origin>,
     ) -> (Result<Payload, Error>, Vec<Warning>) {
-        payload::compile(&self.scope(), payload)
+        payload::compile(&self.scope(caller), payload)
     }
 
     /// The catalog with this id.

@@ -25,12 +25,21 @@ pub(crate) fn validator(schema: &Value) -> Result<Validator, ValidationError<'st
     options().build(schema)
 }
 
-/// The validator of a schema whose `$ref`s point into the documents of `registry`.
+/// The validator of a catalog's argument schema, whose `$ref`s point into the documents of
+/// `registry`. Its `"format": "uri"` is A2UI's since November 2026
+/// (`^[A-Za-z][A-Za-z0-9+.-]*:\S*$`, the published common types), not RFC 3986's: the
+/// catalog's values are what a renderer opens, and the published text is what agents are
+/// told to write (an IRI such as `https://bücher.example` passes it).
 pub(crate) fn validator_in<'r>(
     schema: &Value,
     registry: &'r Registry<'r>,
 ) -> Result<Validator, ValidationError<'static>> {
-    options().with_registry(registry).build(schema)
+    options()
+        .with_format("uri", |s: &str| {
+            crate::json::uri_format_problem(s).is_none()
+        })
+        .with_registry(registry)
+        .build(schema)
 }
 
 #[cfg(test)]
@@ -49,6 +58,23 @@ mod tests {
             let v = validator(&schema).unwrap();
             assert!(v.is_valid(&json!("2026-12-04")), "{draft}");
             assert!(!v.is_valid(&json!("the fourth")), "{draft}");
+        }
+    }
+
+    #[test]
+    fn a_catalog_uri_is_the_published_pattern() {
+        let registry = Registry::new().prepare().unwrap();
+        let v = validator_in(&json!({"type": "string", "format": "uri"}), &registry).unwrap();
+        for ok in [
+            "https://example.com",
+            "mailto:a@b.c",
+            "https://bücher.example",
+            "x:",
+        ] {
+            assert!(v.is_valid(&json!(ok)), "{ok}");
+        }
+        for bad in ["example.com", "https://a b", "1http://x", "://x", ""] {
+            assert!(!v.is_valid(&json!(bad)), "{bad}");
         }
     }
 

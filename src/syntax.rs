@@ -194,6 +194,98 @@ pub(crate) fn form(map: &Map<String, Value>, spelling: Spelling) -> Option<Form>
     })
 }
 
+/// Where values show which spelling they are written in: the JSON Pointer of the first object
+/// of the `@` spelling (a `@path` or `@call` key) and of the first object in the exact shape of
+/// a plain binding or call, in document order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    pub(crate) at: Option<String>,
+    pub(crate) plain: Option<String>,
+}
+
+impl Evidence {
+    /// Adds what `value`, at `pointer`, shows. The walk uses an explicit stack, builds a JSON
+    /// Pointer only for what it finds (each node visited records its parent and its key, no
+    /// text), and stops when both spellings have been seen.
+    pub(crate) fn add(&mut self, pointer: String, value: &Value) {
+        enum Token<'v> {
+            Root,
+            Key(&'v str),
+            Index(usize),
+        }
+        // (parent node, token from the parent) of every node visited.
+        let mut nodes: Vec<(usize, Token<'_>)> = vec![(0, Token::Root)];
+        let mut stack: Vec<(usize, &Value)> = vec![(0, value)];
+        let locate = |nodes: &[(usize, Token<'_>)], mut at: usize| {
+            let mut tokens = Vec::new();
+            while at != 0 {
+                let (parent, token) = &nodes[at];
+                tokens.push(match token {
+                    Token::Key(k) => crate::path::escape_token(k).into_owned(),
+                    Token::Index(i) => i.to_string(),
+                    Token::Root => String::new(),
+                });
+                at = *parent;
+            }
+            let mut out = pointer.clone();
+            for token in tokens.iter().rev() {
+                out.push('/');
+                out.push_str(token);
+            }
+            out
+        };
+        while let Some((node, value)) = stack.pop() {
+            if self.at.is_some() && self.plain.is_some() {
+                return;
+            }
+            match value {
+                Value::Object(map) => {
+                    if map.contains_key("@path") || map.contains_key("@call") {
+                        if self.at.is_none() {
+                            self.at = Some(locate(&nodes, node));
+                        }
+                    } else if plain_shape(map).is_some() && self.plain.is_none() {
+                        self.plain = Some(locate(&nodes, node));
+                    }
+                    let first = nodes.len();
+                    nodes.extend(map.keys().map(|k| (node, Token::Key(k))));
+                    stack.extend(map.values().enumerate().rev().map(|(i, v)| (first + i, v)));
+                }
+                Value::Array(items) => {
+                    let first = nodes.len();
+                    nodes.extend((0..items.len()).map(|i| (node, Token::Index(i))));
+                    stack.extend(items.iter().enumerate().rev().map(|(i, v)| (first + i, v)));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The spelling a surface reads its values in, given the one it read them in so far
+    /// (`None`: no binding or call yet) and this evidence: once decided, it stays; else the `@`
+    /// spelling when anything is written with `@` (a plain-shaped object beside it is then a
+    /// literal, most likely a tool's argument such as `{"path": "/docs"}`), the plain one when
+    /// only plain shapes show. `None` while nothing tells.
+    pub(crate) fn decide(&self, so_far: Option<Spelling>) -> Option<Spelling> {
+        so_far.or(if self.at.is_some() {
+            Some(Spelling::At)
+        } else if self.plain.is_some() {
+            Some(Spelling::Plain)
+        } else {
+            None
+        })
+    }
+
+    /// Where values of the other spelling than `spelling` show, if they do: what a mixed
+    /// surface is warned about.
+    pub(crate) fn other_than(&self, spelling: Spelling) -> Option<&str> {
+        match spelling {
+            Spelling::At => self.plain.as_deref(),
+            Spelling::Plain => self.at.as_deref(),
+        }
+    }
+}
+
 /// Whether `spelling` reads an object as a binding or a call (malformed `@` ones included: the
 /// compiler reports them), whose value is only known when the payload runs.
 pub(crate) fn is_dynamic(map: &Map<String, Value>, spelling: Spelling) -> bool {
@@ -215,6 +307,29 @@ mod tests {
 
     fn shape(v: Value) -> Option<PlainShape> {
         plain_shape(v.as_object().unwrap())
+    }
+
+    #[test]
+    fn evidence_locates_the_first_value_of_each_spelling() {
+        let mut e = Evidence::default();
+        e.add(
+            "/c/0/text".into(),
+            &json!({"a/b": [1, {"path": "/x"}], "z": {"@call": "f", "args": {"v": {"path": "/y"}}}}),
+        );
+        assert_eq!(e.plain.as_deref(), Some("/c/0/text/a~1b/1"));
+        assert_eq!(e.at.as_deref(), Some("/c/0/text/z"));
+        assert_eq!(e.decide(None), Some(Spelling::At));
+        assert_eq!(e.decide(Some(Spelling::Plain)), Some(Spelling::Plain));
+        assert_eq!(e.other_than(Spelling::Plain), Some("/c/0/text/z"));
+        let mut plain = Evidence::default();
+        plain.add(String::new(), &json!({"path": "/x"}));
+        assert_eq!(
+            (plain.plain.as_deref(), plain.decide(None)),
+            (Some(""), Some(Spelling::Plain))
+        );
+        let mut none = Evidence::default();
+        none.add(String::new(), &json!({"@@path": "literal", "path": 3}));
+        assert_eq!((none.decide(None), none.at, none.plain), (None, None, None));
     }
 
     #[test]

@@ -419,8 +419,13 @@ fn check_reports_component_mistakes_with_their_location() {
     let (code, out, err) = run(&["check", &file]);
     assert_eq!(code, 1);
     assert!(
-        out.ends_with("9 messages (numbered from 0), 8 problems, 0 warnings\n"),
+        out.ends_with("9 messages (numbered from 0), 8 problems, 1 warning\n"),
         "{out}\n{err}"
+    );
+    // "1.0" then "v1.0": one version, read whole, warned once.
+    assert!(
+        err.contains("message 1 at /version: warning OTHER_SPELLING: this stream writes v1.0's version both as \"1.0\" (message 0) and as \"v1.0\""),
+        "{err}"
     );
     for expected in [
         "message 2 at /updateComponents/components/0/component: VALIDATION_FAILED: unknown component type 'Txt'",
@@ -631,4 +636,108 @@ fn check_reports_every_mistake_injected_into_gallery_examples() {
         err.contains("message 1 at /: VALIDATION_FAILED: surface 'gallery-simple-text' has no component 'root' at the end of the stream"),
         "{err}"
     );
+}
+
+/// Issue 36: `check` judges literal arguments by the catalogs' own schemas, the implemented
+/// basic catalog's and the MCP catalog's included, in payloads and in streams, each problem at
+/// the argument.
+#[test]
+fn check_validates_literal_arguments_against_the_catalogs_schemas() {
+    let mcp = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
+    let calls = [
+        (
+            json!({"@call": "length", "catalogId": BASIC, "args": {"value": "x", "min": "abc"}}),
+            "/args/min",
+        ),
+        (
+            json!({"@call": "formatCurrency", "catalogId": BASIC, "args": {"value": 1, "currency": 978}}),
+            "/args/currency",
+        ),
+        (
+            json!({"@call": "and", "catalogId": BASIC, "args": {"values": [true]}}),
+            "/args/values",
+        ),
+        (
+            json!({"@call": "add", "catalogId": BASIC, "args": {"a": "five", "b": 1}}),
+            "/args/a",
+        ),
+        (
+            json!({"@call": "split", "catalogId": mcp, "args": {"value": "a,b", "separator": 3}}),
+            "/args/separator",
+        ),
+        (
+            json!({"@call": "numeric", "catalogId": BASIC, "args": {"value": 3}}),
+            "",
+        ),
+    ];
+    for (i, (call, at)) in calls.iter().enumerate() {
+        let file = temp_file(&format!("schema-{i}.json"), &call.to_string());
+        let (code, out, _) = run(&["check", &file, "--json"]);
+        assert_eq!(code, 1, "{call}: {out}");
+        let errors = &json_lines(&out)[0]["errors"];
+        assert!(
+            errors
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["location"] == *at),
+            "{call}: {errors}"
+        );
+    }
+    // The same calls as component values of a stream: located inside the message.
+    let components: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, (call, _))| json!({"id": format!("t{i}"), "component": "Text", "text": call}))
+        .collect();
+    let stream = json!([
+        {"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}},
+        {"version": "1.0", "updateComponents": {"surfaceId": "s", "components": components}}
+    ]);
+    let file = temp_file("schema-stream.json", &stream.to_string());
+    let (code, out, _) = run(&["check", &file, "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let errors = &json_lines(&out)[0]["errors"];
+    for (i, (_, at)) in calls.iter().enumerate() {
+        let want = format!("/updateComponents/components/{i}/text{at}");
+        assert!(
+            errors
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["location"] == want.as_str()),
+            "{want}: {errors}"
+        );
+    }
+}
+
+/// Issue 36: the November rules and the action shapes through `check` of a stream.
+#[test]
+fn check_reports_the_november_rules_and_action_shapes() {
+    let stream = json!([
+        {"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC, "components": [
+            {"id": "root", "component": "Column", "children": ["b", "u", "t"]},
+            {"id": "b", "component": "Button", "child": "t", "action": {"@call": "openUrl", "args": {"url": "https://example.com"}}},
+            {"id": "u", "component": "Button", "child": "t", "action": {"functionCall": {"@call": "openUrl", "args": {"url": "javascript:alert(1)"}}}},
+            {"id": "t", "component": "Text", "text": "x", "@accessibility": {"hidden": "yes"}}
+        ]}}
+    ]);
+    let file = temp_file("november.json", &stream.to_string());
+    let (code, out, _) = run(&["check", &file, "--json"]);
+    assert_eq!(code, 1, "{out}");
+    let errors = &json_lines(&out)[0]["errors"];
+    for at in [
+        "/createSurface/components/1/action",
+        "/createSurface/components/2/action/functionCall/args/url",
+        "/createSurface/components/3/@accessibility/hidden",
+    ] {
+        assert!(
+            errors
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["location"] == at),
+            "{at}: {errors}"
+        );
+    }
 }

@@ -199,6 +199,65 @@ pub(super) fn number_arg(
     }
 }
 
+/// The longest URL `openUrl` opens, in bytes. Web servers commonly refuse a request line past
+/// 8 KiB (nginx's and Apache's defaults), so a longer URL would not open anyway; a 100 KB one is
+/// most likely data pasted where a link was meant.
+pub(crate) const MAX_URL_BYTES: usize = 8 * 1024;
+
+/// A bound of `length` or `numeric` (`min`, `max`): a JSON number, or absent. Unlike the
+/// other numeric arguments, numeric text is refused: the catalog declares the bounds
+/// `{"type": "number"}`, and the November 2026 rules (a2ui-core 0.5.0) refuse a string or a
+/// boolean there, where a silent `Number("abc")` would make every check fail.
+fn bound_arg(kind: Kind, value: Option<&Value>, name: &str) -> Result<Option<f64>, Error> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => Ok(n.as_f64()),
+        Some(Value::String(s)) => Err(arg_error(
+            kind,
+            name,
+            format!("must be a number, got the text {s:?}"),
+        )),
+        Some(other) => Err(arg_error(
+            kind,
+            name,
+            format!("must be a number, got {}", kind_name(other)),
+        )),
+    }
+}
+
+/// The bounds of `length` or `numeric`: each a number, `min` not above `max`, and at least one
+/// for `length`. The catalog's `anyOf: [{required: [min]}, {required: [max]}]` asks a bound of
+/// both, and `check` and strict mode report a call without one
+/// (`Environment::set_schema_checks`); when such a call runs anyway, `length` is an error (as
+/// it always was) and `numeric` answers `false`: a check with nothing to check against does
+/// not pass (it answered `true` before November 2026), and the A2UI suite's D23 case
+/// evaluates `numeric` without a bound and wants `false`, not an error.
+fn bounds(kind: Kind, args: &(impl Get + ?Sized)) -> Result<(Option<f64>, Option<f64>), Error> {
+    let min = bound_arg(kind, args.get("min"), "min")?;
+    let max = bound_arg(kind, args.get("max"), "max")?;
+    if kind == Kind::Length || min.is_some() || max.is_some() {
+        check_bounds(kind, min, max)?;
+    }
+    Ok((min, max))
+}
+
+fn check_bounds(kind: Kind, min: Option<f64>, max: Option<f64>) -> Result<(), Error> {
+    match (min, max) {
+        (None, None) => Err(arg_error(
+            kind,
+            "min",
+            "or 'max' must be given: the check needs at least one bound",
+        )),
+        (Some(lo), Some(hi)) if lo > hi => Err(arg_error(
+            kind,
+            "min",
+            // Rust prints whole doubles without a fraction, as JavaScript does.
+            format!("({lo}) is greater than 'max' ({hi}): no value can pass"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn required_number(kind: Kind, args: &(impl Get + ?Sized), name: &str) -> Result<f64, Error> {
     number_arg(kind, args, name)?.ok_or_else(|| arg_error(kind, name, "must be a number, got null"))
 }
@@ -357,11 +416,7 @@ impl Shared {
                         ));
                     }
                 };
-                let min = number_arg(kind, args, "min")?;
-                let max = number_arg(kind, args, "max")?;
-                if min.is_none() && max.is_none() {
-                    return Err(arg_error(kind, "min", "or 'max' must be given"));
-                }
+                let (min, max) = bounds(kind, args)?;
                 let len = len as f64;
                 Value::Bool(min.is_none_or(|m| len >= m) && max.is_none_or(|m| len <= m))
             }
@@ -371,11 +426,16 @@ impl Shared {
                     Some(Value::String(s)) if !s.trim().is_empty() => js_string_number(s),
                     _ => None,
                 };
-                let min = number_arg(kind, args, "min")?;
-                let max = number_arg(kind, args, "max")?;
-                Value::Bool(n.is_some_and(|n| {
-                    n.is_finite() && min.is_none_or(|m| n >= m) && max.is_none_or(|m| n <= m)
-                }))
+                let (min, max) = bounds(kind, args)?;
+                let bounded = min.is_some() || max.is_some();
+                Value::Bool(
+                    bounded
+                        && n.is_some_and(|n| {
+                            n.is_finite()
+                                && min.is_none_or(|m| n >= m)
+                                && max.is_none_or(|m| n <= m)
+                        }),
+                )
             }
             Kind::Email => Value::Bool(match args.get("value") {
                 Some(Value::String(s)) => is_email(s),
@@ -518,31 +578,47 @@ impl Shared {
         Ok(Value::Null)
     }
 
-    /// Whether the host opens this URL: an absolute URL of an allowed scheme.
+    /// Whether the host opens this URL: a URI of the published form (`scheme:…`, no
+    /// whitespace: [`uri_format_problem`](crate::json::uri_format_problem)), no longer than
+    /// [`MAX_URL_BYTES`], of a scheme the host allows. `javascript:` has the form; it is
+    /// refused because no host allows it by default (`BasicCatalog::allow_scheme` is the
+    /// host's decision), so the message names the scheme rather than the form.
     fn url_verdict(&self, url: &str) -> Result<(), Error> {
         let kind = Kind::OpenUrl;
-        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
-        let valid_scheme = scheme.as_deref().is_some_and(|s| {
-            !s.is_empty()
-                && s.bytes().next().is_some_and(|b| b.is_ascii_alphabetic())
-                && s.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
-        });
-        match scheme {
-            Some(s) if valid_scheme && self.schemes.contains(&s) => Ok(()),
-            Some(s) if valid_scheme => Err(arg_error(
+        if url.len() > MAX_URL_BYTES {
+            return Err(arg_error(
                 kind,
                 "url",
                 format!(
-                    "uses the scheme '{s}', which the host does not open (allowed: {})",
-                    self.schemes.join(", ")
+                    "is {} bytes long, more than the {MAX_URL_BYTES} a URL to open may have",
+                    url.len()
                 ),
-            )),
-            _ => Err(arg_error(
+            ));
+        }
+        if let Some(why) = crate::json::uri_format_problem(url) {
+            let shown: String = url.chars().take(80).collect();
+            let more = if shown.len() < url.len() { "…" } else { "" };
+            return Err(arg_error(
                 kind,
                 "url",
-                format!("is not an absolute URL: {url:?}"),
-            )),
+                format!("is not a URI: {shown:?}{more} {why}"),
+            ));
+        }
+        let scheme = url
+            .split_once(':')
+            .map(|(s, _)| s.to_ascii_lowercase())
+            .unwrap_or_default();
+        if self.schemes.contains(&scheme) {
+            Ok(())
+        } else {
+            Err(arg_error(
+                kind,
+                "url",
+                format!(
+                    "uses the scheme '{scheme}', which the host does not open (allowed: {})",
+                    self.schemes.join(", ")
+                ),
+            ))
         }
     }
 
@@ -663,6 +739,19 @@ impl Function for Basic {
                 if let Some(url) = literal("url") {
                     self.shared.check_url(url).map_err(at("url"))?;
                 }
+            }
+            Kind::Length | Kind::Numeric => {
+                let kind = self.kind;
+                let min = bound_arg(kind, literal("min"), "min").map_err(at("min"))?;
+                let max = bound_arg(kind, literal("max"), "max").map_err(at("max"))?;
+                // A call without any bound is the catalog schema's to refuse (`check`, strict
+                // mode): the suite's D23 case evaluates `numeric` without one and wants `false`.
+                check_bounds(
+                    kind,
+                    min.or(Some(f64::NEG_INFINITY)),
+                    max.or(Some(f64::INFINITY)),
+                )
+                .map_err(at("min"))?;
             }
             _ => {}
         }

@@ -235,14 +235,22 @@ impl BasicCatalog {
 
     /// The catalog: declared from [`BASIC_CATALOG_JSON`], every function implemented.
     pub fn build(&self) -> Catalog {
-        let schema: Value =
-            serde_json::from_str(BASIC_CATALOG_JSON).expect("the bundled catalog is valid JSON");
         // Like the MCP catalog's, these functions check their literal arguments themselves, by
         // the decided rules: the suite and the reference accept numeric text, truthy values
         // and arrays where the schema's types say number, boolean or string. Required and
-        // undeclared arguments and `returnType` are still checked from the document.
-        let mut catalog = Catalog::from_schema_without_literal_checks(&schema)
-            .expect("the bundled catalog is well formed");
+        // undeclared arguments and `returnType` are still checked from the document, and the
+        // schema itself when the environment asks for it (`Environment::set_schema_checks`).
+        // The document and its validators are read once per process; the implementations,
+        // with their caches and the host's locale, are made per catalog.
+        static DECLARED: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+        let mut catalog = DECLARED
+            .get_or_init(|| {
+                let schema: Value = serde_json::from_str(BASIC_CATALOG_JSON)
+                    .expect("the bundled catalog is valid JSON");
+                Catalog::from_schema_without_literal_checks(&schema)
+                    .expect("the bundled catalog is well formed")
+            })
+            .clone();
         let shared = Arc::new(Shared {
             numbers: format::NumberFormatters::new(&self.locale),
             locale: self.locale.clone(),

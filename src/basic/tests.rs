@@ -397,3 +397,133 @@ fn literal_and_bound_options_at_one_site() {
     with_usd["currency"] = json!("usd");
     assert_eq!(sweep("formatCurrency", with_usd), vec![json!("$1235"); 3]);
 }
+
+/// November 2026 (a2ui-core 0.5.0): `length` and `numeric` need a bound, their bounds are
+/// numbers, and `min` may not exceed `max`; literal problems are found when the call compiles,
+/// at the argument, and the same values from the data model fail when the call runs.
+#[test]
+fn length_and_numeric_need_numeric_bounds() {
+    let env = env("en-US");
+    let compile = |f: &str, args: Value| env.compile(&json!({"@call": f, "args": args}));
+    // No bound: `check` and strict mode report it at the call (the catalog's schema); when it
+    // runs anyway, length is an error and numeric answers false, never true.
+    let err = call(&env, "length", json!({"value": "abc"}), json!({})).unwrap_err();
+    assert!(err.message().contains("at least one bound"), "{err}");
+    give("en-US", "numeric", json!({"value": 5}), json!(false));
+    give(
+        "en-US",
+        "numeric",
+        json!({"value": "not_a_number"}),
+        json!(false),
+    );
+    let mut strict = env.clone();
+    strict.set_schema_checks(true);
+    #[cfg(feature = "json-schema")]
+    for f in ["length", "numeric"] {
+        let value = if f == "length" {
+            json!("abc")
+        } else {
+            json!(5)
+        };
+        let found = strict.check(&json!({"@call": f, "args": {"value": value}}));
+        assert_eq!(found.errors().len(), 1, "{f}: {:?}", found.errors());
+        assert_eq!(found.errors()[0].location(), "", "{f}");
+    }
+    for f in ["length", "numeric"] {
+        for (args, at) in [
+            (json!({"value": 5, "min": "abc"}), "/args/min"),
+            (json!({"value": 5, "min": "3"}), "/args/min"),
+            (json!({"value": 5, "max": true}), "/args/max"),
+            (json!({"value": 5, "min": 4, "max": 3}), "/args/min"),
+        ] {
+            let err = compile(f, args.clone()).unwrap_err();
+            assert_eq!(
+                (err.code(), err.location()),
+                (ErrorCode::ExpressionError, at),
+                "{f}({args}): {err}"
+            );
+        }
+        // From the data model: refused when the call runs, nothing answered.
+        let bound = |min: Value| {
+            let payload = compile(f, json!({"value": "ab", "min": {"@path": "/min"}})).unwrap();
+            payload.eval(&mut json!({"min": min}))
+        };
+        assert_eq!(bound(json!(1)).unwrap(), json!(f == "length"));
+        for bad in [json!("1"), json!(false)] {
+            let err = bound(bad.clone()).unwrap_err();
+            assert!(
+                err.message().contains("'min' must be a number"),
+                "{bad}: {err}"
+            );
+        }
+        let swapped = compile(f, json!({"value": "3", "min": {"@path": "/lo"}, "max": 2})).unwrap();
+        let err = swapped.eval(&mut json!({"lo": 5})).unwrap_err();
+        assert!(err.message().contains("greater than 'max'"), "{err}");
+    }
+    // numeric with no bound no longer answers true; with one it still checks.
+    let unbounded = compile(
+        "numeric",
+        json!({"value": {"@path": "/n"}, "min": {"@path": "/none"}}),
+    )
+    .unwrap();
+    assert_eq!(unbounded.eval(&mut json!({"n": 4})).unwrap(), json!(false));
+    give(
+        "en-US",
+        "numeric",
+        json!({"value": 4, "min": 1, "max": 4}),
+        json!(true),
+    );
+    give(
+        "en-US",
+        "numeric",
+        json!({"value": "4.5", "max": 4}),
+        json!(false),
+    );
+    give(
+        "en-US",
+        "length",
+        json!({"value": "abc", "max": 2}),
+        json!(false),
+    );
+}
+
+/// Every URL `openUrl` opens has the published `uri` form (`scheme:…`, no whitespace) and fits
+/// in 8 KiB, checked when the call compiles for a literal and when it runs for a bound one;
+/// `javascript:` has the form and is refused by the host's schemes.
+#[test]
+fn open_url_takes_uris_of_the_published_form() {
+    let env = env("en-US");
+    let open = |url: Value| env.compile(&json!({"@call": "openUrl", "args": {"url": url}}));
+    let long = format!("https://example.com/{}", "a".repeat(100 * 1024));
+    for (url, says) in [
+        (json!("example.com/page"), "has no scheme"),
+        (json!("https://exa mple.com"), "whitespace"),
+        (json!("https://example.com/\u{a0}"), "whitespace"),
+        (json!("1https://x"), "has no scheme"),
+        (json!("javascript:alert(1)"), "scheme 'javascript'"),
+        (json!(long), "more than the 8192"),
+    ] {
+        let err = open(url.clone()).unwrap_err();
+        assert_eq!(err.location(), "/args/url", "{err}");
+        assert!(err.message().contains(says), "{url}: {err}");
+        assert!(
+            err.message().len() < 400,
+            "the message quotes a bounded part: {}",
+            err.message().len()
+        );
+    }
+    assert!(open(json!("https://example.com/a?b=c#d")).is_ok());
+    // From the data model: the same verdict when the user taps.
+    let bound = open(json!({"@path": "/u"})).unwrap();
+    let tap = |url: &str| {
+        bound.eval_from(
+            &mut json!({"u": url}),
+            &JsonPointer::root(),
+            crate::Origin::Action,
+        )
+    };
+    assert!(tap("https://example.com").is_ok());
+    let err = tap("https://a b").unwrap_err();
+    assert!(err.message().contains("whitespace"), "{err}");
+    assert!(tap(&long).is_err());
+}

@@ -259,9 +259,12 @@ fn main() -> ExitCode {
     };
     let sub_matches = matches.subcommand().map(|(_, m)| m);
     let result = match cli.command {
-        Command::Check { files, env, strict } => {
-            environment(&env).and_then(|e| check(&e, &documents(&env)?, strict, &files, cli.json))
-        }
+        Command::Check { files, env, strict } => environment(&env).and_then(|mut e| {
+            // A linter of agents' output: literal arguments against the catalogs' own schemas,
+            // the built-in catalogs' included.
+            e.set_schema_checks(true);
+            check(&e, &documents(&env)?, strict, &files, cli.json)
+        }),
         Command::Render {
             files,
             env,

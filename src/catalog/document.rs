@@ -108,6 +108,13 @@ pub struct FunctionDeclaration {
     arguments: ArgSchema,
     #[cfg(feature = "json-schema")]
     validator: Option<jsonschema::Validator>,
+    /// Whether every compile validates literal arguments with `validator`; otherwise (the
+    /// built-in functions, which check their own arguments by the reference's rules) only a
+    /// compile asking for the catalogs' schemas does ([`Environment::set_schema_checks`]).
+    ///
+    /// [`Environment::set_schema_checks`]: crate::Environment::set_schema_checks
+    #[cfg(feature = "json-schema")]
+    always: bool,
 }
 
 impl std::fmt::Debug for FunctionDeclaration {
@@ -174,10 +181,13 @@ impl FunctionDeclaration {
             .map(|(_, name)| name)
     }
 
-    /// Whether literal arguments are validated against the schema at compile time.
+    /// Whether literal arguments are validated against the schema at every compile (with the
+    /// feature `json-schema`, for a document the host read). The built-in catalogs' functions
+    /// check their own arguments, and are validated against their documents' schemas only when
+    /// the environment asks for it ([`Environment::set_schema_checks`](crate::Environment::set_schema_checks)).
     pub fn validates_literals(&self) -> bool {
         #[cfg(feature = "json-schema")]
-        return self.validator.is_some();
+        return self.always && self.validator.is_some();
         #[cfg(not(feature = "json-schema"))]
         false
     }
@@ -189,6 +199,7 @@ impl FunctionDeclaration {
         call: &Map<String, Value>,
         location: &str,
         max_depth: usize,
+        schema_checks: bool,
     ) -> Vec<Error> {
         let mut errors = Vec::new();
         if let (Some(Value::String(wanted)), Some(declared)) =
@@ -208,7 +219,11 @@ impl FunctionDeclaration {
             );
         }
         #[cfg(feature = "json-schema")]
-        if let Some(validator) = &self.validator {
+        if let Some(validator) = self
+            .validator
+            .as_ref()
+            .filter(|_| self.always || schema_checks)
+        {
             let empty = Map::new();
             let args = match call.get("args") {
                 None => &empty,
@@ -219,7 +234,7 @@ impl FunctionDeclaration {
             literal::check(self, validator, args, location, max_depth, &mut errors);
         }
         #[cfg(not(feature = "json-schema"))]
-        let _ = max_depth;
+        let _ = (max_depth, schema_checks);
         errors
     }
 }
@@ -272,7 +287,8 @@ pub(crate) fn implementation(def: &FunctionDef, name: &str) -> Arc<dyn Function>
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum LiteralChecks {
     On,
-    /// For the built-in functions, which check their own arguments.
+    /// For the built-in functions, which check their own arguments: the schema is validated
+    /// only when the environment asks for the catalogs' schemas.
     Off,
 }
 
@@ -290,6 +306,65 @@ fn bad_entry(name: &str, why: impl std::fmt::Display) -> Error {
     )
 }
 
+/// Where a catalog document `$ref`s another catalog, which the published v1.0 text no longer
+/// allows (November 2026: a catalog is self-contained but for the common types): the `$ref`'s
+/// JSON Pointer in the document and its target. A target is another catalog when its document
+/// is not this one (`$id` / `catalogId`) and is named `…catalog.json` or is pointed into at
+/// its `components` or `functions`. `common_types.json` and other schemas are not catalogs.
+/// The walk uses an explicit stack.
+///
+/// ```
+/// use a2ui_catalog_mcp::{Catalog, ErrorCode};
+/// use serde_json::json;
+/// let err = Catalog::from_schema(&json!({"catalogId": "mine", "functions": {
+///     "upper": {"$ref": "https://example.com/other/catalog.json#/functions/upper"}}})).unwrap_err();
+/// assert_eq!(err.code(), ErrorCode::ValidationFailed);
+/// assert!(err.message().contains("at /functions/upper"), "{err}");
+/// ```
+pub(crate) fn foreign_catalog_ref(doc: &Value) -> Option<(String, String)> {
+    let own: Vec<&str> = ["$id", "catalogId"]
+        .iter()
+        .filter_map(|k| doc.get(*k).and_then(Value::as_str))
+        .collect();
+    let mut stack: Vec<(String, &Value)> = vec![(String::new(), doc)];
+    while let Some((pointer, value)) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(target)) = map.get("$ref") {
+                    let (document, fragment) = target.split_once('#').unwrap_or((target, ""));
+                    let name = document.rsplit('/').next().unwrap_or("");
+                    let foreign = !document.is_empty()
+                        && !own.contains(&document)
+                        && name != "common_types.json"
+                        && (name.ends_with("catalog.json")
+                            || fragment.starts_with("/components/")
+                            || fragment.starts_with("/functions/"));
+                    if foreign {
+                        return Some((pointer, target.clone()));
+                    }
+                }
+                for (k, v) in map {
+                    stack.push((format!("{pointer}/{}", crate::path::escape_token(k)), v));
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    stack.push((format!("{pointer}/{i}"), v));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The error of a document that `$ref`s another catalog ([`foreign_catalog_ref`]).
+pub(crate) fn foreign_catalog_message(pointer: &str, target: &str) -> String {
+    format!(
+        "the $ref at {pointer} points into another catalog ('{target}'): since November 2026 a v1.0 catalog does not $ref other catalogs; copy the definition into this one (custom definitions go under $defs)"
+    )
+}
+
 /// Reads a catalog document (see the module docs).
 pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error> {
     let Value::Object(root) = doc else {
@@ -302,6 +377,15 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
         return Err(Error::new(
             ErrorCode::LimitExceeded,
             format!("the catalog document nests deeper than {DEFAULT_MAX_DEPTH} levels"),
+        ));
+    }
+    if let Some((pointer, target)) = foreign_catalog_ref(doc) {
+        return Err(Error::new(
+            ErrorCode::ValidationFailed,
+            format!(
+                "invalid catalog document: {}",
+                foreign_catalog_message(&pointer, &target)
+            ),
         ));
     }
     let id = match (root.get("catalogId"), root.get("$id")) {
@@ -344,9 +428,9 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
         return Ok(catalog);
     };
     #[cfg(feature = "json-schema")]
-    let compiler = match checks {
-        LiteralChecks::On if !functions.is_empty() => Some(literal::Compiler::new(root)?),
-        _ => None,
+    let compiler = match functions.is_empty() {
+        false => Some(literal::Compiler::new(root)?),
+        true => None,
     };
     #[cfg(not(feature = "json-schema"))]
     let _ = checks;
@@ -376,6 +460,8 @@ pub(crate) fn load(doc: &Value, checks: LiteralChecks) -> Result<Catalog, Error>
             arguments: arguments.clone(),
             #[cfg(feature = "json-schema")]
             validator,
+            #[cfg(feature = "json-schema")]
+            always: checks == LiteralChecks::On,
         };
         catalog.functions.insert(
             name.clone(),

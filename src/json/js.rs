@@ -121,6 +121,49 @@ fn push_js_string(out: &mut String, value: &Value) {
     }
 }
 
+/// Whether `c` is whitespace in a JavaScript regular expression (`\s`: the ECMAScript
+/// WhiteSpace and LineTerminator sets). Unlike Rust's `char::is_whitespace`, it holds U+FEFF
+/// and not U+0085.
+fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{0b}' | '\u{0c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// Why `text` is not a `"format": "uri"` value as the published v1.0 schemas state it since
+/// November 2026: `^[A-Za-z][A-Za-z0-9+.-]*:\S*$`, a scheme, a colon, and no whitespace (`\S`
+/// as JavaScript reads it). `None` when it is one. Only the form is judged: which schemes a
+/// host opens is its own decision (`javascript:` has the form).
+pub(crate) fn uri_format_problem(text: &str) -> Option<String> {
+    let Some((scheme, rest)) = text.split_once(':') else {
+        return Some("has no scheme (it must start with one, as in \"https:\")".to_owned());
+    };
+    let mut bytes = scheme.bytes();
+    let scheme_ok = bytes.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    if !scheme_ok {
+        return Some(format!(
+            "has no scheme: {scheme:?} before the first ':' is not one (a letter, then letters, digits, '+', '-' or '.')"
+        ));
+    }
+    if let Some((at, c)) = rest.char_indices().find(|(_, c)| is_js_space(*c)) {
+        return Some(format!(
+            "holds whitespace ({:?} at byte {}): a URI has none",
+            c,
+            scheme.len() + 1 + at
+        ));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,5 +207,33 @@ mod tests {
         }
         assert_eq!(to_js_string(&v), "x");
         crate::json::drop_deep(v);
+    }
+
+    #[test]
+    fn uris_have_the_published_form() {
+        for ok in [
+            "https://example.com",
+            "mailto:a@b.c",
+            "x:",
+            "javascript:alert(1)",
+            "a+b.c-d:e",
+        ] {
+            assert_eq!(uri_format_problem(ok), None, "{ok}");
+        }
+        for (bad, says) in [
+            ("example.com", "has no scheme"),
+            ("", "has no scheme"),
+            (":x", "has no scheme"),
+            ("1a:x", "has no scheme"),
+            ("a_b:x", "has no scheme"),
+            ("https://a b", "whitespace"),
+            ("https://a\u{feff}b", "whitespace"),
+            ("https://a\u{3000}", "whitespace"),
+        ] {
+            let why = uri_format_problem(bad).unwrap_or_default();
+            assert!(why.contains(says), "{bad:?}: {why}");
+        }
+        // JavaScript's \s does not hold U+0085, which Rust's whitespace does.
+        assert_eq!(uri_format_problem("https://a\u{85}b"), None);
     }
 }

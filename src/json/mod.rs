@@ -16,7 +16,7 @@ mod reader;
 use crate::error::{Error, ErrorCode};
 use serde_json::{Number, Value};
 
-pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
+pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number, uri_format_problem};
 pub use js::{js_number_string, to_js_string};
 pub(crate) use reader::{Lite, Lites, Need, ReadError, Structure, Tree, Values, decode, scan};
 

@@ -25,7 +25,12 @@
 //! spelling a value written in the plain one (`{"path": …}`, `{"call": …}`, as the A2UI
 //! specification writes them) compiles as a literal and is reported as a warning
 //! ([`StreamWarning`], in [`Report::warnings`]), with the `@` form to write; a `callFunction`
-//! whose body is such a call too. Warnings never make the check fail.
+//! whose body is such a call too. v1.0 messages are read in both spellings, one per surface,
+//! as the processor reads them ([`Surface::spelling`](crate::surfaces::Surface::spelling)): a
+//! surface whose values are written with `@` reads a plain-shaped object as a literal (warned
+//! at its location), a surface written only in the plain spelling reads it as a binding or a
+//! call, and a plain surface given `@` values is warned about once. Warnings never make the
+//! check fail.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
 //! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,
@@ -391,6 +396,11 @@ pub fn check_messages<'m>(
 struct Surface {
     /// Its default catalog.
     catalog: String,
+    /// The spelling its v1.0 values are read in, once a binding or a call decided it (the
+    /// processor's rule, `surfaces::Surface::spelling`).
+    spelling: Option<crate::Spelling>,
+    /// Whether a plain surface was warned about `@` values.
+    spelling_warned: bool,
 }
 
 /// Checks the messages of one stream in order, remembering the surfaces they create.
@@ -422,11 +432,17 @@ pub struct StreamChecker<'e> {
     envs: HashMap<(String, bool), Environment>,
     /// Whether the message being checked is v1.0, whose values are read in both spellings.
     both_spellings: bool,
+    /// The spelling the components being checked are read in, when their surface decided it.
+    reading: Option<crate::Spelling>,
     /// The first spelling v1.0 components of the stream used (`true`: `@`) for envelope keys
     /// and for dynamic values, each with its message index and pointer; a component in the
     /// other gets one warning per stream and kind.
     first_spelling: [Option<(bool, usize, String)>; 2],
     mixed_warned: [bool; 2],
+    /// The first spelling of v1.0's `version` the stream used (`"1.0"` or `"v1.0"`) and its
+    /// message index; the other spelling gets one warning per stream.
+    first_v1: Option<(String, usize)>,
+    v1_mixed_warned: bool,
     /// The surfaces as a permissive processor builds them: component schemas and the graph.
     processor: crate::surfaces::Processor,
     /// The message index at which each component of each surface was last defined, and its
@@ -461,6 +477,9 @@ impl<'e> StreamChecker<'e> {
             both_spellings: false,
             first_spelling: [None, None],
             mixed_warned: [false, false],
+            first_v1: None,
+            reading: None,
+            v1_mixed_warned: false,
             processor: crate::surfaces::Processor::with_environment(
                 env.clone(),
                 crate::surfaces::ProcessorOptions::default()
@@ -761,9 +780,32 @@ impl<'e> StreamChecker<'e> {
                 None
             }
         };
+        // `"1.0"` (the published schemas since November 2026) and `"v1.0"` (September's, the
+        // gallery's) are one version; a stream that writes both is most likely two generators'
+        // output pasted together: one warning, at the first message of the other spelling.
+        if let Some(Value::String(v)) = message.get("version")
+            && matches!(v.as_str(), "1.0" | "v1.0")
+        {
+            match &self.first_v1 {
+                None => self.first_v1 = Some((v.clone(), index)),
+                Some((first, at)) if first != v && !self.v1_mixed_warned => {
+                    let message = format!(
+                        "this stream writes v1.0's version both as \"{first}\" (message {at}) and as \"{v}\"; both are read, but the published schemas say \"1.0\""
+                    );
+                    self.warnings.push(StreamWarning {
+                        index,
+                        warning: Warning::new(crate::error::WarningCode::OtherSpelling, message)
+                            .with_location("/version")
+                            .with_suggestion("\"1.0\""),
+                    });
+                    self.v1_mixed_warned = true;
+                }
+                Some(_) => {}
+            }
+        }
         // v1.0 values are read in both spellings (the gallery is plain, the suite's v1.0 files
         // use `@`).
-        self.both_spellings = version == Some("v1.0");
+        self.both_spellings = version == Some(crate::stream::Version::V1_0.as_str());
         let kinds: Vec<&str> = MESSAGE_KINDS
             .iter()
             .copied()
@@ -832,6 +874,7 @@ impl<'e> StreamChecker<'e> {
                         &format!("{at}/components"),
                         components,
                         Some(&catalog),
+                        body.get("surfaceId").and_then(Value::as_str),
                     ),
                 }
             }
@@ -973,7 +1016,7 @@ impl<'e> StreamChecker<'e> {
                 catalog.clone()
             }
             None => {
-                if version != Some("v1.0") {
+                if version != Some(crate::stream::Version::V1_0.as_str()) {
                     self.problem(
                         index,
                         ErrorCode::ValidationFailed,
@@ -1007,6 +1050,8 @@ impl<'e> StreamChecker<'e> {
                     id.to_owned(),
                     Surface {
                         catalog: catalog.clone(),
+                        spelling: None,
+                        spelling_warned: false,
                     },
                 );
             }
@@ -1017,6 +1062,7 @@ impl<'e> StreamChecker<'e> {
                 "/createSurface/components",
                 components,
                 Some(&catalog),
+                id,
             );
         }
     }
@@ -1024,7 +1070,9 @@ impl<'e> StreamChecker<'e> {
     /// The environment whose default catalog is `catalog` (`None`: the environment's own).
     fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
         let env = self.env;
-        let plain = self.both_spellings && env.spelling() != crate::Spelling::Plain;
+        let plain = self.both_spellings
+            && self.reading != Some(crate::Spelling::At)
+            && env.spelling() != crate::Spelling::Plain;
         match catalog {
             Some(id) if id != env.default_catalog() || plain => {
                 self.envs.entry((id.to_owned(), plain)).or_insert_with(|| {
@@ -1048,7 +1096,14 @@ impl<'e> StreamChecker<'e> {
         }
     }
 
-    fn components(&mut self, index: usize, at: &str, components: &Value, catalog: Option<&str>) {
+    fn components(
+        &mut self,
+        index: usize,
+        at: &str,
+        components: &Value,
+        catalog: Option<&str>,
+        surface: Option<&str>,
+    ) {
         let Value::Array(components) = components else {
             self.problem(
                 index,
@@ -1061,9 +1116,70 @@ impl<'e> StreamChecker<'e> {
             );
             return;
         };
+        self.reading = self.surface_spelling(index, at, components, surface);
         for (i, component) in components.iter().enumerate() {
             self.component(index, &format!("{at}/{i}"), component, catalog);
         }
+        self.reading = None;
+    }
+
+    /// The spelling a v1.0 surface reads these components' values in, as the processor decides
+    /// it (`surfaces::Surface::spelling`): the one its first bindings and calls were written in,
+    /// `@` when a message shows both. A plain surface given `@` values is warned about once.
+    /// `None` for the older versions, an environment that reads the plain spelling (all is
+    /// read plain), and a surface nothing decided yet.
+    fn surface_spelling(
+        &mut self,
+        index: usize,
+        at: &str,
+        components: &[Value],
+        surface: Option<&str>,
+    ) -> Option<crate::Spelling> {
+        if !self.both_spellings || self.env.spelling() == crate::Spelling::Plain {
+            return None;
+        }
+        let mut evidence = crate::syntax::Evidence::default();
+        for (i, component) in components.iter().enumerate() {
+            let Value::Object(map) = component else {
+                continue;
+            };
+            for (key, value) in map {
+                if matches!(
+                    key.as_str(),
+                    "id" | "component" | "catalogId" | "@catalogId" | "metadata" | "@metadata"
+                ) {
+                    continue;
+                }
+                evidence.add(
+                    format!("{at}/{i}/{}", crate::path::escape_token(key)),
+                    value,
+                );
+            }
+        }
+        let known = surface.and_then(|id| self.surfaces.get(id));
+        let decided = evidence.decide(known.and_then(|s| s.spelling));
+        if decided == Some(crate::Spelling::Plain)
+            && let Some(pointer) = evidence.other_than(crate::Spelling::Plain)
+            && let Some(id) = surface
+            && let Some(known) = self.surfaces.get_mut(id)
+            && !known.spelling_warned
+        {
+            known.spelling_warned = true;
+            let message = format!(
+                "surface '{id}' reads its values in the plain spelling (its first bindings and calls were plain), and this one is written with '@': both are read, but write one"
+            );
+            self.warnings.push(StreamWarning {
+                index,
+                warning: Warning::new(crate::error::WarningCode::OtherSpelling, message)
+                    .with_location(pointer),
+            });
+        }
+        if let Some(known) = surface.and_then(|id| self.surfaces.get_mut(id))
+            && known.spelling.is_none()
+        {
+            known.spelling = decided;
+        }
+        decided
     }
 
     fn component(&mut self, index: usize, at: &str, component: &Value, catalog: Option<&str>) {
@@ -1128,19 +1244,20 @@ impl<'e> StreamChecker<'e> {
                 continue;
             }
             let at = format!("{at}/{}", crate::path::escape_token(key));
-            self.compile(index, &at, value, catalog);
+            // A component's values are the renderer's: an `agentOnly` function there never runs.
+            self.compile(index, &at, value, catalog, Some(crate::Origin::Binding));
         }
     }
 
-    /// v1.0 reads envelope keys and dynamic values in both spellings; a stream that writes
-    /// one of them both ways is most likely two generators' output pasted together, so the
-    /// first component in the other spelling gets a warning, once per stream for envelope keys
-    /// and once for dynamic values (the two are independent: `{"@path"}` values beside a plain
-    /// `checks` key is one consistent style). A component carrying both forms of one envelope
-    /// key is an error of its own.
+    /// v1.0 reads envelope keys in both spellings; a stream that writes them both ways is most
+    /// likely two generators' output pasted together, so the first component in the other
+    /// spelling gets a warning, once per stream (independent of the values' spelling:
+    /// `{"@path"}` values beside a plain `checks` key is one consistent style). A component
+    /// carrying both forms of one envelope key is an error of its own. Dynamic values follow
+    /// their surface's spelling ([`surface_spelling`](StreamChecker::surface_spelling)).
     fn note_spelling(&mut self, index: usize, at: &str, map: &Map<String, Value>) {
-        let (envelope, values) = spelling_of(at, map);
-        for (kind, found) in [(0, envelope), (1, values)] {
+        let (envelope, _) = spelling_of(at, map);
+        for (kind, found) in [(0, envelope)] {
             let Some((at_form, pointer)) = found else {
                 continue;
             };
@@ -1180,11 +1297,18 @@ impl<'e> StreamChecker<'e> {
     /// Compiles `value` (at `at` in the message) and records its problems and warnings. When
     /// the default catalog is not registered (already reported, with the message that named
     /// it), the calls that rely on it are not reported once more.
-    fn compile(&mut self, index: usize, at: &str, value: &Value, catalog: Option<&str>) {
+    fn compile(
+        &mut self,
+        index: usize,
+        at: &str,
+        value: &Value,
+        catalog: Option<&str>,
+        caller: Option<crate::Origin>,
+    ) {
         let unknown = catalog
             .filter(|id| self.env.catalog(id).is_none())
             .map(|id| format!("'{id}'"));
-        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value);
+        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value, caller);
         for warning in warnings {
             let location = format!("{at}{}", warning.location());
             self.warnings.push(StreamWarning {
@@ -1291,7 +1415,8 @@ impl<'e> StreamChecker<'e> {
             );
             return;
         }
-        self.compile(index, &at, &Value::Object(call), None);
+        // The agent's call: who may call what is the processor's answer when it runs.
+        self.compile(index, &at, &Value::Object(call), None, None);
     }
 }
 

@@ -453,36 +453,74 @@ fn a_smaller_depth_limit_is_followed() {
     );
 }
 
+/// Issue 36, item 4: a surface reads one spelling, as the processor does. Written with `@`
+/// first, its plain-shaped objects are literals, each warned about at its location; another
+/// surface written plain reads them as bindings; a plain surface given `@` values reads them,
+/// warned once.
 #[test]
-fn a_stream_writing_dynamic_values_both_ways_gets_one_warning() {
+fn a_surface_reads_its_values_in_one_spelling() {
     let env = Environment::new();
-    let update = |components: Value| json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": components}});
+    let update = |id: &str, components: Value| json!({"version": "v1.0", "updateComponents": {"surfaceId": id, "components": components}});
     let report = check_messages(
         &env,
         &[
             create("s", MCP_CATALOG_ID),
-            update(json!([{"id": "root", "component": "Text", "text": {"@path": "/a"}}])),
+            update(
+                "s",
+                json!([{"id": "root", "component": "Text", "text": {"@path": "/a"}}]),
+            ),
             // Plain envelope keys beside `@` values: one consistent style, no warning.
             update(
+                "s",
                 json!([{"id": "b", "component": "Text", "text": {"@path": "/b"}, "checks": []}]),
             ),
-            update(json!([{"id": "c", "component": "Text", "text": {"label": {"path": "/c"}}}])),
-            update(json!([{"id": "d", "component": "Text", "text": {"path": "/d"}}])),
+            update(
+                "s",
+                json!([{"id": "c", "component": "Text", "text": {"label": {"path": "/c"}}}]),
+            ),
+            update(
+                "s",
+                json!([{"id": "d", "component": "Text", "text": {"path": "/d"}}]),
+            ),
+            create("p", MCP_CATALOG_ID),
+            update(
+                "p",
+                json!([{"id": "root", "component": "Text", "text": {"path": "/a"}}]),
+            ),
+            update(
+                "p",
+                json!([{"id": "e", "component": "Text", "text": {"@path": "/e"}}]),
+            ),
+            update(
+                "p",
+                json!([{"id": "f", "component": "Text", "text": {"@path": "/f"}}]),
+            ),
         ],
     );
-    let warnings: Vec<(usize, &str, &str)> = report
+    assert!(report.problems().is_empty(), "{report}");
+    let warnings: Vec<(usize, &str)> = report
         .warnings()
         .iter()
         .filter(|w| w.warning().code() == crate::error::WarningCode::OtherSpelling)
-        .map(|w| (w.index(), w.pointer(), w.message()))
+        .map(|w| (w.index(), w.pointer()))
         .collect();
     assert_eq!(
         warnings,
-        [(
-            3,
-            "/updateComponents/components/0/text/label",
-            "this stream writes dynamic values ({\"@path\"} or {\"path\"}) in both spellings: the plain spelling here, the '@' spelling at message 1 /updateComponents/components/0/text; v1.0 reads both, so neither wins, but write one"
-        )]
+        [
+            (3, "/updateComponents/components/0/text/label"),
+            (4, "/updateComponents/components/0/text"),
+            (7, "/updateComponents/components/0/text"),
+        ]
+    );
+    assert!(
+        report.warnings()[0]
+            .message()
+            .contains("literal object in the '@' spelling")
+    );
+    assert!(
+        report.warnings()[2]
+            .message()
+            .contains("surface 'p' reads its values in the plain spelling")
     );
 }
 
@@ -556,5 +594,40 @@ fn a_v1_call_renderer_function_is_checked_at_its_nested_call() {
             (1, "/callRendererFunction"),
             (2, "/callRendererFunction/callFunction")
         ]
+    );
+}
+
+/// `"1.0"` and `"v1.0"` name one version: a stream that writes both is read whole, with one
+/// warning at the first message of the other spelling.
+#[test]
+fn a_stream_mixing_1_0_and_v1_0_is_warned_once() {
+    let env = env();
+    let mut create = create("a", MCP_CATALOG_ID);
+    create["version"] = json!("1.0");
+    let report = check_messages(
+        &env,
+        &[
+            create,
+            update(
+                "a",
+                json!([{"id": "root", "component": "Text", "text": "x"}]),
+            ),
+            update(
+                "a",
+                json!([{"id": "root", "component": "Text", "text": "y"}]),
+            ),
+        ],
+    );
+    assert!(report.problems().is_empty(), "{:?}", report.problems());
+    let warnings: Vec<(usize, &str)> = report
+        .warnings()
+        .iter()
+        .map(|w| (w.index(), w.pointer()))
+        .collect();
+    assert_eq!(warnings, [(1, "/version")]);
+    assert!(
+        report.warnings()[0].message().contains("\"1.0\""),
+        "{}",
+        report.warnings()[0]
     );
 }

@@ -8,9 +8,10 @@ use super::program::{CallNode, Node, NodeId, Program};
 use super::tool_names::ToolNames;
 use crate::builtins::index;
 use crate::catalog::{Catalog, FunctionDef, LiteralToolName, Reads, StaticArg, StaticArgs};
-use crate::error::{Error, ErrorCode, Phase, Warning, WarningCode};
+use crate::error::{Denial, Error, ErrorCode, Phase, Warning, WarningCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
+use crate::origin::Origin;
 use crate::path::{DataPath, JsonPointer, escape_token};
 use crate::syntax::{
     Form, Misfit, PlainShape, Spelling, binding_misfits, call_misfits, form, is_dynamic,
@@ -26,6 +27,12 @@ pub(crate) struct Scope<'a> {
     pub(crate) default_catalog: &'a str,
     pub(crate) limits: &'a Limits,
     pub(crate) spelling: Spelling,
+    /// Who evaluates the payload, when that is known now: a function whose `allowedCallers`
+    /// refuses it is a compile error.
+    pub(crate) caller: Option<Origin>,
+    /// Literal arguments of the built-in functions are validated against their documents'
+    /// schemas too ([`Environment::set_schema_checks`](crate::Environment::set_schema_checks)).
+    pub(crate) schema_checks: bool,
 }
 
 enum Lookup<'a> {
@@ -409,13 +416,30 @@ impl<'e> Compiler<'e> {
                     &location,
                     format!("unknown function '{name}' in catalog '{catalog}'"),
                 ),
-                Lookup::Found(found) => def = Some(found.clone()),
+                Lookup::Found(found) => {
+                    // Only who may call: user activation depends on the gesture, known
+                    // when the value runs.
+                    if let Some(caller) = self.scope.caller
+                        && let Some((denial @ Denial::AllowedCallers, why)) =
+                            found.access.refusal(caller)
+                    {
+                        let err = Error::new(
+                            ErrorCode::ExpressionError,
+                            format!("function '{name}' may not be called here: {why}"),
+                        )
+                        .with_denial(denial)
+                        .with_function(name.clone());
+                        self.errors
+                            .push(err.with_location(&location).with_phase(Phase::Compile));
+                    }
+                    def = Some(found.clone());
+                }
             }
         }
         // A catalog document's declaration: the call's returnType and literal arguments.
         if let Some(declared) = def.as_ref().and_then(|d| d.declaration.as_deref()) {
             let max_depth = self.scope.limits.max_depth;
-            for err in declared.check_call(map, &location, max_depth) {
+            for err in declared.check_call(map, &location, max_depth, self.scope.schema_checks) {
                 self.errors.push(err.with_phase(Phase::Compile));
             }
         }

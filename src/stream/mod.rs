@@ -75,13 +75,21 @@ impl Version {
         })
     }
 
-    /// The version's canonical string (`"v1.0"`).
+    /// The version as written on the wire: `"1.0"` for v1.0 (the published v1.0 schemas'
+    /// `{"const": "1.0"}`; `"v1.0"` is still read), `"v0.9"`, `"v0.9.1"`, `"v0.10"` for the
+    /// older lines, whose schemas spell them so.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::stream::Version;
+    /// assert_eq!(Version::parse("v1.0").unwrap().as_str(), "1.0");
+    /// assert_eq!(Version::V0_9.as_str(), "v0.9");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Version::V0_9 => "v0.9",
             Version::V0_9_1 => "v0.9.1",
             Version::V0_10 => "v0.10",
-            Version::V1_0 => "v1.0",
+            Version::V1_0 => "1.0",
         }
     }
 
@@ -107,8 +115,13 @@ impl Version {
 }
 
 impl fmt::Display for Version {
+    /// The version's name in prose, as messages say it: `v0.9`, `v0.9.1`, `v0.10`, `v1.0`
+    /// (the wire form is [`as_str`](Version::as_str)).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(match self {
+            Version::V1_0 => "v1.0",
+            other => other.as_str(),
+        })
     }
 }
 
@@ -359,24 +372,72 @@ pub struct ComponentDef {
     pub metadata: Option<Value>,
     /// The other members: the component's properties, in message order.
     pub props: Map<String, Value>,
+    /// Which envelope keys were written with `@` (bit `i` for `ENVELOPE[i]`), so that a
+    /// problem points at the key as sent.
+    at_keys: u8,
 }
 
 impl ComponentDef {
-    /// The component as a JSON object again (envelope keys in the plain spelling).
+    /// The JSON Pointer of an envelope member (`"checks"`, `"accessibility"`, `"catalogId"`,
+    /// `"metadata"`) as it was written: `/…/components/0/@checks` for a component that sent
+    /// `@checks`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::stream::parse_component;
+    /// use serde_json::json;
+    /// let c = parse_component("/c", &json!({"id": "t", "component": "Text", "@checks": [], "accessibility": {}})).unwrap();
+    /// assert_eq!(c.envelope_pointer("checks"), "/c/@checks");
+    /// assert_eq!(c.envelope_pointer("accessibility"), "/c/accessibility");
+    /// ```
+    pub fn envelope_pointer(&self, plain: &str) -> String {
+        let at = ENVELOPE
+            .iter()
+            .position(|(p, _)| *p == plain)
+            .is_some_and(|i| self.at_keys & (1 << i) != 0);
+        format!("{}/{}{plain}", self.pointer, if at { "@" } else { "" })
+    }
+
+    /// The component as a JSON object again, in the v1.0 form the published schemas write: the
+    /// envelope keys with `@` (`@catalogId`, `@accessibility`, `@checks`, `@metadata`), whichever
+    /// spelling it was read in. [`to_value_for`](ComponentDef::to_value_for) writes the form of
+    /// another version.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::stream::parse_component;
+    /// use serde_json::json;
+    /// let c = parse_component("/c", &json!({"id": "t", "component": "Text", "checks": [], "text": "x"})).unwrap();
+    /// assert_eq!(c.to_value(), json!({"id": "t", "component": "Text", "@checks": [], "text": "x"}));
+    /// ```
     pub fn to_value(&self) -> Value {
+        self.to_value_for(Version::V1_0)
+    }
+
+    /// The component as a JSON object in the form of `version`: v1.0 writes the envelope keys
+    /// with `@`; the older versions, which have no `@` keys, write them plain (`catalogId`,
+    /// `accessibility`, `checks`, `metadata`).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::stream::{Version, parse_component};
+    /// use serde_json::json;
+    /// let c = parse_component("/c", &json!({"id": "t", "component": "Text", "@catalogId": "c"})).unwrap();
+    /// assert_eq!(c.to_value_for(Version::V0_9), json!({"id": "t", "component": "Text", "catalogId": "c"}));
+    /// ```
+    pub fn to_value_for(&self, version: Version) -> Value {
+        let key =
+            |(plain, at): (&'static str, &'static str)| if version.is_v1() { at } else { plain };
         let mut map = Map::new();
         map.insert("id".into(), Value::String(self.id.clone()));
         map.insert("component".into(), Value::String(self.component.clone()));
         if let Some(c) = &self.catalog_id {
-            map.insert("catalogId".into(), Value::String(c.clone()));
+            map.insert(key(ENVELOPE[0]).into(), Value::String(c.clone()));
         }
-        for (k, v) in [
-            ("accessibility", &self.accessibility),
-            ("checks", &self.checks),
-            ("metadata", &self.metadata),
+        for (names, v) in [
+            (ENVELOPE[1], &self.accessibility),
+            (ENVELOPE[2], &self.checks),
+            (ENVELOPE[3], &self.metadata),
         ] {
             if let Some(v) = v {
-                map.insert(k.into(), v.clone());
+                map.insert(key(names).into(), v.clone());
             }
         }
         for (k, v) in &self.props {
@@ -860,13 +921,18 @@ fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
         checks: None,
         metadata: None,
         props: Map::new(),
+        at_keys: 0,
     };
     for (key, value) in map {
         let envelope = ENVELOPE
             .iter()
-            .find(|(plain, at_form)| key == plain || key == at_form);
+            .position(|(plain, at_form)| key == plain || key == at_form);
         match envelope {
-            Some((plain, _)) => {
+            Some(i) => {
+                let plain = &ENVELOPE[i].0;
+                if key.starts_with('@') {
+                    def.at_keys |= 1 << i;
+                }
                 let slot = match *plain {
                     "catalogId" => {
                         let Value::String(c) = value else {

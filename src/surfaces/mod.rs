@@ -81,13 +81,19 @@ use std::fmt;
 /// so a call that relies on it fails, and its error is reworded.
 const NO_DEFAULT: &str = "urn:a2ui-catalog-mcp:surface-without-default-catalog";
 
+/// The most warnings a processor keeps until the host takes them
+/// ([`Processor::take_warnings`]); later ones are dropped.
+const MAX_WARNINGS: usize = 1024;
+
 /// How a [`Processor`] judges messages.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ProcessorOptions {
     /// Strict validation (the suite's `strictMode`, `check --strict`): a dangling child, an
-    /// orphan and a missing `root` are errors of the message that leaves them. Default off: a
-    /// renderer draws a child not yet defined as pending, since streams send parents first.
+    /// orphan and a missing `root` are errors of the message that leaves them, and literal
+    /// arguments of every catalog function are validated against its catalog document's schema
+    /// ([`Environment::set_schema_checks`]). Default off: a renderer draws a child not yet
+    /// defined as pending, since streams send parents first.
     pub strict: bool,
     /// A message without `version` is an error (the v1.0 processor's rule). Default off: it
     /// reads as v0.9.
@@ -178,6 +184,29 @@ impl ProcessorOptions {
     }
 }
 
+/// A warning about a message the processor applied ([`Processor::take_warnings`]): its index
+/// among the messages processed, its surface, and the warning, located by a JSON Pointer inside
+/// the message.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ProcessWarning {
+    /// The message's index (0-based, counting every message given to the processor).
+    pub index: usize,
+    /// The surface it is about.
+    pub surface_id: String,
+    /// The warning (`OTHER_SPELLING`), its location a pointer inside the message.
+    pub warning: crate::error::Warning,
+}
+
+/// What the components of one message say of their surface's spelling, and the warnings to give
+/// when the message applies.
+struct Spelled {
+    spelling: Option<Spelling>,
+    warnings: Vec<crate::error::Warning>,
+    /// Where values of the other spelling show, on a surface that read the plain one.
+    mixed_at: Option<String>,
+}
+
 /// A message the processor refused: its index among the messages processed, and the located
 /// problem. Nothing the message carried was applied.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,7 +226,7 @@ impl ProcessError {
     }
 
     /// The renderer-to-agent `error` message to send the agent (v1.0):
-    /// `{"version": "v1.0", "error": {"code", "surfaceId", "path", "message"}}`.
+    /// `{"version": "1.0", "error": {"code", "surfaceId", "path", "message"}}`.
     ///
     /// ```
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
@@ -223,7 +252,7 @@ impl ProcessError {
             body.insert("path".into(), self.error.pointer.clone().into());
         }
         body.insert("message".into(), self.error.message.clone().into());
-        json!({"version": "v1.0", "error": body})
+        json!({"version": Version::V1_0.as_str(), "error": body})
     }
 }
 
@@ -312,6 +341,11 @@ pub struct Surface {
     data: TrackedModel<Value>,
     source: Option<Provenance>,
     live: Option<Box<live::LiveTree>>,
+    /// The spelling its values are read in, decided by the first binding or call it received
+    /// (`None` before one): see [`Surface::spelling`].
+    spelling: Option<Spelling>,
+    /// Whether the surface was warned about values of the other spelling.
+    spelling_warned: bool,
 }
 
 impl Surface {
@@ -335,7 +369,20 @@ impl Surface {
             data: TrackedModel::new(Value::Object(Map::new())),
             source: None,
             live: None,
+            spelling: None,
+            spelling_warned: false,
         }
+    }
+
+    /// The spelling the surface's values are read in (`None` until a component brought a
+    /// binding or a call). v1.0 reads both spellings, but one surface reads one: the `@`
+    /// spelling as soon as a value of the surface is written with `@path` / `@call` (a plain
+    /// `{"path": …}` or `{"call": …}` there is then a literal object, with an `OTHER_SPELLING`
+    /// warning at its location, [`Processor::take_warnings`]), the plain one when its first
+    /// bindings and calls are all plain (then `@` values are read too, and the surface is warned
+    /// about once). A surface before v1.0 reads the plain spelling.
+    pub fn spelling(&self) -> Option<Spelling> {
+        self.spelling
     }
 
     /// The surface id.
@@ -471,6 +518,10 @@ pub struct Processor {
     env: Environment,
     /// The environment with each other default catalog, made once per catalog id.
     envs: HashMap<String, Environment>,
+    /// The same in the `@` spelling, for the surfaces that read it.
+    envs_at: HashMap<String, Environment>,
+    /// Warnings of the messages applied, not yet taken.
+    warnings: Vec<ProcessWarning>,
     catalogs: HashMap<String, CatalogInfo>,
     surfaces: BTreeMap<String, Surface>,
     deleted: HashSet<String>,
@@ -501,9 +552,14 @@ impl Processor {
     }
 
     /// A processor on the host's environment (its catalogs, functions and limits). Bindings
-    /// and calls are read in both spellings, as v1.0 messages are.
+    /// and calls of v1.0 messages are read in both spellings, one per surface
+    /// ([`Surface::spelling`]); before v1.0, in the plain one.
     pub fn with_environment(mut env: Environment, options: ProcessorOptions) -> Processor {
         env.set_spelling(Spelling::Plain);
+        // Strict validation judges literal arguments by the catalogs' schemas, as `check` does.
+        if options.strict {
+            env.set_schema_checks(true);
+        }
         let catalogs = env
             .catalog_ids()
             .into_iter()
@@ -521,6 +577,8 @@ impl Processor {
             options,
             env,
             envs: HashMap::new(),
+            envs_at: HashMap::new(),
+            warnings: Vec::new(),
             catalogs,
             surfaces: BTreeMap::new(),
             deleted: HashSet::new(),
@@ -553,6 +611,12 @@ impl Processor {
         let Some(Value::String(id)) = doc.get("catalogId") else {
             return Err(bad("a catalog document needs a string 'catalogId'".into()));
         };
+        if let Some((pointer, target)) = crate::catalog::foreign_catalog_ref(document) {
+            return Err(bad(format!(
+                "catalog '{id}': {}",
+                crate::catalog::foreign_catalog_message(&pointer, &target)
+            )));
+        }
         let version = match doc.get("protocolVersion") {
             None => None,
             Some(Value::String(v)) => Some(
@@ -584,6 +648,7 @@ impl Processor {
             )?;
             self.env.add_catalog(catalog);
             self.envs.clear();
+            self.envs_at.clear();
         }
         // A document that declares no components (functions only) keeps the component
         // schemas an earlier document of the same catalog gave.
@@ -702,6 +767,53 @@ impl Processor {
         })
     }
 
+    /// [`env_for`](Processor::env_for) in `spelling`.
+    fn env_spelled(&mut self, catalog: Option<&str>, spelling: Spelling) -> &Environment {
+        if spelling == Spelling::Plain {
+            return self.env_for(catalog);
+        }
+        let default = catalog.unwrap_or(NO_DEFAULT);
+        let base = &self.env;
+        self.envs_at.entry(default.to_owned()).or_insert_with(|| {
+            let mut env = base.clone();
+            env.set_default_catalog(default);
+            env.set_spelling(Spelling::At);
+            env
+        })
+    }
+
+    /// The environment a surface's values are compiled in: its default catalog, its spelling
+    /// ([`Surface::spelling`]). A surface that is not there gets the plain one.
+    fn env_of_surface(&mut self, surface_id: &str) -> &Environment {
+        let (catalog, spelling) = match self.surfaces.get(surface_id) {
+            Some(s) => (s.catalog_id.clone(), s.spelling.unwrap_or(Spelling::Plain)),
+            None => (None, Spelling::Plain),
+        };
+        self.env_spelled(catalog.as_deref(), spelling)
+    }
+
+    /// The warnings of the messages applied since the last call, each with its message index
+    /// and surface: values of a surface in the `@` spelling written in the plain one (read as
+    /// literals, `OTHER_SPELLING` at their location), and once per surface a surface that mixes
+    /// the two spellings. A message that fails gives none. At most 1 024 are kept between two
+    /// calls (a host that never asks keeps a bounded number); later ones are dropped.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use a2ui_catalog_mcp::{MCP_CATALOG_ID, Spelling};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// p.process(&json!({"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "components": [
+    ///     {"id": "root", "component": "Button", "action": {"functionCall": {"@call": "callMcpTool", "catalogId": MCP_CATALOG_ID,
+    ///         "args": {"name": "list_dir", "arguments": {"path": "/docs"}}}}}]}})).unwrap();
+    /// assert_eq!(p.surface("s").unwrap().spelling(), Some(Spelling::At));
+    /// let warnings = p.take_warnings();
+    /// assert_eq!(warnings[0].warning.location(), "/createSurface/components/0/action/functionCall/args/arguments");
+    /// ```
+    pub fn take_warnings(&mut self) -> Vec<ProcessWarning> {
+        std::mem::take(&mut self.warnings)
+    }
+
     /// The user activates the instance of `component_id` whose data context is `data_path`:
     /// its `action` is carried out now. An `event` action (or v0.9's `{name, context}`)
     /// becomes the renderer-to-agent `action` message, its context evaluated at this moment in
@@ -749,7 +861,6 @@ impl Processor {
             .ok_or_else(|| bad(format!("component '{component_id}' has no action")))?;
         let version = surface.version;
         let send = surface.send_data_model;
-        let catalog = surface.catalog_id.clone();
         let mut done = Activation {
             message: None,
             data_model: None,
@@ -766,8 +877,10 @@ impl Processor {
             let compiled = match cached {
                 Some(payload) => Ok(payload),
                 None => {
+                    // In the surface's spelling, which a component with a call has decided
+                    // for good: the kept payload stays right.
                     let compiled = self
-                        .env_for(catalog.as_deref())
+                        .env_of_surface(surface_id)
                         .compile(call)
                         .map(std::sync::Arc::new);
                     if let (Ok(payload), Some(component)) = (
@@ -822,7 +935,7 @@ impl Processor {
         }
         for (key, value) in dynamic {
             let resolved = if has_dynamic(&value) {
-                let compiled = self.env_for(catalog.as_deref()).compile(&value);
+                let compiled = self.env_of_surface(surface_id).compile(&value);
                 let surface = &self.surfaces[surface_id];
                 match compiled.and_then(|p| p.eval_read(surface.data.get(), data_path)) {
                     Ok(v) => v,
@@ -850,7 +963,7 @@ impl Processor {
         if let Some(m) = user_message {
             body.insert("userMessage".into(), m);
         }
-        done.message = Some(json!({"version": "v1.0", "action": body}));
+        done.message = Some(json!({"version": Version::V1_0.as_str(), "action": body}));
         if send {
             done.data_model = self.data_models(version);
         }
@@ -916,6 +1029,7 @@ impl Processor {
         let mut problems = Vec::new();
         let mut seen = HashSet::with_capacity(defs.len());
         let mut passed = Vec::with_capacity(defs.len());
+        let (spelling, _, _) = message_spelling(&surface, &defs);
         for def in defs {
             if !seen.insert(def.id.clone()) {
                 problems.push(MessageError::new(
@@ -928,7 +1042,7 @@ impl Processor {
             let mut def = def;
             // Bounded: each round sets one property aside.
             loop {
-                match self.component(&surface, def.clone()) {
+                match self.component(&surface, def.clone(), spelling, &mut Vec::new()) {
                     Ok(component) => {
                         passed.push(component);
                         break;
@@ -1160,8 +1274,9 @@ impl Processor {
             })?;
         }
         if let Some(components) = create.components {
-            let upserts = self.prepare(&surface, components)?;
+            let (upserts, spelled) = self.prepare(&surface, components)?;
             install(&mut surface, upserts);
+            self.note_spelling(&mut surface, spelled);
         }
         surface.data.take_changes();
         self.deleted.remove(&id);
@@ -1178,7 +1293,10 @@ impl Processor {
             .expect("checked above");
         let ids: Vec<String> = update.components.iter().map(|c| c.id.clone()).collect();
         let prepared = self.prepare(&surface, update.components);
-        let applied = prepared.map(|upserts| install(&mut surface, upserts));
+        let applied = prepared.map(|(upserts, spelled)| {
+            install(&mut surface, upserts);
+            self.note_spelling(&mut surface, spelled);
+        });
         self.surfaces.insert(update.surface_id.clone(), surface);
         applied.map(|()| Applied::ComponentsUpdated {
             surface_id: update.surface_id,
@@ -1192,7 +1310,7 @@ impl Processor {
         &mut self,
         surface: &Surface,
         defs: Vec<ComponentDef>,
-    ) -> Result<Vec<Component>, MessageError> {
+    ) -> Result<(Vec<Component>, Spelled), MessageError> {
         let mut seen = HashSet::with_capacity(defs.len());
         for def in &defs {
             if !seen.insert(def.id.as_str()) {
@@ -1219,14 +1337,57 @@ impl Processor {
                 ),
             ));
         }
+        let (spelling, decided, mixed_at) = message_spelling(surface, &defs);
+        let mut spelled = Spelled {
+            spelling: decided,
+            warnings: Vec::new(),
+            mixed_at,
+        };
         let mut out = Vec::with_capacity(defs.len());
         for def in defs {
-            out.push(self.component(surface, def)?);
+            out.push(self.component(surface, def, spelling, &mut spelled.warnings)?);
         }
         graph::check(surface, &out, self.options.strict, |id| {
             self.schema_of(surface, id)
         })?;
-        Ok(out)
+        Ok((out, spelled))
+    }
+
+    /// Applies what [`prepare`](Processor::prepare) found of a message's spelling to the surface
+    /// the message changed, and keeps its warnings.
+    fn note_spelling(&mut self, surface: &mut Surface, spelled: Spelled) {
+        // A host that never takes the warnings keeps a bounded number of them.
+        let room = MAX_WARNINGS.saturating_sub(self.warnings.len());
+        let spelled = Spelled {
+            warnings: spelled.warnings.into_iter().take(room).collect(),
+            ..spelled
+        };
+        let index = self.messages.saturating_sub(1);
+        if surface.spelling.is_none() {
+            surface.spelling = spelled.spelling;
+        }
+        let warn = |warning| ProcessWarning {
+            index,
+            surface_id: surface.id.clone(),
+            warning,
+        };
+        self.warnings.extend(spelled.warnings.into_iter().map(warn));
+        if let Some(at) = spelled.mixed_at
+            && !surface.spelling_warned
+        {
+            surface.spelling_warned = true;
+            if self.warnings.len() >= MAX_WARNINGS {
+                return;
+            }
+            let message = format!(
+                "surface '{}' reads its values in the plain spelling (its first bindings and calls were plain), and this one is written with '@': both are read, but write one",
+                surface.id
+            );
+            self.warnings.push(warn(
+                crate::error::Warning::new(crate::error::WarningCode::OtherSpelling, message)
+                    .with_location(at),
+            ));
+        }
     }
 
     /// The schema of a component type in the catalog a component resolves to.
@@ -1255,11 +1416,14 @@ impl Processor {
             .filter(|f| def.catalog_id.is_none() && self.catalogs.contains_key(f))
     }
 
-    /// Checks one component against its catalog and compiles its dynamic values.
+    /// Checks one component against its catalog and compiles its dynamic values in `spelling`
+    /// (their warnings go to `warnings`, located in the message).
     fn component(
         &mut self,
         surface: &Surface,
         def: ComponentDef,
+        spelling: Spelling,
+        warnings: &mut Vec<crate::error::Warning>,
     ) -> Result<Component, MessageError> {
         let at = def.pointer.clone();
         let limit = self.env.limits().max_depth;
@@ -1327,7 +1491,7 @@ impl Processor {
             if def.checks.is_some() && !schema.checkable {
                 return Err(MessageError::new(
                     Category::Validation,
-                    format!("{at}/checks"),
+                    def.envelope_pointer("checks"),
                     format!("{} takes no checks", def.component),
                 ));
             }
@@ -1349,9 +1513,16 @@ impl Processor {
                 schema::check_prop(&pointer, &def.component, prop, kind, value)?;
             }
         }
+        if let Some(accessibility) = &def.accessibility {
+            schema::check_accessibility(
+                &def.envelope_pointer("accessibility"),
+                accessibility,
+                spelling,
+            )?;
+        }
         let compiled = if self.options.check_calls {
-            self.check_call_catalogs(surface, &def)?;
-            self.compile(surface, &def)?
+            self.check_call_catalogs(surface, &def, spelling)?;
+            self.compile(surface, &def, spelling, warnings)?
         } else {
             Vec::new()
         };
@@ -1424,6 +1595,7 @@ impl Processor {
         &self,
         surface: &Surface,
         def: &ComponentDef,
+        spelling: Spelling,
     ) -> Result<(), MessageError> {
         let mut stack: Vec<(String, &Value)> = def
             .props
@@ -1440,17 +1612,19 @@ impl Processor {
             ("accessibility", &def.accessibility),
         ] {
             if let Some(value) = value {
-                stack.push((format!("{}/{key}", def.pointer), value));
+                stack.push((def.envelope_pointer(key), value));
             }
         }
         while let Some((at, value)) = stack.pop() {
             match value {
                 Value::Object(map) => {
                     // `@call` is always a call; the plain `call` only in the call's exact shape
-                    // (an object with `path` and `call` beside each other is data).
-                    let plain_call = map.keys().all(|k| {
-                        matches!(k.as_str(), "call" | "args" | "catalogId" | "returnType")
-                    });
+                    // (an object with `path` and `call` beside each other is data), and only
+                    // on a surface that reads the plain spelling.
+                    let plain_call = spelling == Spelling::Plain
+                        && map.keys().all(|k| {
+                            matches!(k.as_str(), "call" | "args" | "catalogId" | "returnType")
+                        });
                     let name = map
                         .get("@call")
                         .or(map.get("call").filter(|_| plain_call))
@@ -1532,21 +1706,44 @@ impl Processor {
         &mut self,
         surface: &Surface,
         def: &ComponentDef,
+        spelling: Spelling,
+        warnings: &mut Vec<crate::error::Warning>,
     ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, MessageError> {
         let default = surface.catalog_id.as_deref().unwrap_or(NO_DEFAULT);
         let known_default = self.catalogs.contains_key(default);
-        let env = self.env_for(surface.catalog_id.as_deref());
+        let env = self.env_spelled(surface.catalog_id.as_deref(), spelling);
         let mut out = Vec::new();
         let mut parts: Vec<(&str, &Value)> =
             def.props.iter().map(|(k, v)| (k.as_str(), v)).collect();
         if let Some(checks) = &def.checks {
             parts.push(("checks", checks));
         }
+        // `accessibility` holds dynamic values (`label`, `description`, and `hidden` since
+        // November 2026): they are compiled so that their problems are the message's, and
+        // left to the renderer to resolve (the resolved tree carries the component's props).
+        if let Some(accessibility) = &def.accessibility {
+            parts.push(("accessibility", accessibility));
+        }
         for (prop, value) in parts {
             if !has_dynamic(value) {
                 continue;
             }
-            match env.compile(value) {
+            // A component's values run on the renderer: a function only the agent may call
+            // is refused now, not at every evaluation.
+            let at = if matches!(prop, "checks" | "accessibility") {
+                def.envelope_pointer(prop)
+            } else {
+                format!("{}/{}", def.pointer, crate::path::escape_token(prop))
+            };
+            let compiled = env.compile_for(value, Origin::Binding);
+            if let Ok(payload) = &compiled {
+                warnings.extend(payload.warnings().iter().map(|w| {
+                    let location = format!("{at}{}", w.location());
+                    w.clone().with_location(location)
+                }));
+            }
+            match compiled {
+                Ok(_) if prop == "accessibility" => {}
                 Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
                     let e = err
@@ -1578,12 +1775,7 @@ impl Processor {
                     };
                     return Err(MessageError::new(
                         category,
-                        format!(
-                            "{}/{}{}",
-                            def.pointer,
-                            crate::path::escape_token(prop),
-                            e.location()
-                        ),
+                        format!("{at}{}", e.location()),
                         e.message().to_owned(),
                     ));
                 }
@@ -1694,6 +1886,41 @@ pub struct Activation {
 }
 
 /// Installs prepared components: each replaces the one of its id whole.
+/// How the values of a components message are read on `surface`
+/// ([`Surface::spelling`]): the spelling to compile them in, the surface's spelling once the
+/// message applies (`None`: still undecided), and where values of the other spelling show on a
+/// surface that reads the plain one (its once-per-surface warning). Before v1.0 everything is
+/// plain.
+fn message_spelling(
+    surface: &Surface,
+    defs: &[ComponentDef],
+) -> (Spelling, Option<Spelling>, Option<String>) {
+    if !surface.version.is_v1() {
+        return (Spelling::Plain, Some(Spelling::Plain), None);
+    }
+    let mut evidence = crate::syntax::Evidence::default();
+    for def in defs {
+        for (key, value) in &def.props {
+            let at = format!("{}/{}", def.pointer, crate::path::escape_token(key));
+            evidence.add(at, value);
+        }
+        for (key, value) in [
+            ("checks", &def.checks),
+            ("accessibility", &def.accessibility),
+        ] {
+            if let Some(value) = value {
+                evidence.add(def.envelope_pointer(key), value);
+            }
+        }
+    }
+    let decided = evidence.decide(surface.spelling);
+    let mixed_at = match decided {
+        Some(Spelling::Plain) => evidence.other_than(Spelling::Plain).map(str::to_owned),
+        _ => None,
+    };
+    (decided.unwrap_or(Spelling::Plain), decided, mixed_at)
+}
+
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
     for component in upserts {
         let id = component.def.id.clone();

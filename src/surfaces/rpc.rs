@@ -14,7 +14,7 @@ use super::{Applied, NO_DEFAULT, ProcessError, Processor, has_dynamic, run_call}
 use crate::error::{Denial, Error, ErrorCode};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
-use crate::stream::{Category, FunctionCallMessage, MessageError};
+use crate::stream::{Category, FunctionCallMessage, MessageError, Version};
 use serde_json::{Map, Value, json};
 
 /// `INVALID_FUNCTION_CALL`: the call could not be made (unknown catalog or function, a caller
@@ -41,7 +41,7 @@ pub struct RendererFunctionCall {
 
 impl RendererFunctionCall {
     /// The `rendererFunctionResponse` message to send the agent:
-    /// `{"version": "v1.0", "rendererFunctionResponse": {"functionCallId", "value" | "error"}}`.
+    /// `{"version": "1.0", "rendererFunctionResponse": {"functionCallId", "value" | "error"}}`.
     pub fn response(&self) -> Value {
         let mut body = Map::new();
         body.insert(
@@ -54,7 +54,7 @@ impl RendererFunctionCall {
                 body.insert("error".into(), json!({"code": code, "message": message}))
             }
         };
-        json!({"version": "v1.0", "rendererFunctionResponse": body})
+        json!({"version": Version::V1_0.as_str(), "rendererFunctionResponse": body})
     }
 }
 
@@ -260,10 +260,9 @@ impl Processor {
         call: &Value,
     ) -> Result<Value, Error> {
         let bad = |why: String| Error::new(ErrorCode::ValidationFailed, why);
-        let surface = self
-            .surfaces
-            .get(surface_id)
-            .ok_or_else(|| bad(format!("Surface not found: '{surface_id}'")))?;
+        if !self.surfaces.contains_key(surface_id) {
+            return Err(bad(format!("Surface not found: '{surface_id}'")));
+        }
         if self.pending_agent_calls.contains_key(function_call_id) {
             return Err(bad(format!(
                 "a callAgentFunction '{function_call_id}' is already waiting for its response"
@@ -282,11 +281,10 @@ impl Processor {
             let Value::Object(args) = args else {
                 return Err(bad("callFunction's 'args' must be an object".into()));
             };
-            let catalog = surface.catalog_id.clone();
             let mut resolved = Map::new();
             for (key, value) in args {
                 let value = if has_dynamic(value) {
-                    let payload = self.env_for(catalog.as_deref()).compile(value)?;
+                    let payload = self.env_of_surface(surface_id).compile(value)?;
                     let surface = &self.surfaces[surface_id];
                     payload.eval_read(surface.data.get(), &JsonPointer::root())?
                 } else {
@@ -298,8 +296,10 @@ impl Processor {
         }
         self.pending_agent_calls
             .insert(function_call_id.to_owned(), surface_id.to_owned());
-        Ok(json!({"version": "v1.0", "callAgentFunction": {
-            "surfaceId": surface_id, "functionCallId": function_call_id, "callFunction": out}}))
+        Ok(
+            json!({"version": Version::V1_0.as_str(), "callAgentFunction": {
+            "surfaceId": surface_id, "functionCallId": function_call_id, "callFunction": out}}),
+        )
     }
 
     /// The agent's `agentFunctionResponse` (`{functionCallId, value | error}`), matched to the

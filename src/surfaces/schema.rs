@@ -221,7 +221,8 @@ pub(crate) fn check_prop(
         },
         Kind::Child if !value.is_string() => wrong("a component id (a string)"),
         Kind::ChildArray(_) | Kind::Array if !value.is_array() => wrong("an array"),
-        Kind::Action | Kind::Object if !value.is_object() => wrong("an object"),
+        Kind::Action => check_action(at, component, prop, value),
+        Kind::Object if !value.is_object() => wrong("an object"),
         Kind::Str(_) if !value.is_string() && !dynamic => wrong("a string"),
         Kind::Number if !value.is_number() && !dynamic => wrong("a number"),
         Kind::Integer if !(value.is_i64() || value.is_u64() || dynamic) => wrong("an integer"),
@@ -242,6 +243,184 @@ pub(crate) fn check_prop(
         }
         _ => Ok(()),
     }
+}
+
+/// An `Action` (common types): exactly one of `{"event": {"name", "context"?, "userMessage"?}}`
+/// and `{"functionCall": {…}}` (the call itself is the compiler's). A bare call
+/// (`{"@call": …}`) is the usual slip: refused when the component arrives, where activation
+/// would only find "no event name".
+fn check_action(at: &str, component: &str, prop: &str, value: &Value) -> Result<(), MessageError> {
+    let fail = |pointer: String, why: String| {
+        Err(MessageError::new(
+            Category::Validation,
+            pointer,
+            format!("{component}.{prop}: {why}"),
+        ))
+    };
+    const SHAPE: &str =
+        "an action is {\"event\": {\"name\": …}} or {\"functionCall\": {\"call\": …}}";
+    let Value::Object(map) = value else {
+        return fail(at.to_owned(), format!("{SHAPE}, got {}", kind_name(value)));
+    };
+    let event = map.get("event");
+    let call = map.get("functionCall");
+    if let (Some(_), Some(_)) = (event, call) {
+        return fail(
+            at.to_owned(),
+            format!("{SHAPE}, not both: this one has 'event' and 'functionCall'"),
+        );
+    }
+    if event.is_none() && call.is_none() {
+        let why = if ["@call", "call"].iter().any(|k| map.contains_key(*k)) {
+            format!("{SHAPE}; this one is a bare call: put it under \"functionCall\"")
+        } else if map.contains_key("name") {
+            format!(
+                "{SHAPE}; this one is the pre-v0.9 {{\"name\", \"context\"}}: put it under \"event\""
+            )
+        } else {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            format!(
+                "{SHAPE}; this one has {}",
+                if keys.is_empty() {
+                    "no key".to_owned()
+                } else {
+                    format!("the keys {}", keys.join(", "))
+                }
+            )
+        };
+        return fail(at.to_owned(), why);
+    }
+    if let Some(extra) = map
+        .keys()
+        .find(|k| !matches!(k.as_str(), "event" | "functionCall"))
+    {
+        return fail(
+            format!("{at}/{}", crate::path::escape_token(extra)),
+            format!("{SHAPE}, with nothing beside it, not '{extra}'"),
+        );
+    }
+    if let Some(call) = call {
+        return match call {
+            Value::Object(_) => Ok(()),
+            other => fail(
+                format!("{at}/functionCall"),
+                format!(
+                    "'functionCall' must be a call object, got {}",
+                    kind_name(other)
+                ),
+            ),
+        };
+    }
+    let Some(Value::Object(event)) = event else {
+        return fail(
+            format!("{at}/event"),
+            format!(
+                "'event' must be an object, got {}",
+                event.map_or("nothing", kind_name)
+            ),
+        );
+    };
+    match event.get("name") {
+        Some(Value::String(_)) => {}
+        None => {
+            return fail(
+                format!("{at}/event"),
+                "the event needs a 'name' (a string)".into(),
+            );
+        }
+        Some(other) => {
+            return fail(
+                format!("{at}/event/name"),
+                format!(
+                    "the event's 'name' must be a string, got {}",
+                    kind_name(other)
+                ),
+            );
+        }
+    }
+    if let Some(extra) = event
+        .keys()
+        .find(|k| !matches!(k.as_str(), "name" | "context" | "userMessage"))
+    {
+        return fail(
+            format!("{at}/event/{}", crate::path::escape_token(extra)),
+            format!("an event has 'name', 'context' and 'userMessage', not '{extra}'"),
+        );
+    }
+    match event.get("context") {
+        None | Some(Value::Object(_)) => Ok(()),
+        Some(other) => fail(
+            format!("{at}/event/context"),
+            format!(
+                "the event's 'context' must be an object, got {}",
+                kind_name(other)
+            ),
+        ),
+    }
+}
+
+/// A component's `accessibility` (`AccessibilityAttributes`): `label` and `description` are
+/// dynamic strings, `hidden` a dynamic boolean (a binding or a call since November 2026, a
+/// literal boolean otherwise), `live` one of `off`, `polite`, `assertive`; nothing else. The
+/// dynamic values are compiled with the component's.
+pub(crate) fn check_accessibility(
+    at: &str,
+    value: &Value,
+    spelling: crate::syntax::Spelling,
+) -> Result<(), MessageError> {
+    let fail =
+        |pointer: String, why: String| Err(MessageError::new(Category::Validation, pointer, why));
+    let Value::Object(map) = value else {
+        return fail(
+            at.to_owned(),
+            format!("accessibility must be an object, got {}", kind_name(value)),
+        );
+    };
+    for (key, v) in map {
+        let pointer = format!("{at}/{}", crate::path::escape_token(key));
+        // A binding or a call as the surface reads them (`Surface::spelling`): `{"path": 3}`,
+        // or a plain `{"path": "/h"}` on a surface of the `@` spelling, is a literal object,
+        // not a boolean.
+        let dynamic = matches!(v, Value::Object(m) if crate::syntax::is_dynamic(m, spelling));
+        match key.as_str() {
+            "label" | "description" if !dynamic && !v.is_string() => {
+                return fail(
+                    pointer,
+                    format!(
+                        "accessibility.{key} must be a string, a binding or a call, got {}",
+                        kind_name(v)
+                    ),
+                );
+            }
+            "hidden" if !dynamic && !v.is_boolean() => {
+                return fail(
+                    pointer,
+                    format!(
+                        "accessibility.hidden must be a boolean, a binding or a call, got {}",
+                        kind_name(v)
+                    ),
+                );
+            }
+            "live" if !matches!(v.as_str(), Some("off" | "polite" | "assertive")) => {
+                return fail(
+                    pointer,
+                    format!(
+                        "accessibility.live is {v}, not one of \"off\", \"polite\", \"assertive\""
+                    ),
+                );
+            }
+            "label" | "description" | "hidden" | "live" => {}
+            other => {
+                return fail(
+                    pointer,
+                    format!(
+                        "accessibility has 'label', 'description', 'live' and 'hidden', not '{other}'"
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The child ids a component names, each with its slot (`child`, `children[2]`,

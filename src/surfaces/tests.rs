@@ -64,7 +64,7 @@ fn catalogs_by_version_and_capabilities() {
         .unwrap();
     assert_eq!(
         p.data_models(Version::V1_0),
-        Some(json!({"version": "v1.0", "surfaces": {"s": {"a": 1}}}))
+        Some(json!({"version": "1.0", "surfaces": {"s": {"a": 1}}}))
     );
     assert_eq!(p.data_models(Version::V0_9), None);
     // A component naming a catalog of another protocol version.
@@ -155,7 +155,7 @@ fn the_agent_calls_a_renderer_function_and_gets_its_value_back() {
     );
     assert_eq!(
         done.response(),
-        json!({"version": "v1.0", "rendererFunctionResponse": {"functionCallId": "c1", "value": {"playing": true, "id": "v7"}}})
+        json!({"version": "1.0", "rendererFunctionResponse": {"functionCallId": "c1", "value": {"playing": true, "id": "v7"}}})
     );
     assert_eq!(done.detail, None);
     let done = call_renderer(&mut p, "c2", json!({"call": "sync", "catalogId": "media"}));
@@ -296,7 +296,7 @@ fn an_agent_function_response_is_matched_to_the_call_waiting_for_it() {
         .unwrap();
     assert_eq!(
         sent,
-        json!({"version": "v1.0", "callAgentFunction": {"surfaceId": "s", "functionCallId": "a1",
+        json!({"version": "1.0", "callAgentFunction": {"surfaceId": "s", "functionCallId": "a1",
             "callFunction": {"call": "query", "catalogId": "store", "args": {"sku": "ITEM", "n": 2}}}})
     );
     assert!(
@@ -421,4 +421,337 @@ fn a_tool_result_cannot_call_renderer_functions() {
         ]
     );
     assert!(errors[0].error.message.contains("tool"), "{}", errors[0]);
+}
+
+/// The published v1.0 schemas say `"version": {"const": "1.0"}` for every message and key
+/// capabilities `"1.0"`: every message the processor writes says so, whichever spelling the
+/// agent's messages used.
+#[test]
+fn every_message_the_processor_writes_says_version_1_0() {
+    let (mut p, _) = rpc_processor();
+    p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "media", "sendDataModel": true,
+        "components": [{"id": "root", "component": "Button", "action": {"event": {"name": "go"}}}]}}))
+        .unwrap();
+    let err = p
+        .process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "x", "value": 1}}))
+        .unwrap_err();
+    assert_eq!(err.to_agent_message()["version"], "1.0");
+    let done = p
+        .activate("s", "root", &JsonPointer::root(), "2026-12-07T00:00:00Z")
+        .unwrap();
+    assert_eq!(done.message.unwrap()["version"], "1.0");
+    assert_eq!(done.data_model.unwrap()["version"], "1.0");
+    let call = call_renderer(&mut p, "c1", json!({"call": "sync", "catalogId": "media"}));
+    assert_eq!(call.response()["version"], "1.0");
+    let sent = p
+        .call_agent_function("s", "a1", &json!({"call": "query", "catalogId": "store"}))
+        .unwrap();
+    assert_eq!(sent["version"], "1.0");
+    let caps = p.capabilities(Version::V1_0);
+    assert_eq!(
+        caps.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["1.0"]
+    );
+    // The older lines keep their own spelling.
+    assert!(p.capabilities(Version::V0_9).get("v0.9").is_some());
+}
+
+/// A catalog with a Button whose action is the common `Action`, a Text with accessibility, and
+/// an `agentOnly` function.
+fn november_processor(options: ProcessorOptions) -> Processor {
+    use crate::catalog::{ArgSchema, Catalog};
+    use crate::origin::{Access, AllowedCallers};
+    let mut env = Environment::new();
+    let mut host = Catalog::new("host").with_function(
+        "secret",
+        ArgSchema::new(),
+        |_: &crate::catalog::Args<'_>| Ok(json!("s")),
+    );
+    host.set_access("secret", Access::new(AllowedCallers::AgentOnly, false))
+        .unwrap();
+    env.add_catalog(host);
+    let mut p = Processor::with_environment(env, options);
+    p.register_catalog(&json!({"catalogId": "host", "protocolVersion": "1.0", "components": {
+        "Button": {"properties": {"component": {"const": "Button"}, "child": {"$ref": "common_types.json#/$defs/ComponentId"},
+            "action": {"$ref": "common_types.json#/$defs/Action"}}, "required": ["component", "action"]},
+        "Text": {"properties": {"component": {"const": "Text"}, "text": {"$ref": "common_types.json#/$defs/DynamicString"}},
+            "required": ["component", "text"]}}}))
+        .unwrap();
+    p.process(&json!({"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": "host"}}))
+        .unwrap();
+    p
+}
+
+fn update(p: &mut Processor, component: Value) -> Result<Applied, ProcessError> {
+    p.process(&json!({"version": "1.0", "updateComponents": {"surfaceId": "s", "components": [component]}}))
+}
+
+#[test]
+fn an_agent_only_function_is_refused_in_a_component_when_it_arrives() {
+    let mut p = november_processor(ProcessorOptions::default());
+    for value in [
+        json!({"call": "secret"}),
+        json!({"@call": "secret"}),
+        json!({"call": "split", "catalogId": crate::MCP_CATALOG_ID, "args": {"value": {"call": "secret"}, "separator": ","}}),
+    ] {
+        let err = update(
+            &mut p,
+            json!({"id": "root", "component": "Text", "text": value.clone()}),
+        )
+        .unwrap_err();
+        assert!(
+            err.error
+                .pointer
+                .starts_with("/updateComponents/components/0/text"),
+            "{err}"
+        );
+        assert!(
+            err.error.message.contains("allowedCallers 'agentOnly'"),
+            "{value}: {err}"
+        );
+    }
+    assert!(p.surface("s").unwrap().component("root").is_none());
+    // The agent may still call it.
+    let done = match p.process(
+        &json!({"version": "1.0", "callRendererFunction": {"functionCallId": "c",
+        "callFunction": {"call": "secret", "catalogId": "host"}}}),
+    ) {
+        Ok(Applied::RendererFunction(done)) => done,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(done.outcome, Ok(json!("s")));
+}
+
+#[test]
+fn an_action_is_an_event_or_a_function_call() {
+    let mut p = november_processor(ProcessorOptions::default());
+    let button = |action: Value| json!({"id": "root", "component": "Button", "action": action});
+    for (action, at, says) in [
+        (json!({"@call": "split", "args": {}}), "", "bare call"),
+        (json!({"call": "split"}), "", "bare call"),
+        (json!({"name": "go"}), "", "under \"event\""),
+        (json!({}), "", "no key"),
+        (
+            json!({"event": {"name": "go"}, "functionCall": {"call": "x"}}),
+            "",
+            "not both",
+        ),
+        (
+            json!({"event": {"name": "go"}, "extra": 1}),
+            "/extra",
+            "nothing beside",
+        ),
+        (json!({"event": {}}), "/event", "needs a 'name'"),
+        (
+            json!({"event": {"name": 3}}),
+            "/event/name",
+            "must be a string",
+        ),
+        (
+            json!({"event": {"name": "go", "context": []}}),
+            "/event/context",
+            "must be an object",
+        ),
+        (
+            json!({"functionCall": "split"}),
+            "/functionCall",
+            "call object",
+        ),
+        (json!("go"), "", "got a string"),
+    ] {
+        let err = update(&mut p, button(action.clone())).unwrap_err();
+        assert_eq!(
+            err.error.pointer,
+            format!("/updateComponents/components/0/action{at}"),
+            "{action}: {err}"
+        );
+        assert!(err.error.message.contains(says), "{action}: {err}");
+    }
+    update(
+        &mut p,
+        button(json!({"event": {"name": "go", "context": {"q": {"path": "/q"}}}})),
+    )
+    .unwrap();
+    update(
+        &mut p,
+        button(
+            json!({"functionCall": {"call": "split", "catalogId": crate::MCP_CATALOG_ID,
+        "args": {"value": "a", "separator": ","}}}),
+        ),
+    )
+    .unwrap();
+}
+
+#[test]
+fn accessibility_holds_dynamic_values() {
+    // On a surface of the `@` spelling a plain `{"path": …}` is a literal object: not a boolean.
+    let mut at = november_processor(ProcessorOptions::default());
+    let err = update(
+        &mut at,
+        json!({"id": "root", "component": "Text", "text": {"@path": "/t"},
+        "accessibility": {"hidden": {"path": "/h"}}}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.error.pointer,
+        "/updateComponents/components/0/accessibility/hidden"
+    );
+    let mut p = november_processor(ProcessorOptions::default());
+    let text =
+        |key: &str, a11y: Value| json!({"id": "root", "component": "Text", "text": "x", key: a11y});
+    update(
+        &mut p,
+        text(
+            "accessibility",
+            json!({"hidden": {"path": "/h"}, "label": {"path": "/l"}, "live": "polite"}),
+        ),
+    )
+    .unwrap();
+    update(&mut p, text("@accessibility", json!({"hidden": true}))).unwrap();
+    for (key, a11y, at) in [
+        (
+            "accessibility",
+            json!({"hidden": "yes"}),
+            "/accessibility/hidden",
+        ),
+        (
+            "@accessibility",
+            json!({"hidden": 1}),
+            "/@accessibility/hidden",
+        ),
+        (
+            "accessibility",
+            json!({"live": "loud"}),
+            "/accessibility/live",
+        ),
+        (
+            "accessibility",
+            json!({"role": "button"}),
+            "/accessibility/role",
+        ),
+        ("accessibility", json!([]), "/accessibility"),
+        (
+            "@accessibility",
+            json!({"hidden": {"path": 3}}),
+            "/@accessibility/hidden",
+        ),
+        (
+            "accessibility",
+            json!({"hidden": {"call": "secret"}}),
+            "/accessibility/hidden",
+        ),
+    ] {
+        let err = update(&mut p, text(key, a11y.clone()))
+            .map(|_| panic!("{a11y} accepted"))
+            .unwrap_err();
+        assert_eq!(
+            err.error.pointer,
+            format!("/updateComponents/components/0{at}"),
+            "{a11y}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_catalog_does_not_ref_another_catalog() {
+    let mut p = Processor::new(ProcessorOptions::default());
+    let err = p
+        .register_catalog(&json!({"catalogId": "mine", "components": {
+            "Text": {"$ref": "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json#/components/Text"}}}))
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::CatalogError);
+    assert!(err.message().contains("at /components/Text"), "{err}");
+    assert!(
+        err.message().contains("does not $ref other catalogs"),
+        "{err}"
+    );
+    // The common types and the document's own definitions are still referenced.
+    p.register_catalog(&json!({"catalogId": "mine", "$defs": {"T": {"properties": {"component": {"const": "T"}}}},
+        "components": {"T": {"$ref": "#/$defs/T"},
+            "U": {"properties": {"component": {"const": "U"}, "text": {"$ref": "common_types.json#/$defs/DynamicString"}}}}}))
+        .unwrap();
+}
+
+/// Issue 36, item 4: one spelling per surface. A surface written with `@` reads a plain
+/// `{"path": …}` as a literal, with `OTHER_SPELLING` at its location (a tool's own argument
+/// named `path` is sent as written); a surface written only in the plain spelling reads it as
+/// a binding; a plain surface that receives `@` values reads them and is warned once.
+#[test]
+fn a_surface_reads_one_spelling() {
+    use crate::syntax::Spelling;
+    let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    let tool = |id: &str, spelling_at: bool| {
+        let (call, path) = if spelling_at {
+            ("@call", "@path")
+        } else {
+            ("call", "path")
+        };
+        json!({"version": "1.0", "createSurface": {"surfaceId": id, "catalogId": "c",
+            "dataModel": {"dir": "/home"},
+            "components": [{"id": "root", "component": "Text",
+                "text": {call: "split", "catalogId": crate::MCP_CATALOG_ID,
+                    "args": {"value": {path: "/dir"}, "separator": "/"}},
+                "tool": {"arguments": {"path": "/docs"}}}]}})
+    };
+    p.process(&tool("at", true)).unwrap();
+    p.process(&tool("plain", false)).unwrap();
+    let at = p.surface("at").unwrap();
+    assert_eq!(at.spelling(), Some(Spelling::At));
+    let literal = at.component("root").unwrap().compiled("tool");
+    assert!(literal.is_some_and(|payload| payload.dependencies(&JsonPointer::root()).is_empty()));
+    let plain = p.surface("plain").unwrap();
+    assert_eq!(plain.spelling(), Some(Spelling::Plain));
+    let bound = plain.component("root").unwrap().compiled("tool").unwrap();
+    assert_eq!(
+        bound.dependencies(&JsonPointer::root()),
+        [JsonPointer::parse("/docs").unwrap()]
+    );
+    let warnings = p.take_warnings();
+    let seen: Vec<(usize, &str, &str)> = warnings
+        .iter()
+        .map(|w| (w.index, w.surface_id.as_str(), w.warning.location()))
+        .collect();
+    assert_eq!(
+        seen,
+        [(0, "at", "/createSurface/components/0/tool/arguments")]
+    );
+    assert_eq!(
+        warnings[0].warning.code(),
+        crate::error::WarningCode::OtherSpelling
+    );
+    // A plain surface that gets `@` values reads them, warned once per surface.
+    let update = |n: usize| {
+        json!({"version": "1.0", "updateComponents": {"surfaceId": "plain", "components": [
+        {"id": format!("t{n}"), "component": "Text", "text": {"@path": "/dir"}}]}})
+    };
+    p.process(&update(1)).unwrap();
+    p.process(&update(2)).unwrap();
+    let warnings = p.take_warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        (warnings[0].index, warnings[0].warning.location()),
+        (2, "/updateComponents/components/0/text")
+    );
+    assert_eq!(
+        p.surface("plain").unwrap().spelling(),
+        Some(Spelling::Plain)
+    );
+    // A surface whose first components hold no binding or call stays undecided; a failed
+    // message decides nothing and warns nothing.
+    p.process(
+        &json!({"version": "1.0", "createSurface": {"surfaceId": "later", "catalogId": "c",
+        "components": [{"id": "root", "component": "Text", "text": "hi"}]}}),
+    )
+    .unwrap();
+    assert_eq!(p.surface("later").unwrap().spelling(), None);
+    // Before v1.0 every value is plain.
+    p.process(&json!({"version": "v0.9", "createSurface": {"surfaceId": "old", "catalogId": "c"}}))
+        .unwrap();
+    p.process(
+        &json!({"version": "v0.9", "updateComponents": {"surfaceId": "old", "components": [
+        {"id": "root", "component": "Text", "text": {"path": "/x"}}]}}),
+    )
+    .unwrap();
+    assert_eq!(p.surface("old").unwrap().spelling(), Some(Spelling::Plain));
+    assert!(p.take_warnings().is_empty());
 }

@@ -241,19 +241,32 @@ const OTHER_CASES: &[(&str, &str)] = &[
     ("streamCases", "check_stream"),
 ];
 
+/// The name of a case of `OTHER_CASES` that has no `id` in its fixture file (the A2UI format
+/// requires a name): `<file stem>/<action>/<n>`, `n` from 0 in the file's order of that action.
+fn generated_name(stem: &str, action: &str, n: usize) -> String {
+    format!("{stem}/{action}/{n}")
+}
+
 /// A fixture file as a suite file: a list of cases. The file's `description` and top-level
 /// `catalogs` go on every case (`fileDescription`, `fileCatalogs`), since a suite file is a list.
-fn to_suite_file(file: &Value) -> Value {
+/// Every case has a `name`: its fixture `id`, or [`generated_name`] for the cases without one.
+fn to_suite_file(stem: &str, file: &Value) -> Value {
     let mut cases = Vec::new();
     for (key, value) in file.as_object().expect("a fixture file is an object") {
         match key.as_str() {
             "cases" => cases.extend(value.as_array().unwrap().iter().map(to_suite_case)),
             k => {
                 if let Some((_, action)) = OTHER_CASES.iter().find(|(f, _)| *f == k) {
-                    for case in value.as_array().unwrap() {
+                    for (n, case) in value.as_array().unwrap().iter().enumerate() {
+                        let mut case = case.as_object().unwrap().clone();
+                        let name = match case.shift_remove("id") {
+                            Some(id) => id,
+                            None => json!(generated_name(stem, action, n)),
+                        };
                         let mut out = Map::new();
+                        out.insert("name".into(), name);
                         out.insert("action".into(), json!(action));
-                        out.extend(case.as_object().unwrap().clone());
+                        out.extend(case);
                         cases.push(Value::Object(out));
                     }
                 }
@@ -274,7 +287,7 @@ fn to_suite_file(file: &Value) -> Value {
 }
 
 /// The fixture file a suite file was written from.
-fn from_suite_file(suite: &Value) -> Value {
+fn from_suite_file(stem: &str, suite: &Value) -> Value {
     let mut file = Map::new();
     let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
     for case in suite.as_array().expect("a suite file is a list") {
@@ -295,7 +308,18 @@ fn from_suite_file(suite: &Value) -> Value {
         let (group, case) = match OTHER_CASES.iter().find(|(_, a)| *a == action) {
             Some((group, _)) => {
                 case.shift_remove("action");
-                (group.to_string(), Value::Object(case))
+                let n = groups
+                    .iter()
+                    .find(|(g, _)| g == group)
+                    .map_or(0, |(_, cases)| cases.len());
+                let name = case.shift_remove("name");
+                let mut back = Map::new();
+                if let Some(name) = name.filter(|n2| n2 != &json!(generated_name(stem, &action, n)))
+                {
+                    back.insert("id".into(), name);
+                }
+                back.extend(case);
+                (group.to_string(), Value::Object(back))
             }
             None => ("cases".to_owned(), from_suite_case(&Value::Object(case))),
         };
@@ -319,7 +343,7 @@ const LICENCE_HEADER: &str = "\
 ";
 
 fn yaml_text(stem: &str, file: &Value) -> String {
-    let body = serde_yaml_ng::to_string(&to_suite_file(file)).expect("JSON writes as YAML");
+    let body = serde_yaml_ng::to_string(&to_suite_file(stem, file)).expect("JSON writes as YAML");
     format!("{}{body}", LICENCE_HEADER.replace("{stem}", stem))
 }
 
@@ -361,7 +385,7 @@ fn the_yaml_suite_reads_back_to_the_same_results() {
             panic!("{} is missing", target.display());
         };
         let suite: Value = serde_yaml_ng::from_str(&text).expect("the suite file is YAML");
-        let back = from_suite_file(&suite);
+        let back = from_suite_file(&stem, &suite);
         let original = read_json(&path);
         assert!(
             json_eq(&back, &original),
@@ -395,7 +419,7 @@ fn suite_cases_use_the_a2ui_keys() {
         {"id": "grammar/y", "payload": {"@path": "/a"},
          "expect": {"error": {"code": "EXPRESSION_ERROR", "messageContains": "m"}}}
     ]});
-    let suite = to_suite_file(&file);
+    let suite = to_suite_file("t", &file);
     assert_eq!(
         suite[0],
         json!({"name": "split/x", "action": "evaluate_function", "function": "split",
@@ -408,5 +432,47 @@ fn suite_cases_use_the_a2ui_keys() {
         suite[1]["expectError"],
         json!({"category": "ExpressionError", "code": "EXPRESSION_ERROR", "messageContains": "m"})
     );
-    assert!(json_eq(&from_suite_file(&suite), &file));
+    assert!(json_eq(&from_suite_file("t", &suite), &file));
+}
+
+/// The A2UI format requires a name for every case: the fixture cases of their own action
+/// without an `id` (`affectsCases`, `regexCases`) get one made from their file and place,
+/// which reads back to no `id`; a stream case's `id` is its name.
+#[test]
+fn every_suite_case_has_a_name() {
+    let file = json!({"description": "d",
+        "affectsCases": [{"dependency": "/a", "change": "/a", "affects": true},
+                         {"dependency": "/a", "change": "/b", "affects": false}],
+        "streamCases": [{"id": "streams/one", "messages": [], "expect": {}}]});
+    let suite = to_suite_file("reactive-affects", &file);
+    let names: Vec<&str> = suite
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "reactive-affects/affects/0",
+            "reactive-affects/affects/1",
+            "streams/one"
+        ]
+    );
+    assert!(json_eq(&from_suite_file("reactive-affects", &suite), &file));
+    for path in fixture_files() {
+        let stem = stem(&path);
+        let text = std::fs::read_to_string(suite_dir().join(format!("{stem}.yaml"))).unwrap();
+        let suite: Value = serde_yaml_ng::from_str(&text).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for case in suite.as_array().unwrap() {
+            let name = case["name"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{stem}: a case without a name"));
+            assert!(
+                seen.insert(name.to_owned()),
+                "{stem}: the name {name} twice"
+            );
+        }
+    }
 }

@@ -97,3 +97,27 @@ impl Tally {
         );
     }
 }
+
+/// `value` with v1.0 spelled one way: the `"v1.0"` key of a capabilities object and the
+/// `"version": "v1.0"` of a message read as the published `"1.0"`. The suite's cases predate
+/// the published `"1.0"` (docs/conformance.md), and the crate writes it.
+pub fn same_version_keys(value: &Value) -> Value {
+    let canonical = |v: &str| {
+        a2ui_catalog_mcp::stream::Version::parse(v)
+            .map_or_else(|| v.to_owned(), |v| v.as_str().to_owned())
+    };
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| match (k.as_str(), v) {
+                    ("version", Value::String(s)) => (k.clone(), Value::String(canonical(s))),
+                    _ if a2ui_catalog_mcp::stream::Version::parse(k).is_some() => {
+                        (canonical(k), v.clone())
+                    }
+                    _ => (k.clone(), v.clone()),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
