@@ -355,3 +355,46 @@ fn the_demo_stream_calls_its_tools_through_the_processor() {
         "rust"
     );
 }
+
+/// The terminal renderer on a real server: `--call` asks a Python MCP SDK server for its
+/// surface (`tests/python/a2ui_counter_server.py`, over stdio), which is drawn.
+#[cfg(feature = "connect")]
+#[test]
+fn a_real_servers_surface_is_drawn() {
+    #[path = "support/python_env.rs"]
+    mod python_env;
+    use a2ui_catalog_mcp::connect::{ConnectOptions, Connections, ServerSpec};
+    let Some(python) = python_env::interpreter() else {
+        return;
+    };
+    let server = ServerSpec::command(format!(
+        "'{}' tests/python/a2ui_counter_server.py",
+        python.display()
+    ));
+    let worker = tools::ToolWorker::start(Box::new(move |sink| {
+        Box::pin(async move {
+            let connections = Connections::connect(&[server], &ConnectOptions::new())
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(
+                a2ui_catalog_mcp::mcp::McpHost::with_router(std::sync::Arc::new(connections))
+                    .with_sink(sink),
+            )
+        })
+    }))
+    .unwrap();
+    let mut app = StreamApp::new(&json!([]), "en-US", "UTC")
+        .unwrap()
+        .with_tools(worker);
+    app.call("show_counter", json!({"start": 5}));
+    app.settle();
+    let screen = app.screen(WIDTH);
+    assert!(
+        screen.contains("── counter") && screen.contains("[ +1 ]"),
+        "{screen}"
+    );
+    assert_eq!(
+        app.processor().surface("counter").unwrap().data_model()["count"],
+        5
+    );
+}
