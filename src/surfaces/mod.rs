@@ -469,7 +469,7 @@ impl Surface {
     /// assert_eq!(rows, ["row@/rows/0 \"a\"", "row@/rows/1 \"b\""]);
     /// ```
     pub fn resolve(&self, limits: ResolveLimits) -> Tree {
-        resolve::resolve(self, limits)
+        resolve::resolve(self, &mut resolve::Budget::new(limits, resolve::NODE_BYTES))
     }
 
     /// Where it came from, when a tool returned it (the tool and its server): what a policy
@@ -533,6 +533,8 @@ pub struct Processor {
     runs: tool_runs::Runs,
     /// Refused messages that tool results carried ([`Processor::take_forwarded_errors`]).
     forwarded_errors: Vec<ProcessError>,
+    /// The size of the live trees together, bounded by the live [`ResolveLimits`].
+    live_totals: live::Totals,
 }
 
 impl std::fmt::Debug for Processor {
@@ -587,6 +589,7 @@ impl Processor {
             journal: live::Journal::default(),
             runs: tool_runs::Runs::default(),
             forwarded_errors: Vec::new(),
+            live_totals: live::Totals::default(),
         }
     }
 
@@ -718,20 +721,26 @@ impl Processor {
     pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
         let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
         let mut surfaces = Map::new();
+        // One budget for every tree: all of them are held at once in what is returned, so each
+        // node is charged its JSON object too, and each is moved into it, not copied.
+        let mut budget =
+            resolve::Budget::new(limits, resolve::NODE_BYTES + resolve::JSON_NODE_BYTES);
         for surface in self.surfaces.values() {
+            // The data model is copied into the answer: charged first, left out past the budget.
+            let model = budget.copy(surface.data.get());
             // The live tree, when kept, holds what tool runs answered; `resolve` shows such
             // values pending.
             let tree = match surface.live() {
-                Some(live) => live.to_tree(),
-                None => surface.resolve(limits),
+                Some(live) => live.tree_within(&mut budget),
+                None => resolve::resolve(surface, &mut budget),
             };
             let mut out = json!({
                 "catalogId": surface.catalog_id,
-                "dataModel": surface.data.get(),
+                "dataModel": if model.is_ok() { surface.data.get().clone() } else { Value::Null },
                 "errors": errors.iter().filter(|e| e.surface_id.as_deref() == Some(surface.id.as_str())).map(error_json).collect::<Vec<_>>(),
-                "nodes": tree.nodes.iter().map(Node::to_json).collect::<Vec<_>>(),
+                "nodes": tree.nodes.into_iter().map(Node::into_json).collect::<Vec<_>>(),
             });
-            if let Some(why) = tree.truncated {
+            if let Some(why) = model.err().or(tree.truncated) {
                 out["truncated"] = json!(why);
             }
             surfaces.insert(surface.id.clone(), out);
@@ -1148,7 +1157,8 @@ impl Processor {
             Body::UpdateComponents(update) => self.update_components(update),
             Body::UpdateDataModel(update) => self.update_data_model(update),
             Body::DeleteSurface { surface_id } => {
-                if self.surfaces.remove(&surface_id).is_some() {
+                if let Some(gone) = self.surfaces.remove(&surface_id) {
+                    self.live_totals.forget(&gone);
                     self.deleted.insert(surface_id.clone());
                 }
                 Ok(Applied::SurfaceDeleted(surface_id))
