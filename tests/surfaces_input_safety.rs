@@ -426,3 +426,97 @@ fn the_benchmark_stream_and_the_default_limits() {
     let tree = p.surface("s").unwrap().resolve(limits);
     assert_eq!((tree.nodes.len(), tree.truncated), (30_003, None));
 }
+
+/// The streams and payloads of issue 34's second item: what evaluation copies and makes is
+/// charged to one budget per evaluation, and in a surface to one budget per message.
+#[cfg(target_os = "linux")]
+fn evaluation_attack(name: &str) -> u64 {
+    use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog};
+    use a2ui_catalog_mcp::{Environment, ErrorCode};
+    let mut env = Environment::new();
+    env.add_catalog(BasicCatalog::new().build());
+    env.set_default_catalog(BASIC_CATALOG_ID);
+    let limit = |result: Result<Value, a2ui_catalog_mcp::Error>| {
+        let err = result.unwrap_err();
+        assert_eq!(err.code(), ErrorCode::LimitExceeded, "{name}: {err}");
+        assert!(err.message().contains("Limits::max_eval_bytes"), "{err}");
+    };
+    match name {
+        // 10 000 rows, each a formatString of 4 000 `${/b}` over a 1 000-byte /b: 4 MB a row,
+        // 40 GB for the message when each row had a budget of its own.
+        "format-rows" | "format-rows-live" => {
+            let template = "${/b}".repeat(4_000);
+            let stream = json!({"version": "v1.0", "createSurface": {"surfaceId": "s",
+            "catalogId": BASIC_CATALOG_ID,
+            "dataModel": {"b": "x".repeat(1_000), "rows": vec![0; 10_000]},
+            "components": [
+                {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+                {"id": "row", "component": "Text", "text": {"call": "formatString", "args": {"value": template}}}
+            ]}});
+            let is_live = name.ends_with("live");
+            let (failed, peak) = peak::peak_of(|| {
+                let options = ProcessorOptions::default();
+                let options = if is_live {
+                    options.live(ResolveLimits::default())
+                } else {
+                    options
+                };
+                let mut p = Processor::with_environment(env.clone(), options);
+                p.process(&stream).unwrap();
+                let states: Vec<Option<NodeState>> = if is_live {
+                    let live = p.surface("s").unwrap().live().unwrap();
+                    live.instances()
+                        .into_iter()
+                        .map(|id| live.node(id).unwrap().state())
+                        .collect()
+                } else {
+                    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+                    tree.nodes.into_iter().map(|n| n.state).collect()
+                };
+                states
+                    .iter()
+                    .filter(|s| matches!(s, Some(NodeState::Failed(why)) if why.contains("Limits::max_eval_")))
+                    .count()
+            });
+            // A few rows fit the message's budget; the rest are failed, not made.
+            assert!(failed > 9_000, "{name}: {failed} rows failed");
+            peak
+        }
+        // 40 formatString calls of a template from the data: 48 MB each when each call was
+        // bounded by max_output_bytes alone.
+        "format-from-data" => {
+            let call = json!({"@call": "formatString", "args": {"value": {"@path": "/t"}}});
+            let payload = env.compile(&Value::Array(vec![call; 40])).unwrap();
+            let mut model = json!({"t": "${/s}".repeat(4_000), "s": "x".repeat(12_000)});
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
+            limit(result);
+            peak
+        }
+        // 3 000 bindings of a 55 KB string: 165 MB of copies.
+        "binding-copies" => {
+            let payload = env
+                .compile(&Value::Array(vec![json!({"@path": "/s"}); 3_000]))
+                .unwrap();
+            let mut model = json!({"s": "x".repeat(55_000)});
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
+            limit(result);
+            peak
+        }
+        other => panic!("no attack {other}"),
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn evaluation_is_bounded_per_evaluation_and_per_message() {
+    peak::each_in_a_child(
+        "evaluation_is_bounded_per_evaluation_and_per_message",
+        &[
+            "format-rows",
+            "format-rows-live",
+            "format-from-data",
+            "binding-copies",
+        ],
+        evaluation_attack,
+    );
+}

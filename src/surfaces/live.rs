@@ -378,6 +378,8 @@ struct Work<'a> {
     limits: ResolveLimits,
     /// The most nodes and bytes this tree may hold: the limits less the other trees.
     room: (usize, usize),
+    /// One evaluation budget for every property the update evaluates: a message's work.
+    eval: Option<crate::limits::EvalBudget>,
     raw: &'a mut Raw,
     dirty: Vec<(u32, u32)>,
     /// Tool runs started: (instance, property, ticket).
@@ -514,6 +516,7 @@ impl LiveTree {
             surface,
             limits,
             room: totals.room(limits, &tree),
+            eval: None,
             raw,
             dirty: Vec::new(),
             runs: Vec::new(),
@@ -681,12 +684,15 @@ impl LiveTree {
         let context = inst.context.clone();
         let mut props = Vec::with_capacity(component.compiled.len());
         for (p, (name, payload)) in component.compiled.iter().enumerate() {
-            let state = self.ticket(
-                work,
-                i,
-                p,
-                evaluate(work.surface, component, name, payload, &context),
+            let state = evaluate(
+                work.surface,
+                component,
+                name,
+                payload,
+                &context,
+                &mut work.eval,
             );
+            let state = self.ticket(work, i, p, state);
             if !matches!(state, PropState::Inert) {
                 // Inside a row, what the value reads below the row reaches it through the
                 // template; the root context has no template above it.
@@ -1042,7 +1048,14 @@ impl LiveTree {
             if inst.props.len() <= p as usize {
                 continue;
             }
-            let new = evaluate(work.surface, component, name, payload, &inst.context);
+            let new = evaluate(
+                work.surface,
+                component,
+                name,
+                payload,
+                &inst.context,
+                &mut work.eval,
+            );
             let new = self.ticket(work, i, p as usize, new);
             // Charged before it is compared: a value past the byte limit is a failure, and
             // the property changed if it was not failed so before.
@@ -1325,6 +1338,7 @@ fn evaluate(
     name: &str,
     payload: &Payload,
     context: &JsonPointer,
+    eval: &mut Option<crate::limits::EvalBudget>,
 ) -> PropState {
     // An action that runs a function does so on activation, never while drawing.
     if name == "action"
@@ -1348,9 +1362,10 @@ fn evaluate(
             Some(_) => None,
         });
     }
+    let budget = eval.get_or_insert_with(|| crate::limits::EvalBudget::new(payload.limits()));
     PropState::Computed(
         payload
-            .eval_read(model, context)
+            .eval_read_within(model, context, budget)
             .map(Arc::new)
             .map_err(|e| e.to_string()),
     )
@@ -1822,6 +1837,7 @@ impl Processor {
             surface,
             limits,
             room: self.live_totals.room(limits, &tree),
+            eval: None,
             raw,
             dirty: Vec::new(),
             runs: Vec::new(),

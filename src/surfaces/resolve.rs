@@ -73,6 +73,9 @@ pub(crate) struct Budget {
     /// its JSON object).
     per_node: usize,
     limits: ResolveLimits,
+    /// One evaluation budget for every property the resolution evaluates, made with the
+    /// limits of the first payload evaluated.
+    eval: Option<crate::limits::EvalBudget>,
 }
 
 /// The fixed part of a [`Node`]: its struct and its map of properties.
@@ -98,7 +101,14 @@ impl Budget {
             bytes: limits.max_bytes,
             per_node,
             limits,
+            eval: None,
         }
+    }
+
+    /// The budget of the resolution's evaluations.
+    fn eval(&mut self, payload: &Payload) -> &crate::limits::EvalBudget {
+        self.eval
+            .get_or_insert_with(|| crate::limits::EvalBudget::new(payload.limits()))
     }
 
     /// Charges one node holding `bytes` of strings, or refuses it (charging nothing) with the
@@ -483,7 +493,9 @@ fn instance(
             Some(payload) if payload.calls_tools() => Resolved::Pending,
             Some(payload) => match super::live::bare_path(payload) {
                 Some(_) => Resolved::Bare(payload),
-                None => Resolved::Made(payload.eval_read(model, context)),
+                None => {
+                    Resolved::Made(payload.eval_read_within(model, context, budget.eval(payload)))
+                }
             },
         };
         let size = match &resolved {
