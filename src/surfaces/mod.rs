@@ -1108,6 +1108,27 @@ impl Processor {
         problems
     }
 
+    /// Counts a message that could not be read (its text is not JSON, or too large): it takes
+    /// its place among the messages, as a checker numbers them, and comes back refused with
+    /// `error`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use a2ui_catalog_mcp::stream::{Category, MessageError};
+    /// let mut p = Processor::new(ProcessorOptions::default());
+    /// let err = p.refuse(MessageError::new(Category::Validation, "", "not JSON"));
+    /// assert_eq!((err.index, p.message_count()), (0, 1));
+    /// ```
+    pub fn refuse(&mut self, error: MessageError) -> ProcessError {
+        let index = self.messages;
+        self.messages += 1;
+        ProcessError {
+            index,
+            surface_id: None,
+            error,
+        }
+    }
+
     /// How many messages were given to the processor.
     pub fn message_count(&self) -> usize {
         self.messages
