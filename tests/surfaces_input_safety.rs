@@ -520,3 +520,48 @@ fn evaluation_is_bounded_per_evaluation_and_per_message() {
         evaluation_attack,
     );
 }
+
+/// A component of 50 000 unknown properties, and a strict message of 40 000 dangling
+/// children: every problem is reported, in one pass each (judging the component again per
+/// property, or scanning the problems found so far per child, was quadratic: minutes here).
+#[test]
+fn per_property_and_strict_checks_are_linear_in_the_message() {
+    let mut p = Processor::new(ProcessorOptions::default().strict(true));
+    p.register_catalog(&json!({"catalogId": "my", "components": {
+        "Text": {"properties": {"component": {"const": "Text"}, "text": {"type": "string"},
+            "variant": {"enum": ["h1", "body"]}}, "required": ["component", "text"]},
+        "Column": {"properties": {"component": {"const": "Column"},
+            "children": {"type": "array", "items": {"type": "string"}}}, "required": ["component"]}}}))
+    .unwrap();
+    let n = 50_000;
+    let mut text = serde_json::Map::new();
+    text.insert("id".into(), json!("root"));
+    text.insert("component".into(), json!("Text"));
+    text.insert("text".into(), json!("x"));
+    text.insert("variant".into(), json!("huge"));
+    for i in 0..n {
+        text.insert(format!("p{i}"), json!(i));
+    }
+    let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "my",
+        "components": [Value::Object(text)]}});
+    let found = p.component_problems(&message);
+    // Each unknown property, and the bad variant in its place among them (it comes before).
+    assert_eq!(found.len(), n + 1);
+    assert_eq!(found[0].pointer, "/createSurface/components/0/variant");
+    assert_eq!(found[1].pointer, "/createSurface/components/0/p0");
+    assert!(
+        found[n]
+            .message
+            .starts_with("unknown property 'p49999' of Text")
+    );
+
+    let children: Vec<String> = (0..40_000).map(|i| format!("c{i}")).collect();
+    let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "my",
+        "components": [{"id": "root", "component": "Column", "children": children}]}});
+    let found = p.component_problems(&message);
+    assert_eq!(found.len(), 40_000);
+    assert_eq!(
+        found[39_999].pointer,
+        "/createSurface/components/0/children/39999"
+    );
+}

@@ -1049,7 +1049,35 @@ impl Processor {
                 continue;
             }
             let mut def = def;
-            // Bounded: each round sets one property aside.
+            let first = problems.len();
+            // The properties the schema does not name are set aside in one pass (judging the
+            // component again per unknown property would be quadratic in its properties).
+            // The property a problem is at, when it is at one.
+            let prop_of = |pointer: &str, at: &str| {
+                pointer
+                    .strip_prefix(&format!("{at}/"))
+                    .map(|rest| rest.split('/').next().unwrap_or(rest))
+                    .map(|token| token.replace("~1", "/").replace("~0", "~"))
+            };
+            let mut unknown = Vec::new();
+            let mut positions: HashMap<String, usize> = HashMap::new();
+            if let Some(schema) = self.schema_of(&surface, &def)
+                && def.props.keys().any(|p| !schema.props.contains_key(p))
+            {
+                for (i, prop) in def.props.keys().enumerate() {
+                    positions.insert(prop.clone(), i + 1);
+                    if !schema.props.contains_key(prop) {
+                        let pointer =
+                            format!("{}/{}", def.pointer, crate::path::escape_token(prop));
+                        unknown.push((
+                            i + 1,
+                            unknown_property(pointer, prop, &def.component, schema),
+                        ));
+                    }
+                }
+                def.props.retain(|p, _| schema.props.contains_key(p));
+            }
+            // Bounded: each round sets one property the schema names aside.
             loop {
                 match self.component(&surface, def.clone(), spelling, &mut Vec::new()) {
                     Ok(component) => {
@@ -1057,11 +1085,7 @@ impl Processor {
                         break;
                     }
                     Err(e) => {
-                        let prop = e
-                            .pointer
-                            .strip_prefix(&format!("{}/", def.pointer))
-                            .map(|rest| rest.split('/').next().unwrap_or(rest))
-                            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+                        let prop = prop_of(&e.pointer, &def.pointer)
                             .filter(|p| def.props.contains_key(p.as_str()));
                         problems.push(e);
                         match prop {
@@ -1073,6 +1097,22 @@ impl Processor {
                     }
                 }
             }
+            if !unknown.is_empty() {
+                // In the order of the component's properties, as judging one at a time found
+                // them (a problem of the whole component first).
+                let mut found: Vec<(usize, MessageError)> = problems
+                    .drain(first..)
+                    .map(|e| {
+                        let at = prop_of(&e.pointer, &def.pointer)
+                            .and_then(|p| positions.get(&p).copied())
+                            .unwrap_or(0);
+                        (at, e)
+                    })
+                    .collect();
+                found.extend(unknown);
+                found.sort_by_key(|(at, _)| *at);
+                problems.extend(found.into_iter().map(|(_, e)| e));
+            }
         }
         if let Err(e) = graph::check(&surface, &passed, self.options.strict, |def| {
             self.schema_of(&surface, def)
@@ -1082,12 +1122,15 @@ impl Processor {
         // The graph check stops at its first problem: in strict mode every dangling child.
         if self.options.strict {
             let ids: HashSet<&str> = passed.iter().map(|c| c.def.id.as_str()).collect();
+            // Looked up, not scanned: a message of many dangling children stays linear.
+            let mut reported: HashSet<String> =
+                problems.iter().map(|p| p.pointer.clone()).collect();
             for component in &passed {
                 for (child, slot, _) in &component.children {
                     let pointer = format!("{}/{}", component.def.pointer, slot_pointer(slot));
                     if ids.contains(child.as_str())
                         || surface.components.contains_key(child)
-                        || problems.iter().any(|p| p.pointer == pointer)
+                        || !reported.insert(pointer.clone())
                     {
                         continue;
                     }
@@ -1529,17 +1572,7 @@ impl Processor {
             for (prop, value) in &def.props {
                 let pointer = format!("{at}/{}", crate::path::escape_token(prop));
                 let Some(kind) = schema.props.get(prop) else {
-                    let mut known: Vec<&str> = schema.props.keys().map(String::as_str).collect();
-                    known.sort_unstable();
-                    return Err(MessageError::new(
-                        Category::Validation,
-                        pointer,
-                        format!(
-                            "unknown property '{prop}' of {} (its properties: {})",
-                            def.component,
-                            known.join(", ")
-                        ),
-                    ));
+                    return Err(unknown_property(pointer, prop, &def.component, schema));
                 };
                 schema::check_prop(&pointer, &def.component, prop, kind, value)?;
             }
@@ -1950,6 +1983,25 @@ fn message_spelling(
         _ => None,
     };
     (decided.unwrap_or(Spelling::Plain), decided, mixed_at)
+}
+
+/// A property the component's schema does not name.
+fn unknown_property(
+    pointer: String,
+    prop: &str,
+    component: &str,
+    schema: &ComponentSchema,
+) -> MessageError {
+    let mut known: Vec<&str> = schema.props.keys().map(String::as_str).collect();
+    known.sort_unstable();
+    MessageError::new(
+        Category::Validation,
+        pointer,
+        format!(
+            "unknown property '{prop}' of {component} (its properties: {})",
+            known.join(", ")
+        ),
+    )
 }
 
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
