@@ -478,6 +478,27 @@ impl<'a> CallContext<'a> {
         }
     }
 
+    /// Charges `n` bytes of text or values the function is about to make to the evaluation's
+    /// budget ([`Limits::max_eval_bytes`]), or refuses them (`LIMIT_EXCEEDED`).
+    // Only the basic catalog's formatString makes text this way today.
+    #[cfg_attr(not(feature = "basic-catalog"), allow(dead_code))]
+    pub(crate) fn spend_bytes(&self, n: usize, what: &str) -> Result<(), Error> {
+        match self.budget {
+            Some(budget) => budget.spend_bytes(n as u64, what),
+            None => Ok(()),
+        }
+    }
+
+    /// Charges a copy of `value` the function is about to make, or refuses it.
+    // Only the basic catalog's formatString makes text this way today.
+    #[cfg_attr(not(feature = "basic-catalog"), allow(dead_code))]
+    pub(crate) fn spend_copy(&self, value: &Value, what: &str) -> Result<(), Error> {
+        match self.budget {
+            Some(budget) => budget.spend_copy(value, what),
+            None => Ok(()),
+        }
+    }
+
     /// The environment's limits (output size, index, JMESPath, caches).
     pub fn limits(&self) -> &Limits {
         self.limits

@@ -74,30 +74,48 @@
 //!   bounded by [`Limits::max_output_items`] (4 194 304, `transformData`'s result included) and
 //!   [`Limits::max_output_bytes`] (64 MiB);
 //! - one evaluation of a payload has one budget, all its calls together, charged before memory
-//!   is taken: [`Limits::max_eval_steps`] (4 194 304 JMESPath steps) and
-//!   [`Limits::max_eval_items`] (524 288 values: the elements, object keys and 64-byte pieces
-//!   of copied text of `transformData`'s results, the `null`s writes pad arrays with, the items
-//!   of `split` and `regexCapture`). With the defaults, the attacks of the input-safety review
-//!   (eight `[@,@]`-doubling transforms, 3 000 padding writes, a split of millions of pieces, a
-//!   result of millions of values) stop under 64 MiB;
+//!   is taken: [`Limits::max_eval_steps`] (4 194 304 steps: JMESPath's, and each payload node
+//!   the evaluation visits), [`Limits::max_eval_items`] (524 288 values: the elements, object
+//!   keys and 64-byte pieces of copied text of `transformData`'s results, the `null`s writes
+//!   pad arrays with, the items of `split` and `regexCapture`) and [`Limits::max_eval_bytes`]
+//!   (16 MiB: each binding's copy of the model's value, formatString's output and what a
+//!   template from data reads). Reaching one is `LIMIT_EXCEEDED` for the evaluation, which
+//!   writes nothing. With the defaults, the attacks of the input-safety reviews (eight
+//!   `[@,@]`-doubling transforms, 3 000 padding writes, a split of millions of pieces, a result
+//!   of millions of values, 3 000 bindings of a 55 KB string, 40 formatString calls of a
+//!   template from data) stop under 64 MiB;
 //! - the evaluator is a machine with an explicit stack, not a recursive walk. What it copies
 //!   (`serde_json::Value`'s clone and drop recurse) is payload literals and tool output, parsed
 //!   under the depth limit, and data read from the model, measured first;
 //! - the surfaces processor ([`surfaces`]) bounds a surface to
 //!   [`ProcessorOptions::max_components`](surfaces::ProcessorOptions::max_components) (100 000)
-//!   components and a resolved tree to
-//!   [`ResolveLimits::max_template_items`](surfaces::ResolveLimits::max_template_items) (10 000)
-//!   items per template and [`ResolveLimits::max_nodes`](surfaces::ResolveLimits::max_nodes)
-//!   (100 000) nodes, past them `LIMIT_EXCEEDED`, the same limits bounding the live trees of
-//!   [`ProcessorOptions::live`](surfaces::ProcessorOptions::live); its graph walks, and the live
-//!   trees' builds and drops, use explicit stacks and queues;
+//!   components (one more is `LIMIT_EXCEEDED` for the message, which changes nothing), and what
+//!   resolving costs for the whole processor, each node charged before it is queued or made:
+//!   [`ResolveLimits::max_template_items`](surfaces::ResolveLimits::max_template_items) (10 000
+//!   items per template: a longer one fails its node with `LIMIT_EXCEEDED`),
+//!   [`ResolveLimits::max_nodes`](surfaces::ResolveLimits::max_nodes) (100 000 nodes) and
+//!   [`ResolveLimits::max_bytes`](surfaces::ResolveLimits::max_bytes) (16 MiB of ids, keys,
+//!   contexts and resolved values, each node's copy counted): of one tree
+//!   ([`Surface::resolve`](surfaces::Surface::resolve)), of every tree and data model
+//!   `render_json` gives at once, and of the live trees of
+//!   [`ProcessorOptions::live`](surfaces::ProcessorOptions::live) together. Reaching one cuts
+//!   the trees breadth first and marks them `LIMIT_EXCEEDED` (`Tree::truncated`,
+//!   `LiveView::truncated`; a live value past the bytes fails its property); a bound string
+//!   over 256 bytes is read in place, not kept per live instance. All the evaluations one
+//!   message causes (every row of its templates) share one evaluation budget. With the
+//!   defaults, the streams of the second review (nested templates of 4 000 × 4 000 items, a
+//!   DAG of 300 × 300 × 300 instances, 90 000 nodes bound to a 50 KB string, a 30 KB id under
+//!   10 000 rows, 40 surfaces of 100 000 nodes, 10 000 rows of a 4 000-part formatString)
+//!   stay under 64 MiB. Its graph walks, and the live trees' builds and drops, use explicit
+//!   stacks and queues;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine;
 //! - with `basic-catalog`, formatString templates are parsed in one pass without recursion,
 //!   bounded to 64 KiB, 32 levels of nesting and 4 096 parts (`basic::MAX_TEMPLATE_BYTES`,
 //!   `MAX_NESTING`, `MAX_PARTS`), templates from data cached per text within
-//!   [`Limits::cache_capacity`]; formatDate patterns to 256 bytes and date text to 64 bytes;
+//!   [`Limits::cache_capacity`]; formatDate patterns to 256 bytes and date text to 64 bytes,
+//!   a field it cannot write an `EXPRESSION_ERROR`;
 //! - a tool's `outputSchema` (feature `json-schema`, `McpHost::with_output_schema`) is
 //!   compiled only when it is at most `mcp::MAX_OUTPUT_SCHEMA_BYTES` (256 KiB) of JSON and
 //!   within [`Limits::max_depth`], has no `$ref` cycle that never reaches the value, and refers

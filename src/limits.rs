@@ -41,14 +41,22 @@ pub struct Limits {
     /// evaluation steps of one call.
     pub jmespath: crate::jmespath::Limits,
     /// Most JMESPath evaluation steps one evaluation of a payload may take, its
-    /// `transformData` calls together (each one is also bounded by `jmespath.max_steps`).
-    /// Default 4 194 304. Past it is `LIMIT_EXCEEDED`.
+    /// `transformData` calls together (each one is also bounded by `jmespath.max_steps`), and
+    /// the payload's own nodes it visits (one step each). Default 4 194 304. Past it is
+    /// `LIMIT_EXCEEDED`.
     pub max_eval_steps: u64,
     /// Most values one evaluation of a payload may create, all its calls together: the nodes of
     /// `transformData`'s results, the `null`s its writes pad arrays with, and the items of
     /// `split` and `regexCapture`. Default 524 288. Each is charged before it is built; past
     /// it is `LIMIT_EXCEEDED` and nothing more is written.
     pub max_eval_items: u64,
+    /// Most bytes of values one evaluation of a payload may copy or make, all its calls
+    /// together: each binding's copy of the model's value, `formatString`'s output and what a
+    /// template from data reads. Default 16 MiB. Each is charged before it is made (an
+    /// output as it grows); past it is `LIMIT_EXCEEDED`. A renderer's surfaces give all the
+    /// evaluations one message causes one budget (10 000 rows of a template are one
+    /// message's work, not 10 000 budgets).
+    pub max_eval_bytes: u64,
     /// Entries of each compiled-pattern cache (JMESPath and regex patterns that come from data).
     /// Default 256; the least recently used entry is evicted.
     pub cache_capacity: usize,
@@ -64,8 +72,29 @@ impl Default for Limits {
             jmespath: crate::jmespath::Limits::default(),
             max_eval_steps: 4 << 20,
             max_eval_items: 1 << 19,
+            max_eval_bytes: 16 << 20,
             cache_capacity: DEFAULT_CACHE_CAPACITY,
         }
+    }
+}
+
+/// A count an evaluation spends from: atomic only so that a budget can be shared by reference
+/// with an evaluation that awaits a tool call on another thread; one evaluation at a time
+/// spends from it, so a relaxed load and store suffice (no read-modify-write is needed).
+#[derive(Debug)]
+struct Counter(std::sync::atomic::AtomicU64);
+
+impl Counter {
+    fn new(n: u64) -> Counter {
+        Counter(std::sync::atomic::AtomicU64::new(n))
+    }
+
+    fn get(&self) -> u64 {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn set(&self, n: u64) {
+        self.0.store(n, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -74,20 +103,65 @@ impl Default for Limits {
 /// of many small calls is bounded as one large call is.
 #[derive(Debug)]
 pub(crate) struct EvalBudget {
-    steps: std::cell::Cell<u64>,
-    items: std::cell::Cell<u64>,
+    steps: Counter,
+    items: Counter,
+    bytes: Counter,
     max_steps: u64,
     max_items: u64,
+    max_bytes: u64,
 }
 
 impl EvalBudget {
     pub(crate) fn new(limits: &Limits) -> EvalBudget {
         EvalBudget {
-            steps: std::cell::Cell::new(limits.max_eval_steps),
-            items: std::cell::Cell::new(limits.max_eval_items),
+            steps: Counter::new(limits.max_eval_steps),
+            items: Counter::new(limits.max_eval_items),
+            bytes: Counter::new(limits.max_eval_bytes),
             max_steps: limits.max_eval_steps,
             max_items: limits.max_eval_items,
+            max_bytes: limits.max_eval_bytes,
         }
+    }
+
+    /// Charges `n` bytes about to be copied or made (`what` says which), or refuses them
+    /// (`LIMIT_EXCEEDED`) and charges nothing.
+    pub(crate) fn spend_bytes(&self, n: u64, what: &str) -> Result<(), crate::error::Error> {
+        let left = self.bytes.get();
+        if n > left {
+            return Err(crate::error::Error::new(
+                crate::error::ErrorCode::LimitExceeded,
+                format!(
+                    "{what} would take the evaluation past its budget of {} bytes \
+                     (Limits::max_eval_bytes)",
+                    self.max_bytes
+                ),
+            ));
+        }
+        self.bytes.set(left - n);
+        Ok(())
+    }
+
+    /// Charges a copy of `value` before it is made (walking no more of it than the budget has
+    /// left), or refuses it.
+    pub(crate) fn spend_copy(
+        &self,
+        value: &serde_json::Value,
+        what: &str,
+    ) -> Result<(), crate::error::Error> {
+        let left = self.bytes.get();
+        let n = copy_bytes(value, left).unwrap_or(u64::MAX);
+        self.spend_bytes(n, what)
+    }
+
+    /// Charges one step of the payload's own evaluation (a node visited), or refuses it: the
+    /// work of many evaluations sharing a budget is bounded, even when each fails early.
+    pub(crate) fn step(&self) -> Result<(), crate::error::Error> {
+        let left = self.steps.get();
+        if left == 0 {
+            return Err(self.steps_exceeded());
+        }
+        self.steps.set(left - 1);
+        Ok(())
     }
 
     /// The JMESPath steps left.
@@ -135,10 +209,38 @@ impl EvalBudget {
         crate::error::Error::new(
             crate::error::ErrorCode::LimitExceeded,
             format!(
-                "the evaluation's JMESPath expressions together would take more than its budget \
-                 of {} steps (Limits::max_eval_steps)",
+                "the evaluation and its JMESPath expressions together would take more than its \
+                 budget of {} steps (Limits::max_eval_steps)",
                 self.max_steps
             ),
         )
     }
+}
+
+/// What a copy of `value` holds, estimated from above (each value's slot, each string's and
+/// key's text); `None` past `max`. Walks with a stack: a host's model may nest deep.
+pub(crate) fn copy_bytes(value: &serde_json::Value, max: u64) -> Option<u64> {
+    use serde_json::Value;
+    const SLOT: u64 = std::mem::size_of::<Value>() as u64;
+    let mut total = SLOT;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        // A container's slots are counted before its items are stacked: a long one is
+        // refused unwalked.
+        total += match v {
+            Value::String(s) => s.len() as u64,
+            Value::Array(items) => items.len() as u64 * SLOT,
+            Value::Object(map) => map.keys().map(|k| k.len() as u64 + 32 + SLOT).sum(),
+            _ => 0,
+        };
+        if total > max {
+            return None;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    Some(total)
 }

@@ -741,3 +741,37 @@ fn check_reports_the_november_rules_and_action_shapes() {
         );
     }
 }
+
+/// `render` reads a stream as `check` does: a UTF-8 byte order mark, a `{"messages": […]}`
+/// container followed by JSON lines, and a line that is not JSON, which is refused where it
+/// stands (the index `check` gives it) while the messages around it are drawn.
+#[test]
+fn render_reads_a_stream_as_check_does() {
+    let stream = concat!(
+        "\u{feff}{\"messages\": [{\"version\": \"v1.0\", \"createSurface\": {\"surfaceId\": \"a\", \"catalogId\": \"https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json\",",
+        " \"components\": [{\"id\": \"root\", \"component\": \"Text\", \"text\": \"A\"}]}}]}\n",
+        "{\"version\": \"v1.0\", \"updateComponents\": not JSON}\n",
+        "{\"version\": \"v1.0\", \"createSurface\": {\"surfaceId\": \"b\", \"catalogId\": \"https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json\",",
+        " \"components\": [{\"id\": \"root\", \"component\": \"Text\", \"text\": \"B\"}]}}\n",
+    );
+    let file = temp_file("render-as-check.jsonl", stream);
+    let (_, out, err) = run(&["check", "--json", &file]);
+    let checked = json_lines(&out);
+    let errors = checked[0]["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{out}{err}");
+    let index = errors[0]["index"].clone();
+    assert_eq!(index, json!(1));
+    let (code, out, err) = run(&["render", &file]);
+    assert_eq!(code, 0, "{err}");
+    let rendered = &json_lines(&out)[0];
+    for (id, text) in [("a", "A"), ("b", "B")] {
+        assert_eq!(
+            rendered["surfaces"][id]["nodes"][0]["props"]["text"], text,
+            "{rendered}"
+        );
+    }
+    let errors = rendered["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 1, "{rendered}");
+    assert_eq!(errors[0]["index"], index);
+    assert_eq!(errors[0]["category"], "ValidationError");
+}

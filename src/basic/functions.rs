@@ -628,12 +628,17 @@ impl Shared {
         &self,
         template: &Template,
         read: &dyn Fn(&str) -> Result<Value, Error>,
+        spend: &dyn Fn(usize) -> Result<(), Error>,
         limits: &Limits,
     ) -> Result<String, Error> {
         let mut out = String::new();
         for part in template.parts() {
             let v = self.eval_expr(part, read, limits)?;
+            let before = out.len();
             display(&v, &mut out);
+            // Charged as it grows: many calls of one template each stay within what the
+            // evaluation has left, not a fresh max_output_bytes each.
+            spend(out.len() - before)?;
             if out.len() > limits.max_output_bytes {
                 return Err(Error::new(
                     ErrorCode::LimitExceeded,
@@ -805,6 +810,7 @@ impl Function for Basic {
                 }
             }
             cx.check_output(1, out.len())?;
+            cx.spend_bytes(out.len(), "formatString's output")?;
             return Ok(Value::String(out));
         }
         let Value::String(text) = value else {
@@ -814,12 +820,18 @@ impl Function for Basic {
         };
         let template = self.shared.template(text, cx.limits())?;
         let read = |path: &str| -> Result<Value, Error> {
-            Ok(cx
-                .read(path)?
-                .map(std::borrow::Cow::into_owned)
-                .unwrap_or(Value::Null))
+            match cx.read(path)? {
+                Some(v) => {
+                    cx.spend_copy(&v, "formatString's copy of a value its template reads")?;
+                    Ok(v.into_owned())
+                }
+                None => Ok(Value::Null),
+            }
         };
-        let out = self.shared.interpolate(&template, &read, cx.limits())?;
+        let spend = |n: usize| cx.spend_bytes(n, "formatString's output");
+        let out = self
+            .shared
+            .interpolate(&template, &read, &spend, cx.limits())?;
         Ok(Value::String(out))
     }
 }

@@ -527,3 +527,83 @@ fn open_url_takes_uris_of_the_published_form() {
     assert!(err.message().contains("whitespace"), "{err}");
     assert!(tap(&long).is_err());
 }
+
+/// formatDate's `"ISO"` over JavaScript's whole date range, as `new Date(v).toISOString()`
+/// answers in Node (each answer below is Node's): the expanded year form outside 0..9999, a
+/// fractional epoch truncated toward zero, the expanded form read back.
+#[test]
+fn format_date_iso_over_the_whole_javascript_range() {
+    let cases = [
+        (json!(-8.64e15), "-271821-04-20T00:00:00.000Z"),
+        (json!(8.64e15), "+275760-09-13T00:00:00.000Z"),
+        (json!(1.9), "1970-01-01T00:00:00.001Z"),
+        (json!(-1.5), "1969-12-31T23:59:59.999Z"),
+        (json!(-0.5), "1970-01-01T00:00:00.000Z"),
+        (json!(253402300799999_i64), "9999-12-31T23:59:59.999Z"),
+        (json!(253402300800000_i64), "+010000-01-01T00:00:00.000Z"),
+        (json!(-62198755200000_i64), "-000001-01-01T00:00:00.000Z"),
+        (
+            json!("-000500-01-01T00:00:00Z"),
+            "-000500-01-01T00:00:00.000Z",
+        ),
+        (json!("+010000-01-01"), "+010000-01-01T00:00:00.000Z"),
+        (json!("9999-12-31"), "9999-12-31T00:00:00.000Z"),
+        (
+            json!("+275760-09-13T00:00:00.000Z"),
+            "+275760-09-13T00:00:00.000Z",
+        ),
+        (
+            json!("-271821-04-20T00:00:00Z"),
+            "-271821-04-20T00:00:00.000Z",
+        ),
+        (json!("+002026-03-04T05:06:07Z"), "2026-03-04T05:06:07.000Z"),
+        // Past the range, by a millisecond: no date.
+        (json!("-271821-04-19T23:59:59.999Z"), ""),
+        (json!(8.64e15 + 1.0), ""),
+        (json!("-000000-01-01"), ""),
+    ];
+    for (value, want) in cases {
+        give(
+            "en-US",
+            "formatDate",
+            json!({"value": value, "format": "ISO"}),
+            json!(want),
+        );
+    }
+}
+
+/// A pattern field formatDate cannot write is an `EXPRESSION_ERROR` naming it, never a letter
+/// echoed or a placeholder; a quoted letter is text; a pattern date outside ICU's years is an
+/// error, not `""`.
+#[test]
+fn format_date_refuses_what_it_cannot_write() {
+    for letter in [
+        "Y", "Q", "q", "w", "W", "k", "S", "C", "j", "l", "Z", "x", "X", "V",
+    ] {
+        let err = call(
+            &env("en-US"),
+            "formatDate",
+            json!({"value": 0, "format": format!("yyyy {letter}")}),
+            json!({}),
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::ExpressionError, "{letter}: {err}");
+        assert!(err.message().contains(&format!("'{letter}'")), "{err}");
+    }
+    give(
+        "en-US",
+        "formatDate",
+        json!({"value": 0, "format": "yyyy 'Q' 'it''s' d"}),
+        json!("1970 Q it's 1"),
+    );
+    for value in [json!(8.64e15), json!("+010000-01-01")] {
+        let err = call(
+            &env("en-US"),
+            "formatDate",
+            json!({"value": value, "format": "yyyy"}),
+            json!({}),
+        )
+        .unwrap_err();
+        assert_eq!(err.code(), ErrorCode::ExpressionError, "{err}");
+    }
+}

@@ -14,6 +14,7 @@ use a2ui_catalog_mcp::mcp::ToolClient;
 use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost, MessageSink};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
+use a2ui_catalog_mcp::stream::{Category, MessageError};
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
@@ -639,20 +640,26 @@ fn render(
             processor.register_catalog(doc)?;
         }
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
-        let depth = env.limits().max_depth + 4;
+        // Read as `check` reads it: a message that cannot be read is refused where it stands,
+        // and the others are drawn.
+        let read = messages::read_stream(&text, env.limits().max_depth);
         let mut errors = Vec::new();
-        match a2ui_catalog_mcp::json::from_str_limited(&text, depth) {
-            Ok(stream) => errors.extend(processor.process_all(&stream)),
-            // JSON lines: one message a line.
-            Err(_) => {
-                for line in text.lines().filter(|l| !l.trim().is_empty()) {
-                    let message =
-                        a2ui_catalog_mcp::json::from_str_limited(line, depth).map_err(|e| {
-                            Error::new(e.code(), format!("{}: {}", path.display(), e.message()))
-                        })?;
-                    errors.extend(processor.process(&message).err());
-                }
+        let unread = |e: Error| {
+            let category = if e.code() == ErrorCode::LimitExceeded {
+                Category::Recursion
+            } else {
+                Category::Validation
+            };
+            MessageError::new(category, "", e.message())
+        };
+        for message in read.messages {
+            match message {
+                Ok(message) => errors.extend(processor.process_all(&message)),
+                Err(e) => errors.push(processor.refuse(unread(e))),
             }
+        }
+        if let Some(e) = read.broken {
+            errors.push(processor.refuse(unread(e)));
         }
         if !with_session {
             out!(

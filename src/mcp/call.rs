@@ -240,7 +240,7 @@ async fn call_tool<M: DataModel + Send>(
     model: &SharedModel<M>,
     scope: &CallScope<'_>,
     state: &mut EvalState,
-    budget: &mut EvalBudget,
+    budget: &EvalBudget,
     call: ToolCall,
 ) -> Result<Arc<ToolResponse>, Error> {
     let CallScope {

@@ -336,6 +336,61 @@ pub fn check_stream_with(
     Ok(checker.finish())
 }
 
+/// A stream's text read as [`check_stream`] reads it ([`read_stream`]).
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct StreamText {
+    /// Each message in the order of the text: its value (a container such as
+    /// `{"messages": […]}` is one value), or why it could not be read, each on its own so that
+    /// one bad message does not hide the others.
+    pub messages: Vec<Result<Value, Error>>,
+    /// Why the text could not be read past its last message, when it could not.
+    pub broken: Option<Error>,
+}
+
+/// Reads a stream's text as [`check_stream`] does: a UTF-8 byte order mark skipped, a JSON
+/// array of messages or JSON values one after another (JSON lines, pretty-printed objects,
+/// a container followed by lines), each message parsed on its own, nesting at most
+/// `max_depth` levels below its envelope and at most [`StreamOptions::max_message_bytes`]
+/// long. What renders a stream reads it so, and so locates its bad messages as a check does.
+///
+/// ```
+/// use a2ui_catalog_mcp::messages::read_stream;
+/// let text = "\u{feff}{\"messages\": [{\"deleteSurface\": {\"surfaceId\": \"a\"}}]}\n{bad\n{\"deleteSurface\": {\"surfaceId\": \"b\"}}\n";
+/// let read = read_stream(text, 128);
+/// assert_eq!(read.messages.len(), 3);
+/// assert!(read.messages[0].is_ok() && read.messages[1].is_err() && read.messages[2].is_ok());
+/// ```
+pub fn read_stream(text: &str, max_depth: usize) -> StreamText {
+    let max_bytes = StreamOptions::default().max_message_bytes;
+    let max_depth = max_depth.saturating_add(ENVELOPE_DEPTH);
+    let cut = split::cut(text);
+    StreamText {
+        messages: cut
+            .messages
+            .into_iter()
+            .map(|message| {
+                if message.len() > max_bytes {
+                    return Err(Error::new(
+                        ErrorCode::LimitExceeded,
+                        format!(
+                            "the message has {} bytes, more than the limit of {max_bytes}",
+                            message.len()
+                        ),
+                    ));
+                }
+                crate::json::from_str_limited(message, max_depth)
+            })
+            .collect(),
+        broken: cut.broken.map(|why| {
+            Error::new(
+                ErrorCode::ValidationFailed,
+                format!("the stream cannot be read further: {why}"),
+            )
+        }),
+    }
+}
+
 /// Whether `text` reads as a stream of A2UI messages rather than one payload: cut as
 /// [`check_stream`] cuts it (a JSON array, or JSON values one after another), at least one of
 /// its messages is an object with one of the [`MESSAGE_KINDS`] keys. A payload that is one JSON

@@ -70,8 +70,25 @@ pub(crate) struct Machine<'p> {
     origin: Origin,
     stack: Vec<Frame<'p>>,
     next: Option<Next<'p>>,
-    /// What the rest of the evaluation may spend, all its calls together.
-    budget: EvalBudget,
+    /// What the rest of the evaluation may spend, all its calls together (or, shared, all
+    /// the evaluations of one surface message).
+    budget: Budget<'p>,
+}
+
+/// An evaluation's own budget, or one shared with other evaluations.
+enum Budget<'p> {
+    Own(EvalBudget),
+    Shared(&'p EvalBudget),
+}
+
+impl std::ops::Deref for Budget<'_> {
+    type Target = EvalBudget;
+    fn deref(&self) -> &EvalBudget {
+        match self {
+            Budget::Own(b) => b,
+            Budget::Shared(b) => b,
+        }
+    }
 }
 
 /// Refuses (`LIMIT_EXCEEDED`) a value read from the model at `path` that nests deeper than
@@ -96,11 +113,15 @@ fn read<M: DataModel + ?Sized>(
     model: &M,
     path: &JsonPointer,
     max_depth: usize,
+    budget: &EvalBudget,
 ) -> Result<Value, Error> {
+    let what = || format!("the copy of the value at '{path}'");
     match model.read(path) {
         None => Ok(Value::Null),
         Some(Cow::Owned(value)) => {
-            if let Err(e) = check_read(&value, path, max_depth) {
+            if let Err(e) = check_read(&value, path, max_depth)
+                .and_then(|()| budget.spend_copy(&value, &what()))
+            {
                 crate::json::drop_deep(value);
                 return Err(e);
             }
@@ -108,6 +129,7 @@ fn read<M: DataModel + ?Sized>(
         }
         Some(Cow::Borrowed(value)) => {
             check_read(value, path, max_depth)?;
+            budget.spend_copy(value, &what())?;
             Ok(value.clone())
         }
     }
@@ -127,13 +149,19 @@ impl<'p> Machine<'p> {
             origin,
             stack: Vec::new(),
             next: None,
-            budget: EvalBudget::new(limits),
+            budget: Budget::Own(EvalBudget::new(limits)),
         }
     }
 
+    /// Spends from `budget`, shared with other evaluations, instead of a budget of its own.
+    pub(crate) fn within(mut self, budget: &'p EvalBudget) -> Machine<'p> {
+        self.budget = Budget::Shared(budget);
+        self
+    }
+
     /// What the rest of the evaluation may spend (a tool call's write charges its padding).
-    pub(crate) fn budget(&mut self) -> &mut EvalBudget {
-        &mut self.budget
+    pub(crate) fn budget(&self) -> &EvalBudget {
+        &self.budget
     }
 
     /// Runs the program until it has its value, or, when `tools` is set, until a function asks
@@ -148,7 +176,7 @@ impl<'p> Machine<'p> {
         let mut next = self.next.take().unwrap_or(Next::Enter(self.program.root));
         loop {
             next = match next {
-                Next::Enter(id) => match self.program.node(id) {
+                Next::Enter(id) => match self.budget.step().map(|()| self.program.node(id))? {
                     Node::Const(v) => {
                         Next::Deliver(Operand::Ready(ArgValue::Json(Cow::Borrowed(v))))
                     }
@@ -206,10 +234,13 @@ impl<'p> Machine<'p> {
         model: &M,
     ) -> Result<(), Error> {
         let max_depth = self.limits.max_depth;
+        let budget = &*self.budget;
         for frame in &mut self.stack {
             for val in &mut frame.vals {
                 if let Operand::Bound(p) = val {
-                    *val = Operand::Ready(ArgValue::Json(Cow::Owned(read(model, p, max_depth)?)));
+                    *val = Operand::Ready(ArgValue::Json(Cow::Owned(read(
+                        model, p, max_depth, budget,
+                    )?)));
                 }
             }
         }
@@ -232,7 +263,7 @@ impl<'p> Machine<'p> {
     ) -> Result<Value, Error> {
         match val {
             Operand::Ready(v) => Ok(v.into_json().into_owned()),
-            Operand::Bound(p) => read(model, &p, self.limits.max_depth),
+            Operand::Bound(p) => read(model, &p, self.limits.max_depth, &self.budget),
         }
     }
 

@@ -205,6 +205,27 @@ impl Payload {
         self.eval_read_from(model, context, Origin::Binding)
     }
 
+    /// [`eval_read`](Payload::eval_read) spending from `budget`, shared with other evaluations
+    /// (a surface message's).
+    pub(crate) fn eval_read_within<M: DataModel + ?Sized>(
+        &self,
+        model: &M,
+        context: &JsonPointer,
+        budget: &crate::limits::EvalBudget,
+    ) -> Result<Value, Error> {
+        if self.may_write() {
+            return self.eval_read(model, context);
+        }
+        match self
+            .machine(context, Origin::Binding)
+            .within(budget)
+            .run(&mut ReadOnly(model), false)?
+        {
+            Step::Done(value) => Ok(value),
+            Step::Tool(_) => unreachable!("tool calls only suspend when asked to"),
+        }
+    }
+
     /// [`eval_read`](Payload::eval_read) for an evaluation of this [`Origin`] (see
     /// [`eval_from`](Payload::eval_from)).
     pub fn eval_read_from<M: DataModel + ?Sized>(

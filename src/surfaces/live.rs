@@ -282,6 +282,9 @@ struct Inst {
     props: Vec<PropState>,
     /// Its position among the instances of its component.
     pos: u32,
+    /// What it holds, as charged to the tree's [`ResolveLimits::max_bytes`]: its struct, its
+    /// context, the values its properties keep.
+    bytes: usize,
 }
 
 #[derive(Debug)]
@@ -314,12 +317,69 @@ pub(crate) struct LiveTree {
     truncated: Option<String>,
     /// The last tool run's ticket.
     tickets: u64,
+    /// The bytes its instances hold (the sum of their `bytes`).
+    bytes: usize,
+}
+
+/// The live trees of a processor together: what [`ResolveLimits::max_nodes`] and
+/// [`ResolveLimits::max_bytes`] bound.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Totals {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Totals {
+    /// A surface's tree is gone (the surface deleted).
+    pub(crate) fn forget(&mut self, surface: &Surface) {
+        if let Some(tree) = surface.live.as_deref() {
+            self.nodes -= tree.count;
+            self.bytes -= tree.bytes;
+        }
+    }
+
+    /// What the tree of one surface may hold: the limits less what the other trees hold.
+    fn room(&self, limits: ResolveLimits, tree: &LiveTree) -> (usize, usize) {
+        (
+            limits.max_nodes.saturating_sub(self.nodes - tree.count),
+            limits.max_bytes.saturating_sub(self.bytes - tree.bytes),
+        )
+    }
+
+    /// Records the tree's size after an update that found it at `before` (nodes, bytes).
+    fn update(&mut self, before: (usize, usize), tree: &LiveTree) {
+        self.nodes = self.nodes - before.0 + tree.count;
+        self.bytes = self.bytes - before.1 + tree.bytes;
+    }
+}
+
+/// What an instance costs beyond its context and its values.
+const INST_BYTES: usize = std::mem::size_of::<Entry>() + 64;
+
+/// The longest scalar a bare binding keeps to tell an equal write from a change: a longer one
+/// is read in the model when asked, and a change that reaches it is reported uncompared, so
+/// that a long string bound by many instances is not copied by each.
+const KEPT_SCALAR_BYTES: usize = 256;
+
+/// What a property's state keeps, charged to the tree.
+fn prop_bytes(state: &PropState) -> usize {
+    std::mem::size_of::<PropState>()
+        + match state {
+            PropState::Bare(Some(v)) => super::resolve::value_bytes(v, usize::MAX).unwrap_or(0),
+            PropState::Computed(Ok(v)) => super::resolve::value_bytes(v, usize::MAX).unwrap_or(0),
+            PropState::Computed(Err(why)) => why.len(),
+            _ => 0,
+        }
 }
 
 /// The work of one update of a tree: what it reports, and the properties to re-evaluate.
 struct Work<'a> {
     surface: &'a Surface,
     limits: ResolveLimits,
+    /// The most nodes and bytes this tree may hold: the limits less the other trees.
+    room: (usize, usize),
+    /// One evaluation budget for every property the update evaluates: a message's work.
+    eval: Option<crate::limits::EvalBudget>,
     raw: &'a mut Raw,
     dirty: Vec<(u32, u32)>,
     /// Tool runs started: (instance, property, ticket).
@@ -353,7 +413,7 @@ fn read_under<'v>(model: &'v Value, context: &JsonPointer, rest: &[String]) -> O
 
 /// The path a bare binding reads in its context, when it is read in place (a path through a
 /// forbidden token reads `null` whatever is there: evaluated instead).
-fn bare_path(payload: &Payload) -> Option<&DataPath> {
+pub(super) fn bare_path(payload: &Payload) -> Option<&DataPath> {
     payload.bare_path().filter(|p| match p {
         DataPath::Absolute(a) => !a.has_forbidden_token(),
         DataPath::Relative(t) => {
@@ -362,7 +422,11 @@ fn bare_path(payload: &Payload) -> Option<&DataPath> {
     })
 }
 
-fn read_bare<'v>(model: &'v Value, path: &DataPath, context: &JsonPointer) -> Option<&'v Value> {
+pub(super) fn read_bare<'v>(
+    model: &'v Value,
+    path: &DataPath,
+    context: &JsonPointer,
+) -> Option<&'v Value> {
     match path {
         DataPath::Absolute(p) => read_value(model, p),
         DataPath::Relative(tokens) => read_under(model, context, tokens),
@@ -441,11 +505,18 @@ impl LiveTree {
     }
 
     /// Builds the tree of a surface from nothing.
-    fn build(surface: &Surface, limits: ResolveLimits, raw: &mut Raw) -> (LiveTree, Runs) {
+    fn build(
+        surface: &Surface,
+        limits: ResolveLimits,
+        totals: &mut Totals,
+        raw: &mut Raw,
+    ) -> (LiveTree, Runs) {
         let mut tree = LiveTree::default();
         let mut work = Work {
             surface,
             limits,
+            room: totals.room(limits, &tree),
+            eval: None,
             raw,
             dirty: Vec::new(),
             runs: Vec::new(),
@@ -453,6 +524,7 @@ impl LiveTree {
         };
         tree.ensure_root(&mut work);
         let runs = std::mem::take(&mut work.runs);
+        totals.update((0, 0), &tree);
         (tree, runs)
     }
 
@@ -561,11 +633,21 @@ impl LiveTree {
         parent: u32,
         slot: SlotName,
     ) -> Option<u32> {
-        if self.count >= work.limits.max_nodes {
-            self.truncated = Some(format!(
-                "LIMIT_EXCEEDED: the tree has more than {} nodes; the rest is not resolved",
-                work.limits.max_nodes
-            ));
+        if self.count >= work.room.0 {
+            self.truncated.get_or_insert_with(|| {
+                format!(
+                    "LIMIT_EXCEEDED: the live trees have more than {} nodes \
+                     (ResolveLimits::max_nodes); the rest is not resolved",
+                    work.limits.max_nodes
+                )
+            });
+            return None;
+        }
+        let bytes = INST_BYTES + context.tokens().iter().map(|t| t.len() + 40).sum::<usize>();
+        if self.bytes.saturating_add(bytes) > work.room.1 {
+            if self.truncated.is_none() {
+                self.truncated = Some(self.too_many_bytes(work));
+            }
             return None;
         }
         let name = self.name(component);
@@ -580,7 +662,9 @@ impl LiveTree {
             kids: Vec::new(),
             props: Vec::new(),
             pos: 0,
+            bytes,
         };
+        self.bytes += bytes;
         let i = self.alloc(inst);
         let id = self.id_of(i);
         work.raw.created.push(id);
@@ -600,12 +684,15 @@ impl LiveTree {
         let context = inst.context.clone();
         let mut props = Vec::with_capacity(component.compiled.len());
         for (p, (name, payload)) in component.compiled.iter().enumerate() {
-            let state = self.ticket(
-                work,
-                i,
-                p,
-                evaluate(work.surface, component, name, payload, &context),
+            let state = evaluate(
+                work.surface,
+                component,
+                name,
+                payload,
+                &context,
+                &mut work.eval,
             );
+            let state = self.ticket(work, i, p, state);
             if !matches!(state, PropState::Inert) {
                 // Inside a row, what the value reads below the row reaches it through the
                 // template; the root context has no template above it.
@@ -618,9 +705,33 @@ impl LiveTree {
                     self.index.register(Key::Prop(i, p as u32), &deps);
                 }
             }
+            let state = self.charge(work, state);
             props.push(state);
         }
-        self.inst_mut(i).props = props;
+        let inst = self.inst_mut(i);
+        inst.bytes += props.iter().map(prop_bytes).sum::<usize>();
+        inst.props = props;
+    }
+
+    fn too_many_bytes(&self, work: &Work) -> String {
+        format!(
+            "LIMIT_EXCEEDED: the live trees would hold more than {} bytes \
+             (ResolveLimits::max_bytes); the rest is not resolved",
+            work.limits.max_bytes
+        )
+    }
+
+    /// Charges what a property's new state keeps to the tree; a computed value that would
+    /// take the trees past the byte limit is not kept: the property is failed instead.
+    fn charge(&mut self, work: &Work, state: PropState) -> PropState {
+        let bytes = prop_bytes(&state);
+        if self.bytes.saturating_add(bytes) <= work.room.1 {
+            self.bytes += bytes;
+            return state;
+        }
+        let failed = PropState::Computed(Err(self.too_many_bytes(work)));
+        self.bytes += prop_bytes(&failed);
+        failed
     }
 
     /// Unregisters the properties of instance `i`.
@@ -629,7 +740,12 @@ impl LiveTree {
         for p in 0..n {
             self.index.unregister(&Key::Prop(i, p as u32));
         }
-        self.inst_mut(i).props.clear();
+        let inst = self.inst_mut(i);
+        // Saturating: a tool's result is set by the host, not charged.
+        let kept: usize = inst.props.iter().map(prop_bytes).sum();
+        inst.bytes = inst.bytes.saturating_sub(kept);
+        inst.props.clear();
+        self.bytes = self.bytes.saturating_sub(kept);
     }
 
     /// Makes the children of instance `i` (one level; the new ones are queued).
@@ -648,15 +764,19 @@ impl LiveTree {
         for (child, slot, template) in def.children() {
             let slot: Arc<str> = Arc::from(slot.as_str());
             if !template {
-                if let Some(k) = self.make_one(
+                match self.make_one(
                     work,
                     child,
                     context.clone(),
                     i,
                     SlotName::Named(slot.clone(), kids.len() as u32),
                 ) {
-                    queue.push_back(k);
-                    kids.push(Kid::One(k));
+                    Some(k) => {
+                        queue.push_back(k);
+                        kids.push(Kid::One(k));
+                    }
+                    // Past the limits: its siblings would be refused as it was.
+                    None => break,
                 }
                 continue;
             }
@@ -684,6 +804,8 @@ impl LiveTree {
             self.fit_rows(work, i, &mut rows, Some(queue));
             kids.push(Kid::Rows(Box::new(rows)));
         }
+        // Cut by the limits, an instance keeps no room for the children it could not make.
+        kids.shrink_to_fit();
         self.inst_mut(i).kids = kids;
     }
 
@@ -751,6 +873,7 @@ impl LiveTree {
                 continue;
             };
             self.count -= 1;
+            self.bytes -= inst.bytes;
             work.raw.removed.push(id);
             let pos = inst.pos as usize;
             let mut moved = None;
@@ -925,8 +1048,20 @@ impl LiveTree {
             if inst.props.len() <= p as usize {
                 continue;
             }
-            let new = evaluate(work.surface, component, name, payload, &inst.context);
+            let new = evaluate(
+                work.surface,
+                component,
+                name,
+                payload,
+                &inst.context,
+                &mut work.eval,
+            );
             let new = self.ticket(work, i, p as usize, new);
+            // Charged before it is compared: a value past the byte limit is a failure, and
+            // the property changed if it was not failed so before.
+            let old_bytes = prop_bytes(&self.inst(i).props[p as usize]);
+            self.bytes = self.bytes.saturating_sub(old_bytes);
+            let new = self.charge(work, new);
             let inst = self.inst(i);
             let old = &inst.props[p as usize];
             let changed = match (old, &new) {
@@ -939,7 +1074,9 @@ impl LiveTree {
             };
             let name = self.name(name);
             let id = self.id_of(i);
-            self.inst_mut(i).props[p as usize] = new;
+            let inst = self.inst_mut(i);
+            inst.bytes = inst.bytes.saturating_sub(old_bytes) + prop_bytes(&new);
+            inst.props[p as usize] = new;
             if changed {
                 work.raw.updated.push((id, name));
             }
@@ -1201,6 +1338,7 @@ fn evaluate(
     name: &str,
     payload: &Payload,
     context: &JsonPointer,
+    eval: &mut Option<crate::limits::EvalBudget>,
 ) -> PropState {
     // An action that runs a function does so on activation, never while drawing.
     if name == "action"
@@ -1219,13 +1357,15 @@ fn evaluate(
         let value = read_bare(model, path, context);
         return PropState::Bare(match value {
             None => Some(Value::Null),
+            Some(Value::String(s)) if s.len() > KEPT_SCALAR_BYTES => None,
             Some(v) if is_scalar(v) => Some(v.clone()),
             Some(_) => None,
         });
     }
+    let budget = eval.get_or_insert_with(|| crate::limits::EvalBudget::new(payload.limits()));
     PropState::Computed(
         payload
-            .eval_read(model, context)
+            .eval_read_within(model, context, budget)
             .map(Arc::new)
             .map_err(|e| e.to_string()),
     )
@@ -1301,6 +1441,45 @@ impl<'a> LiveView<'a> {
             }
         }
         out
+    }
+
+    /// Why the tree stopped short, when the limits cut it (`LIMIT_EXCEEDED: …`): its
+    /// instances past [`ResolveLimits::max_nodes`] or [`ResolveLimits::max_bytes`], for all
+    /// the live trees of the processor together, are not made.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
+    /// use serde_json::json;
+    /// let mut limits = ResolveLimits::default();
+    /// limits.max_nodes = 3;
+    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true).live(limits));
+    /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
+    ///     "components": [{"id": "root", "component": "Column", "children": ["a", "b", "c"]}]}})).unwrap();
+    /// let live = p.surface("s").unwrap().live().unwrap();
+    /// assert_eq!(live.len(), 3);
+    /// assert!(live.truncated().unwrap().starts_with("LIMIT_EXCEEDED"));
+    /// ```
+    pub fn truncated(&self) -> Option<&'a str> {
+        self.tree.truncated.as_deref()
+    }
+
+    /// [`to_tree`](LiveView::to_tree) within `budget`: past it, the rest is not read and the
+    /// tree is marked `LIMIT_EXCEEDED`.
+    pub(crate) fn tree_within(&self, budget: &mut super::resolve::Budget) -> Tree {
+        let mut tree = Tree {
+            nodes: Vec::new(),
+            truncated: self.tree.truncated.clone(),
+        };
+        for id in self.instances() {
+            let Some(node) = self.node(id) else { continue };
+            let node = node.to_node();
+            if let Err(why) = budget.charge_node(&node) {
+                tree.truncated = Some(why);
+                break;
+            }
+            tree.nodes.push(node);
+        }
+        tree
     }
 
     /// The tree as [`Surface::resolve`] gives it, read from the live instances: the same
@@ -1594,7 +1773,7 @@ impl Processor {
                     return;
                 };
                 let raw = self.journal.per_surface.entry(id.clone()).or_default();
-                let (tree, runs) = LiveTree::build(surface, limits, raw);
+                let (tree, runs) = LiveTree::build(surface, limits, &mut self.live_totals, raw);
                 let starts = tree.run_starts(surface, runs);
                 surface.live = Some(Box::new(tree));
                 self.journal.created_surfaces.push(id.clone());
@@ -1653,9 +1832,12 @@ impl Processor {
             .entry(surface_id.to_owned())
             .or_default();
         let skip = skip.and_then(|(instance, index)| Some((tree.lookup(instance)?, index)));
+        let before = (tree.count, tree.bytes);
         let mut work = Work {
             surface,
             limits,
+            room: self.live_totals.room(limits, &tree),
+            eval: None,
             raw,
             dirty: Vec::new(),
             runs: Vec::new(),
@@ -1666,6 +1848,7 @@ impl Processor {
             tree.apply_components(&mut work, ids);
         }
         let runs = std::mem::take(&mut work.runs);
+        self.live_totals.update(before, &tree);
         let starts = tree.run_starts(surface, runs);
         surface.live = Some(tree);
         self.start_prop_runs(surface_id, starts);

@@ -469,7 +469,7 @@ impl Surface {
     /// assert_eq!(rows, ["row@/rows/0 \"a\"", "row@/rows/1 \"b\""]);
     /// ```
     pub fn resolve(&self, limits: ResolveLimits) -> Tree {
-        resolve::resolve(self, limits)
+        resolve::resolve(self, &mut resolve::Budget::new(limits, resolve::NODE_BYTES))
     }
 
     /// Where it came from, when a tool returned it (the tool and its server): what a policy
@@ -533,6 +533,8 @@ pub struct Processor {
     runs: tool_runs::Runs,
     /// Refused messages that tool results carried ([`Processor::take_forwarded_errors`]).
     forwarded_errors: Vec<ProcessError>,
+    /// The size of the live trees together, bounded by the live [`ResolveLimits`].
+    live_totals: live::Totals,
 }
 
 impl std::fmt::Debug for Processor {
@@ -587,6 +589,7 @@ impl Processor {
             journal: live::Journal::default(),
             runs: tool_runs::Runs::default(),
             forwarded_errors: Vec::new(),
+            live_totals: live::Totals::default(),
         }
     }
 
@@ -718,20 +721,26 @@ impl Processor {
     pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
         let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
         let mut surfaces = Map::new();
+        // One budget for every tree: all of them are held at once in what is returned, so each
+        // node is charged its JSON object too, and each is moved into it, not copied.
+        let mut budget =
+            resolve::Budget::new(limits, resolve::NODE_BYTES + resolve::JSON_NODE_BYTES);
         for surface in self.surfaces.values() {
+            // The data model is copied into the answer: charged first, left out past the budget.
+            let model = budget.copy(surface.data.get());
             // The live tree, when kept, holds what tool runs answered; `resolve` shows such
             // values pending.
             let tree = match surface.live() {
-                Some(live) => live.to_tree(),
-                None => surface.resolve(limits),
+                Some(live) => live.tree_within(&mut budget),
+                None => resolve::resolve(surface, &mut budget),
             };
             let mut out = json!({
                 "catalogId": surface.catalog_id,
-                "dataModel": surface.data.get(),
+                "dataModel": if model.is_ok() { surface.data.get().clone() } else { Value::Null },
                 "errors": errors.iter().filter(|e| e.surface_id.as_deref() == Some(surface.id.as_str())).map(error_json).collect::<Vec<_>>(),
-                "nodes": tree.nodes.iter().map(Node::to_json).collect::<Vec<_>>(),
+                "nodes": tree.nodes.into_iter().map(Node::into_json).collect::<Vec<_>>(),
             });
-            if let Some(why) = tree.truncated {
+            if let Some(why) = model.err().or(tree.truncated) {
                 out["truncated"] = json!(why);
             }
             surfaces.insert(surface.id.clone(), out);
@@ -1040,7 +1049,35 @@ impl Processor {
                 continue;
             }
             let mut def = def;
-            // Bounded: each round sets one property aside.
+            let first = problems.len();
+            // The properties the schema does not name are set aside in one pass (judging the
+            // component again per unknown property would be quadratic in its properties).
+            // The property a problem is at, when it is at one.
+            let prop_of = |pointer: &str, at: &str| {
+                pointer
+                    .strip_prefix(&format!("{at}/"))
+                    .map(|rest| rest.split('/').next().unwrap_or(rest))
+                    .map(|token| token.replace("~1", "/").replace("~0", "~"))
+            };
+            let mut unknown = Vec::new();
+            let mut positions: HashMap<String, usize> = HashMap::new();
+            if let Some(schema) = self.schema_of(&surface, &def)
+                && def.props.keys().any(|p| !schema.props.contains_key(p))
+            {
+                for (i, prop) in def.props.keys().enumerate() {
+                    positions.insert(prop.clone(), i + 1);
+                    if !schema.props.contains_key(prop) {
+                        let pointer =
+                            format!("{}/{}", def.pointer, crate::path::escape_token(prop));
+                        unknown.push((
+                            i + 1,
+                            unknown_property(pointer, prop, &def.component, schema),
+                        ));
+                    }
+                }
+                def.props.retain(|p, _| schema.props.contains_key(p));
+            }
+            // Bounded: each round sets one property the schema names aside.
             loop {
                 match self.component(&surface, def.clone(), spelling, &mut Vec::new()) {
                     Ok(component) => {
@@ -1048,11 +1085,7 @@ impl Processor {
                         break;
                     }
                     Err(e) => {
-                        let prop = e
-                            .pointer
-                            .strip_prefix(&format!("{}/", def.pointer))
-                            .map(|rest| rest.split('/').next().unwrap_or(rest))
-                            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+                        let prop = prop_of(&e.pointer, &def.pointer)
                             .filter(|p| def.props.contains_key(p.as_str()));
                         problems.push(e);
                         match prop {
@@ -1064,6 +1097,22 @@ impl Processor {
                     }
                 }
             }
+            if !unknown.is_empty() {
+                // In the order of the component's properties, as judging one at a time found
+                // them (a problem of the whole component first).
+                let mut found: Vec<(usize, MessageError)> = problems
+                    .drain(first..)
+                    .map(|e| {
+                        let at = prop_of(&e.pointer, &def.pointer)
+                            .and_then(|p| positions.get(&p).copied())
+                            .unwrap_or(0);
+                        (at, e)
+                    })
+                    .collect();
+                found.extend(unknown);
+                found.sort_by_key(|(at, _)| *at);
+                problems.extend(found.into_iter().map(|(_, e)| e));
+            }
         }
         if let Err(e) = graph::check(&surface, &passed, self.options.strict, |def| {
             self.schema_of(&surface, def)
@@ -1073,12 +1122,15 @@ impl Processor {
         // The graph check stops at its first problem: in strict mode every dangling child.
         if self.options.strict {
             let ids: HashSet<&str> = passed.iter().map(|c| c.def.id.as_str()).collect();
+            // Looked up, not scanned: a message of many dangling children stays linear.
+            let mut reported: HashSet<String> =
+                problems.iter().map(|p| p.pointer.clone()).collect();
             for component in &passed {
                 for (child, slot, _) in &component.children {
                     let pointer = format!("{}/{}", component.def.pointer, slot_pointer(slot));
                     if ids.contains(child.as_str())
                         || surface.components.contains_key(child)
-                        || problems.iter().any(|p| p.pointer == pointer)
+                        || !reported.insert(pointer.clone())
                     {
                         continue;
                     }
@@ -1097,6 +1149,27 @@ impl Processor {
             self.surfaces.insert(surface.id.clone(), surface);
         }
         problems
+    }
+
+    /// Counts a message that could not be read (its text is not JSON, or too large): it takes
+    /// its place among the messages, as a checker numbers them, and comes back refused with
+    /// `error`.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use a2ui_catalog_mcp::stream::{Category, MessageError};
+    /// let mut p = Processor::new(ProcessorOptions::default());
+    /// let err = p.refuse(MessageError::new(Category::Validation, "", "not JSON"));
+    /// assert_eq!((err.index, p.message_count()), (0, 1));
+    /// ```
+    pub fn refuse(&mut self, error: MessageError) -> ProcessError {
+        let index = self.messages;
+        self.messages += 1;
+        ProcessError {
+            index,
+            surface_id: None,
+            error,
+        }
     }
 
     /// How many messages were given to the processor.
@@ -1148,7 +1221,8 @@ impl Processor {
             Body::UpdateComponents(update) => self.update_components(update),
             Body::UpdateDataModel(update) => self.update_data_model(update),
             Body::DeleteSurface { surface_id } => {
-                if self.surfaces.remove(&surface_id).is_some() {
+                if let Some(gone) = self.surfaces.remove(&surface_id) {
+                    self.live_totals.forget(&gone);
                     self.deleted.insert(surface_id.clone());
                 }
                 Ok(Applied::SurfaceDeleted(surface_id))
@@ -1498,17 +1572,7 @@ impl Processor {
             for (prop, value) in &def.props {
                 let pointer = format!("{at}/{}", crate::path::escape_token(prop));
                 let Some(kind) = schema.props.get(prop) else {
-                    let mut known: Vec<&str> = schema.props.keys().map(String::as_str).collect();
-                    known.sort_unstable();
-                    return Err(MessageError::new(
-                        Category::Validation,
-                        pointer,
-                        format!(
-                            "unknown property '{prop}' of {} (its properties: {})",
-                            def.component,
-                            known.join(", ")
-                        ),
-                    ));
+                    return Err(unknown_property(pointer, prop, &def.component, schema));
                 };
                 schema::check_prop(&pointer, &def.component, prop, kind, value)?;
             }
@@ -1919,6 +1983,25 @@ fn message_spelling(
         _ => None,
     };
     (decided.unwrap_or(Spelling::Plain), decided, mixed_at)
+}
+
+/// A property the component's schema does not name.
+fn unknown_property(
+    pointer: String,
+    prop: &str,
+    component: &str,
+    schema: &ComponentSchema,
+) -> MessageError {
+    let mut known: Vec<&str> = schema.props.keys().map(String::as_str).collect();
+    known.sort_unstable();
+    MessageError::new(
+        Category::Validation,
+        pointer,
+        format!(
+            "unknown property '{prop}' of {component} (its properties: {})",
+            known.join(", ")
+        ),
+    )
 }
 
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
