@@ -333,7 +333,11 @@ fn the_demo_stream_calls_its_tools_through_the_processor() {
     .unwrap();
     let worker = tools::ToolWorker::start(Box::new(move |sink| {
         Box::pin(async move {
-            Ok(a2ui_catalog_mcp::mcp::McpHost::new(std::sync::Arc::new(server)).with_sink(sink))
+            Ok(
+                a2ui_catalog_mcp::mcp::McpHost::new(std::sync::Arc::new(server))
+                    .with_sink(sink)
+                    .into(),
+            )
         })
     }))
     .unwrap();
@@ -376,10 +380,16 @@ fn a_real_servers_surface_is_drawn() {
             let connections = Connections::connect(&[server], &ConnectOptions::new())
                 .await
                 .map_err(|e| e.to_string())?;
-            Ok(
-                a2ui_catalog_mcp::mcp::McpHost::with_router(std::sync::Arc::new(connections))
-                    .with_sink(sink),
-            )
+            let connections = std::sync::Arc::new(connections);
+            let servers = connections.clone();
+            Ok(tools::Hosted {
+                host: a2ui_catalog_mcp::mcp::McpHost::with_router(connections).with_sink(sink),
+                action_server: Box::new(move |name: &str| {
+                    servers
+                        .server_named(name)
+                        .map(|s| s.clone() as std::sync::Arc<dyn a2ui_catalog_mcp::mcp::ToolClient>)
+                }),
+            })
         })
     }))
     .unwrap();
@@ -396,5 +406,15 @@ fn a_real_servers_surface_is_drawn() {
     assert_eq!(
         app.processor().surface("counter").unwrap().data_model()["count"],
         5
+    );
+    // Its button's action goes back to the server's a2ui_action; the answer updates it.
+    for key in parse_script("<Tab><Enter>").unwrap() {
+        app.key(key);
+        app.settle();
+    }
+    let counter = app.processor().surface("counter").unwrap().data_model();
+    assert_eq!(
+        (&counter["count"], &counter["last"]),
+        (&json!(6), &json!("increment from button"))
     );
 }

@@ -285,7 +285,7 @@ fn make_host(options: &Options) -> Result<tools::MakeHost, String> {
             Box::pin(async move {
                 host::demo_host()
                     .await
-                    .map(|host| host.with_sink(sink))
+                    .map(|host| host.with_sink(sink).into())
                     .map_err(|e| e.to_string())
             })
         }));
@@ -307,12 +307,24 @@ fn make_host(options: &Options) -> Result<tools::MakeHost, String> {
                     .map_err(|e| e.to_string())?;
                 let meta = connections.call_meta(&connect);
                 // No one answers a consent dialog here: read-only tools only.
-                Ok(
-                    a2ui_catalog_mcp::mcp::McpHost::with_router(Arc::new(connections))
+                let host =
+                    a2ui_catalog_mcp::mcp::McpHost::with_router(Arc::new(connections.clone()))
                         .with_sink(sink)
                         .with_meta(meta)
-                        .with_policy(Unattended::allowing(Vec::<String>::new())),
-                )
+                        .with_policy(Unattended::allowing(Vec::<String>::new()));
+                // A surface's actions go back to the server it came from (A2UI over MCP).
+                let action_server = move |name: &str| {
+                    let server = connections.server_named(name)?;
+                    server
+                        .tools()
+                        .iter()
+                        .any(|t| t["name"] == "a2ui_action")
+                        .then(|| server.clone() as Arc<dyn a2ui_catalog_mcp::mcp::ToolClient>)
+                };
+                Ok(tools::Hosted {
+                    host,
+                    action_server: Box::new(action_server),
+                })
             })
         }))
     }

@@ -194,15 +194,15 @@ impl StreamApp {
                         self.log.push(format!("{component_id}: {error}"));
                     }
                 }
-                crate::tools::Answer::Call(tool, Ok(messages)) => {
+                crate::tools::Answer::Call(tool, Ok((messages, source))) => {
+                    let source = source.unwrap_or_else(|| {
+                        a2ui_catalog_mcp::mcp::Provenance::new(tool.clone(), None)
+                    });
                     for message in &messages {
                         match self.processor.process(message) {
                             Ok(a2ui_catalog_mcp::surfaces::Applied::SurfaceCreated(id)) => {
                                 if let Some(surface) = self.processor.surface_mut(&id) {
-                                    surface.set_source(a2ui_catalog_mcp::mcp::Provenance::new(
-                                        tool.clone(),
-                                        None,
-                                    ));
+                                    surface.set_source(source.clone());
                                 }
                             }
                             Ok(_) => {}
@@ -521,7 +521,22 @@ impl StreamApp {
             &node.data_path,
             &(self.clock)(),
         )?;
-        if let Some(message) = done.message {
+        // An action of a surface a server's tool returned goes back to that server's
+        // `a2ui_action` when the host knows the server (A2UI over MCP); others are printed as
+        // sent to the agent.
+        let server = self
+            .processor
+            .surface(surface)
+            .and_then(|s| s.source())
+            .and_then(|source| source.server.clone());
+        if let (Some(message), Some(server), Some(tools)) = (&done.message, server, &mut self.tools)
+        {
+            tools.action(server.clone(), message["action"].clone());
+            self.log.push(format!(
+                "{} sends its action to {server}",
+                node.component_id
+            ));
+        } else if let Some(message) = done.message {
             self.log.push(format!("sent {message}"));
         }
         if let Some(model) = done.data_model {

@@ -3,7 +3,8 @@
 //! come back over a channel for the processor (`StreamApp`) to take in. The processor stays on
 //! the UI's thread and is never locked while a server answers.
 
-use a2ui_catalog_mcp::mcp::{McpHost, MessageSink};
+use a2ui_catalog_mcp::mcp::protocol::ACTION_TOOL_NAME;
+use a2ui_catalog_mcp::mcp::{McpHost, MessageSink, Provenance, ToolClient};
 use a2ui_catalog_mcp::surfaces::{ToolDone, ToolRun};
 use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID, Origin, SharedModel};
 use serde_json::{Value, json};
@@ -13,9 +14,25 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+/// What the worker's host is: the host, and the client of the server named so, when it lists
+/// `a2ui_action` (where a surface's actions go), when the servers are real connections.
+pub struct Hosted {
+    pub host: McpHost,
+    pub action_server: Box<dyn Fn(&str) -> Option<Arc<dyn ToolClient>> + Send>,
+}
+
+impl From<McpHost> for Hosted {
+    fn from(host: McpHost) -> Hosted {
+        Hosted {
+            host,
+            action_server: Box::new(|_| None),
+        }
+    }
+}
+
 /// Makes the host, on the worker's runtime.
 pub type MakeHost = Box<
-    dyn FnOnce(Arc<dyn MessageSink>) -> Pin<Box<dyn Future<Output = Result<McpHost, String>>>>
+    dyn FnOnce(Arc<dyn MessageSink>) -> Pin<Box<dyn Future<Output = Result<Hosted, String>>>>
         + Send,
 >;
 
@@ -24,25 +41,42 @@ enum Job {
     Run(Box<ToolRun>),
     /// A call the user asked for (`--call`): its result's A2UI messages come back.
     Call(String, Value),
+    /// An `action` message of a surface that came from the server named: to its
+    /// `a2ui_action` tool when it lists one (the answer's messages come back as a call's do).
+    Action(String, Value),
 }
 
 /// What comes back.
 pub enum Answer {
     Run(ToolDone),
-    /// The messages a `--call`'s result carried, with the tool's name; or its error.
-    Call(String, Result<Vec<Value>, String>),
+    /// The messages a `--call`'s result carried and where they came from, with the tool's
+    /// name; or its error.
+    Call(String, Result<(Vec<Value>, Option<Provenance>), String>),
 }
 
-/// The A2UI messages of a `--call`, kept for the UI's thread.
+/// The A2UI messages of a `--call`, and where they came from, kept for the UI's thread.
 #[derive(Default)]
-struct Collected(Mutex<Vec<Value>>);
+struct Collected(Mutex<(Vec<Value>, Option<Provenance>)>);
+
+impl Collected {
+    fn take(&self) -> (Vec<Value>, Option<Provenance>) {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
 
 impl MessageSink for Collected {
     fn process(&self, messages: Vec<Value>) {
         self.0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .0
             .extend(messages);
+    }
+
+    fn process_from(&self, messages: Vec<Value>, source: &Provenance) {
+        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.0.extend(messages);
+        kept.1 = Some(source.clone());
     }
 
     fn has_surface(&self, _: &str) -> bool {
@@ -78,8 +112,8 @@ impl ToolWorker {
             };
             runtime.block_on(async move {
                 let collected = Arc::new(Collected::default());
-                let host = match make_host(collected.clone()).await {
-                    Ok(host) => Arc::new(host),
+                let (host, action_server) = match make_host(collected.clone()).await {
+                    Ok(hosted) => (Arc::new(hosted.host), hosted.action_server),
                     Err(e) => {
                         let _ = ready.send(Err(e));
                         return;
@@ -96,6 +130,17 @@ impl ToolWorker {
                             });
                         }
                         // One at a time: their messages are told apart by order.
+                        Job::Action(server, action) => {
+                            let tool = ACTION_TOOL_NAME.to_owned();
+                            let result = match action_server(&server) {
+                                Some(client) => {
+                                    let own = McpHost::new(client).with_sink(collected.clone());
+                                    call(&own, &tool, action).await.map(|()| collected.take())
+                                }
+                                None => Err(format!("server '{server}' has no {tool} tool")),
+                            };
+                            let _ = answer.send(Answer::Call(tool, result));
+                        }
                         Job::Call(tool, arguments) => {
                             let result = call(&host, &tool, arguments).await.map(|()| {
                                 std::mem::take(
@@ -124,6 +169,13 @@ impl ToolWorker {
 
     pub fn run(&mut self, run: ToolRun) {
         if self.jobs.send(Job::Run(Box::new(run))).is_ok() {
+            self.outstanding += 1;
+        }
+    }
+
+    /// Sends an action (the `action` message's body) to the server `server`'s `a2ui_action`.
+    pub fn action(&mut self, server: String, action: Value) {
+        if self.jobs.send(Job::Action(server, action)).is_ok() {
             self.outstanding += 1;
         }
     }
