@@ -18,8 +18,11 @@ use std::time::Duration;
 /// `a2ui_action` (where a surface's actions go), when the servers are real connections.
 pub struct Hosted {
     pub host: McpHost,
-    pub action_server: Box<dyn Fn(&str) -> Option<Arc<dyn ToolClient>> + Send>,
+    pub action_server: ActionServer,
 }
+
+/// The client of the server named so, when it lists `a2ui_action`.
+pub type ActionServer = Box<dyn Fn(&str) -> Option<Arc<dyn ToolClient>> + Send>;
 
 impl From<McpHost> for Hosted {
     fn from(host: McpHost) -> Hosted {
