@@ -429,7 +429,7 @@ fn the_benchmark_stream_and_the_default_limits() {
 
 /// The streams and payloads of issue 34's second item: what evaluation copies and makes is
 /// charged to one budget per evaluation, and in a surface to one budget per message.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "basic-catalog"))]
 fn evaluation_attack(name: &str) -> u64 {
     use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog};
     use a2ui_catalog_mcp::{Environment, ErrorCode};
@@ -506,7 +506,7 @@ fn evaluation_attack(name: &str) -> u64 {
     }
 }
 
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", feature = "basic-catalog"))]
 #[test]
 fn evaluation_is_bounded_per_evaluation_and_per_message() {
     peak::each_in_a_child(

@@ -124,6 +124,7 @@ fn push_js_string(out: &mut String, value: &Value) {
 /// Whether `c` is whitespace in a JavaScript regular expression (`\s`: the ECMAScript
 /// WhiteSpace and LineTerminator sets). Unlike Rust's `char::is_whitespace`, it holds U+FEFF
 /// and not U+0085.
+#[cfg(any(feature = "basic-catalog", feature = "json-schema", test))]
 fn is_js_space(c: char) -> bool {
     matches!(
         c,
@@ -141,7 +142,9 @@ fn is_js_space(c: char) -> bool {
 /// Why `text` is not a `"format": "uri"` value as the published v1.0 schemas state it since
 /// November 2026: `^[A-Za-z][A-Za-z0-9+.-]*:\S*$`, a scheme, a colon, and no whitespace (`\S`
 /// as JavaScript reads it). `None` when it is one. Only the form is judged: which schemes a
-/// host opens is its own decision (`javascript:` has the form).
+/// host opens is its own decision (`javascript:` has the form). Its users (`openUrl`, the
+/// schema checks) come with the features `basic-catalog` and `json-schema`.
+#[cfg(any(feature = "basic-catalog", feature = "json-schema", test))]
 pub(crate) fn uri_format_problem(text: &str) -> Option<String> {
     let Some((scheme, rest)) = text.split_once(':') else {
         return Some("has no scheme (it must start with one, as in \"https:\")".to_owned());

@@ -16,7 +16,9 @@ mod reader;
 use crate::error::{Error, ErrorCode};
 use serde_json::{Number, Value};
 
-pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number, uri_format_problem};
+#[cfg(any(feature = "basic-catalog", feature = "json-schema"))]
+pub(crate) use js::uri_format_problem;
+pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
 pub use js::{js_number_string, to_js_string};
 pub(crate) use reader::{Lite, Lites, Need, ReadError, Structure, Tree, Values, decode, scan};
 
