@@ -172,26 +172,9 @@ fn mixed_array<'a, V: JsonView + ?Sized>(items: &[Val<'a, V>], want: &str) -> St
     }
 }
 
-/// ECMAScript's StrWhiteSpaceChar: WhiteSpace (tab, VT, FF, ZWNBSP U+FEFF and the Zs space
-/// separators) and LineTerminator (LF, CR, U+2028, U+2029). Not Rust's `char::is_whitespace`,
-/// which also takes U+0085 (NEL) and U+001C..U+001F and leaves out U+FEFF.
-fn is_js_space(c: char) -> bool {
-    matches!(
-        c,
-        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200a}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '\u{202f}'
-                | '\u{205f}'
-                | '\u{3000}'
-                | '\u{feff}'
-    )
-}
-
 /// `+text` in JavaScript: `to_number` of a string, `None` where JavaScript gives `NaN`.
 pub(crate) fn js_string_to_number(text: &str) -> Option<Num> {
-    let t = text.trim_matches(is_js_space);
+    let t = text.trim_matches(crate::json::is_js_space);
     if t.is_empty() {
         return Some(Num::Int(0));
     }

@@ -123,9 +123,9 @@ fn push_js_string(out: &mut String, value: &Value) {
 
 /// Whether `c` is whitespace in a JavaScript regular expression (`\s`: the ECMAScript
 /// WhiteSpace and LineTerminator sets). Unlike Rust's `char::is_whitespace`, it holds U+FEFF
-/// and not U+0085.
-#[cfg(any(feature = "basic-catalog", feature = "json-schema", test))]
-fn is_js_space(c: char) -> bool {
+/// and not U+0085. The same set is ECMAScript's StrWhiteSpaceChar, which `Number(text)` trims
+/// (JMESPath's `to_number`).
+pub(crate) fn is_js_space(c: char) -> bool {
     matches!(
         c,
         '\t' | '\n' | '\u{0b}' | '\u{0c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'

@@ -18,7 +18,7 @@ use serde_json::{Number, Value};
 
 #[cfg(any(feature = "basic-catalog", feature = "json-schema"))]
 pub(crate) use js::uri_format_problem;
-pub(crate) use js::{MAX_SAFE_INTEGER, push_js_number};
+pub(crate) use js::{MAX_SAFE_INTEGER, is_js_space, push_js_number};
 pub use js::{js_number_string, to_js_string};
 pub(crate) use reader::{Lite, Lites, Need, ReadError, Structure, Tree, Values, decode, scan};
 
