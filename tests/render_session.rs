@@ -402,3 +402,68 @@ fn a2ui_over_mcp_both_ways() {
         "{out}"
     );
 }
+
+/// Bound values whose tool calls write what the other reads would call tools forever: the
+/// session stops after its rounds, saying why. A surface with many bound tool values is one
+/// round: its runs, bounded by the processor, all complete.
+#[test]
+fn bound_values_that_feed_each_other_stop_and_many_values_are_one_round() {
+    let work = temp_dir("rounds");
+    let server = write_json(
+        &work,
+        "server.json",
+        &json!({
+        "tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}],
+        "results": {"t": [text("same")]}}),
+    );
+    let feeds = |reads: &str, writes: &str| {
+        mcp(
+            "transformData",
+            json!({"jmespath": "text",
+        "data": mcp("callMcpTool", json!({"name": "t", "arguments": {"x": {"@path": reads}}, "targetDataPath": writes}))}),
+        )
+    };
+    let looping = write_json(
+        &work,
+        "loop.json",
+        &stream(
+            "s",
+            json!({}),
+            json!([
+                {"id": "root", "component": "Column", "children": ["a", "b"]},
+                {"id": "a", "component": "Text", "text": feeds("/b/text", "/a")},
+                {"id": "b", "component": "Text", "text": feeds("/a/text", "/b")}
+            ]),
+        ),
+    );
+    let out = cli(&["render", &looping, "--server", &server]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the stream: its tool calls did not settle after 100 rounds"),
+        "{stderr}"
+    );
+
+    let rows: Vec<Value> = (0..3_000).map(|i| json!({"i": i})).collect();
+    let many = write_json(
+        &work,
+        "many.json",
+        &stream(
+            "s",
+            json!({"rows": rows}),
+            json!([
+                {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+                {"id": "row", "component": "Text", "text": mcp("transformData", json!({"jmespath": "text",
+                    "data": mcp("callMcpTool", json!({"name": "t", "arguments": {"i": {"@path": "i"}}}))}))}
+            ]),
+        ),
+    );
+    let out = stdout_json(&cli(&["render", &many, "--server", &server]));
+    let texts = out["surfaces"]["s"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["props"]["text"] == "same")
+        .count();
+    assert_eq!(texts, 3_000);
+}

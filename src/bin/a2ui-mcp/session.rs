@@ -19,9 +19,11 @@ use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID, Origin, SharedM
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-/// The most tool runs one step may make: bound values whose writes reach each other could
-/// otherwise call tools forever.
-const MAX_RUNS_PER_STEP: usize = 1_000;
+/// The most rounds of tool runs one step may make (a round: the runs queued, made, handed
+/// back; its writes may queue the next): bound values whose writes reach each other could
+/// otherwise call tools forever. A large surface is one round, however many runs it has (the
+/// processor bounds those, `ProcessorOptions::max_pending_runs`).
+const MAX_ROUNDS_PER_STEP: usize = 100;
 
 /// Where a `--click` or `--type` acts: `[SURFACE:]COMPONENT[@DATAPATH]`.
 #[derive(Debug, Clone)]
@@ -341,7 +343,7 @@ impl<'a> Session<'a> {
 
     /// Makes every tool run the processor queued, until none is left.
     fn settle(&mut self, step: &str) -> Result<(), Failure> {
-        let mut made = 0;
+        let mut rounds = 0;
         loop {
             let runs = self.shared.with(Processor::take_tool_runs);
             if runs.is_empty() {
@@ -351,13 +353,13 @@ impl<'a> Session<'a> {
                 // No server: the values stay pending, as `render` without a session shows them.
                 break;
             };
+            rounds += 1;
+            if rounds > MAX_ROUNDS_PER_STEP {
+                return Err(Failure::Io(format!(
+                    "{step}: its tool calls did not settle after {MAX_ROUNDS_PER_STEP} rounds (bound values whose writes reach each other?)"
+                )));
+            }
             for run in runs {
-                made += 1;
-                if made > MAX_RUNS_PER_STEP {
-                    return Err(Failure::Io(format!(
-                        "{step}: its tool calls did not settle after {MAX_RUNS_PER_STEP} runs (bound values whose writes reach each other?)"
-                    )));
-                }
                 let called = std::time::Instant::now();
                 let done = hosting.runtime.block_on(run.execute(hosting.host));
                 self.tool_time += called.elapsed();
