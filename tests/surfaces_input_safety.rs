@@ -418,6 +418,12 @@ fn live_trees_are_bounded_for_the_whole_processor() {
                     p.process(m).unwrap();
                 }
                 p.take_changes();
+                // What a renderer drawing whole trees reads: each node's copies are charged
+                // to the tree's limits (a bound long string was copied by every node).
+                for s in p.surfaces() {
+                    let tree = s.live().unwrap().to_tree();
+                    assert!(tree.nodes.len() <= ResolveLimits::default().max_nodes);
+                }
                 p
             });
             let nodes: usize = p.surfaces().map(|s| s.live().unwrap().len()).sum();

@@ -319,6 +319,8 @@ pub(crate) struct LiveTree {
     tickets: u64,
     /// The bytes its instances hold (the sum of their `bytes`).
     bytes: usize,
+    /// The limits it was built with, which also bound the copies [`LiveView::to_tree`] makes.
+    limits: ResolveLimits,
 }
 
 /// The live trees of a processor together: what [`ResolveLimits::max_nodes`] and
@@ -511,7 +513,10 @@ impl LiveTree {
         totals: &mut Totals,
         raw: &mut Raw,
     ) -> (LiveTree, Runs) {
-        let mut tree = LiveTree::default();
+        let mut tree = LiveTree {
+            limits,
+            ..LiveTree::default()
+        };
         let mut work = Work {
             surface,
             limits,
@@ -1483,17 +1488,13 @@ impl<'a> LiveView<'a> {
     }
 
     /// The tree as [`Surface::resolve`] gives it, read from the live instances: the same
-    /// nodes in the same order (below the limits).
+    /// nodes in the same order (below the limits). Each node copies its values, so the copies
+    /// are charged to the limits the tree was built with, as [`Surface::resolve`] charges them
+    /// (a value bound by 10 000 rows is held once by the live tree, but copied by each node
+    /// here): past them the rest is not copied and the tree is marked `LIMIT_EXCEEDED`.
     pub fn to_tree(&self) -> Tree {
-        Tree {
-            nodes: self
-                .instances()
-                .into_iter()
-                .filter_map(|id| self.node(id))
-                .map(|n| n.to_node())
-                .collect(),
-            truncated: self.tree.truncated.clone(),
-        }
+        let mut budget = super::resolve::Budget::new(self.tree.limits, super::resolve::NODE_BYTES);
+        self.tree_within(&mut budget)
     }
 }
 
