@@ -746,7 +746,7 @@ impl LiveTree {
             self.index.unregister(&Key::Prop(i, p as u32));
         }
         let inst = self.inst_mut(i);
-        // Saturating: a tool's result is set by the host, not charged.
+        // Saturating, as a guard: a tool's result is charged when it is set.
         let kept: usize = inst.props.iter().map(prop_bytes).sum();
         inst.bytes = inst.bytes.saturating_sub(kept);
         inst.props.clear();
@@ -1752,7 +1752,24 @@ impl Processor {
         else {
             return false;
         };
-        tree.inst_mut(i).props[index as usize] = PropState::Computed(result.map(Arc::new));
+        // The result is charged as the tree's own values are: past the live trees' byte limit
+        // the property fails with LIMIT_EXCEEDED instead of keeping it.
+        let before = (tree.count, tree.bytes);
+        let room = self.live_totals.room(tree.limits, tree);
+        let old = prop_bytes(&tree.inst(i).props[index as usize]);
+        let mut state = PropState::Computed(result.map(Arc::new));
+        if (tree.bytes - old).saturating_add(prop_bytes(&state)) > room.1 {
+            state = PropState::Computed(Err(format!(
+                "LIMIT_EXCEEDED: the tool's result would make the live trees hold more than {} bytes (ResolveLimits::max_bytes)",
+                tree.limits.max_bytes
+            )));
+        }
+        let new = prop_bytes(&state);
+        let inst = tree.inst_mut(i);
+        inst.bytes = inst.bytes.saturating_sub(old) + new;
+        inst.props[index as usize] = state;
+        tree.bytes = tree.bytes.saturating_sub(old) + new;
+        self.live_totals.update(before, tree);
         let name = tree.name(&prop);
         self.journal
             .per_surface
