@@ -50,7 +50,7 @@ mod resolve;
 mod rpc;
 mod tool_runs;
 
-pub use graph::slot_pointer;
+pub use graph::{MAX_STEPS_BASE, STEPS_PER_EDGE, slot_pointer};
 pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 pub use rpc::{
