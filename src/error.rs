@@ -159,6 +159,17 @@ impl fmt::Display for Denial {
     }
 }
 
+/// Which catalog a call could not find ([`Error::missing_catalog`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MissingCatalog {
+    /// The catalog with this id is not registered.
+    NotRegistered(String),
+    /// The call names no `catalogId`, and where it was compiled there is no default catalog
+    /// (a surface created without one, an agent's call that belongs to no surface).
+    NoDefault,
+}
+
 /// The crate's error: a code, an optional function, a location, a message and a source.
 ///
 /// Compiling reports every static problem at once: the first is this error's own fields, the
@@ -186,6 +197,7 @@ struct Inner {
     message: String,
     source: Option<Source>,
     denial: Option<Denial>,
+    missing_catalog: Option<MissingCatalog>,
     related: Vec<Error>,
 }
 
@@ -201,6 +213,7 @@ impl Error {
                 message: message.into(),
                 source: None,
                 denial: None,
+                missing_catalog: None,
                 related: Vec::new(),
             }),
         }
@@ -242,6 +255,29 @@ impl Error {
     /// the message.
     pub fn denial(&self) -> Option<Denial> {
         self.inner.denial
+    }
+
+    /// Marks the error as a call that found no catalog (see [`Error::missing_catalog`]).
+    pub fn with_missing_catalog(mut self, missing: MissingCatalog) -> Error {
+        self.inner.missing_catalog = Some(missing);
+        self
+    }
+
+    /// Which catalog a call could not find, when that is why it failed: a `catalogId` that is
+    /// not registered, or a call that names none where there is no default catalog. Match on
+    /// it instead of the message.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, MissingCatalog};
+    /// use serde_json::json;
+    ///
+    /// let err = Environment::new()
+    ///     .compile(&json!({"@call": "split", "catalogId": "elsewhere", "args": {"value": "a", "separator": ","}}))
+    ///     .unwrap_err();
+    /// assert_eq!(err.missing_catalog(), Some(&MissingCatalog::NotRegistered("elsewhere".into())));
+    /// ```
+    pub fn missing_catalog(&self) -> Option<&MissingCatalog> {
+        self.inner.missing_catalog.as_ref()
     }
 
     /// The underlying error, taken out (to attach it to an error that rephrases this one).
@@ -390,6 +426,7 @@ impl fmt::Debug for Error {
             .field("location", &self.inner.location)
             .field("message", &self.inner.message)
             .field("denial", &self.inner.denial)
+            .field("missing_catalog", &self.inner.missing_catalog)
             .field("related", &self.inner.related)
             .finish()
     }

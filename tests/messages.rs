@@ -4,7 +4,7 @@
 //! deep or too long.
 
 use a2ui_catalog_mcp::messages::{self, Report};
-use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, MCP_CATALOG_ID};
+use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, MCP_CATALOG_ID, MissingCatalog};
 use serde_json::json;
 use std::time::Instant;
 
@@ -314,4 +314,33 @@ fn deep_nesting_is_limit_exceeded_never_a_crash() {
     );
     assert_eq!(report.problems().len(), 1, "{report}");
     assert_eq!(report.problems()[0].code(), ErrorCode::LimitExceeded);
+}
+
+/// A catalog that is not registered, and a call that names none where there is no default, are
+/// told apart by `Error::missing_catalog`, not by their words.
+#[test]
+fn a_missing_catalog_is_matched_by_its_accessor() {
+    let report = messages::check_stream(
+        &Environment::new(),
+        &[
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "elsewhere"}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "Text", "text": {"@call": "split", "catalogId": "other", "args": {"value": "a", "separator": ","}}}]}}),
+        ]
+        .map(|m| m.to_string())
+        .join("\n"),
+    );
+    let missing: Vec<Option<&MissingCatalog>> = report
+        .problems()
+        .iter()
+        .map(|p| p.error().missing_catalog())
+        .collect();
+    assert_eq!(
+        missing,
+        [
+            Some(&MissingCatalog::NotRegistered("elsewhere".into())),
+            Some(&MissingCatalog::NotRegistered("other".into())),
+        ],
+        "{report}"
+    );
 }

@@ -18,8 +18,8 @@ use a2ui_catalog_mcp::stream::{Category, MessageError};
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
-    Warning, mcp::ToolNames,
+    Catalog, Environment, Error, ErrorCode, JsonPointer, MissingCatalog, Payload, Phase,
+    SharedModel, Spelling, Warning, mcp::ToolNames,
 };
 use a2ui_catalog_mcp::{MCP_CATALOG_ID, Origin};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -590,8 +590,7 @@ fn check_stream(
         return Ok(report.is_clean());
     }
     for problem in report.problems() {
-        let hint = if problem.code() == ErrorCode::CatalogError
-            && problem.message().starts_with("unknown catalog")
+        let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.error().missing_catalog()
         {
             " (register it with --catalog CATALOG.json, the catalog's document)"
         } else {

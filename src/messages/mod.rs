@@ -61,8 +61,8 @@
 
 mod split;
 
-use crate::env::Environment;
-use crate::error::{Error, ErrorCode, Phase, Warning};
+use crate::env::{CompileScope, Environment};
+use crate::error::{Error, ErrorCode, MissingCatalog, Phase, Warning};
 use crate::json::kind_name;
 use crate::path::JsonPointer;
 use crate::syntax::{Form, PlainShape, form, plain_shape};
@@ -483,8 +483,6 @@ pub struct StreamChecker<'e> {
     options: StreamOptions,
     surfaces: HashMap<String, Surface>,
     deleted: HashSet<String>,
-    /// The environment with each other default catalog and spelling, made once per pair.
-    envs: HashMap<(String, bool), Environment>,
     /// Whether the message being checked is v1.0, whose values are read in both spellings.
     both_spellings: bool,
     /// The spelling the components being checked are read in, when their surface decided it.
@@ -528,7 +526,6 @@ impl<'e> StreamChecker<'e> {
             options: StreamOptions::default(),
             surfaces: HashMap::new(),
             deleted: HashSet::new(),
-            envs: HashMap::new(),
             both_spellings: false,
             first_spelling: [None, None],
             mixed_warned: [false, false],
@@ -1058,15 +1055,17 @@ impl<'e> StreamChecker<'e> {
         let catalog = match body.get("catalogId") {
             Some(Value::String(catalog)) => {
                 if self.env.catalog(catalog).is_none() {
-                    self.problem(
-                        index,
-                        ErrorCode::CatalogError,
-                        "/createSurface/catalogId".into(),
-                        format!(
-                            "unknown catalog '{catalog}' (the catalogs known here: {})",
-                            self.env.catalog_ids().join(", ")
-                        ),
+                    let message = format!(
+                        "unknown catalog '{catalog}' (the catalogs known here: {})",
+                        self.env.catalog_ids().join(", ")
                     );
+                    self.problems.push(Problem {
+                        index: Some(index),
+                        error: Error::new(ErrorCode::CatalogError, message)
+                            .with_missing_catalog(MissingCatalog::NotRegistered(catalog.clone()))
+                            .with_location("/createSurface/catalogId")
+                            .with_phase(Phase::Compile),
+                    });
                 }
                 catalog.clone()
             }
@@ -1122,32 +1121,23 @@ impl<'e> StreamChecker<'e> {
         }
     }
 
-    /// The environment whose default catalog is `catalog` (`None`: the environment's own).
-    fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
-        let env = self.env;
-        let plain = self.both_spellings
-            && self.reading != Some(crate::Spelling::At)
-            && env.spelling() != crate::Spelling::Plain;
-        match catalog {
-            Some(id) if id != env.default_catalog() || plain => {
-                self.envs.entry((id.to_owned(), plain)).or_insert_with(|| {
-                    let mut env = env.clone();
-                    env.set_default_catalog(id);
-                    if plain {
-                        env.set_spelling(crate::Spelling::Plain);
-                    }
-                    env
-                })
-            }
-            None if plain => {
-                let id = env.default_catalog().to_owned();
-                self.envs.entry((id, plain)).or_insert_with(|| {
-                    let mut env = env.clone();
-                    env.set_spelling(crate::Spelling::Plain);
-                    env
-                })
-            }
-            _ => env,
+    /// Where a value of this message is compiled: `catalog` as default catalog (`None`: the
+    /// environment's own), in the spelling its surface reads (v1.0 values of a surface not
+    /// decided for `@` are read plain).
+    fn scope<'s>(&self, catalog: Option<&'s str>, caller: Option<crate::Origin>) -> CompileScope<'s>
+    where
+        'e: 's,
+    {
+        let env: &'e Environment = self.env;
+        let plain = self.both_spellings && self.reading != Some(crate::Spelling::At);
+        CompileScope {
+            default_catalog: Some(catalog.unwrap_or(env.default_catalog())),
+            spelling: if plain {
+                crate::Spelling::Plain
+            } else {
+                env.spelling()
+            },
+            caller,
         }
     }
 
@@ -1360,10 +1350,8 @@ impl<'e> StreamChecker<'e> {
         catalog: Option<&str>,
         caller: Option<crate::Origin>,
     ) {
-        let unknown = catalog
-            .filter(|id| self.env.catalog(id).is_none())
-            .map(|id| format!("'{id}'"));
-        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value, caller);
+        let unknown = catalog.filter(|id| self.env.catalog(id).is_none());
+        let (result, warnings) = self.env.compile_in(value, self.scope(catalog, caller));
         for warning in warnings {
             let location = format!("{at}{}", warning.location());
             self.warnings.push(StreamWarning {
@@ -1373,9 +1361,9 @@ impl<'e> StreamChecker<'e> {
         }
         if let Err(err) = result {
             for e in err.into_problems() {
-                if let Some(unknown) = &unknown
-                    && e.code() == ErrorCode::CatalogError
-                    && e.message().contains(unknown.as_str())
+                if let (Some(unknown), Some(MissingCatalog::NotRegistered(id))) =
+                    (unknown, e.missing_catalog())
+                    && unknown == id
                 {
                     continue;
                 }
