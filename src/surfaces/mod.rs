@@ -50,7 +50,7 @@ mod resolve;
 mod rpc;
 mod tool_runs;
 
-pub use graph::slot_pointer;
+pub use graph::{MAX_STEPS_BASE, STEPS_PER_EDGE, slot_pointer};
 pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 pub use rpc::{
@@ -97,8 +97,13 @@ pub struct ProcessorOptions {
     /// The catalog whose component schemas check the components of a surface whose default
     /// catalog is not registered (a validator given one catalog). Default none.
     pub fallback_catalog: Option<String>,
-    /// The most components one surface may hold. Default 100 000; more is `LIMIT_EXCEEDED`.
+    /// The most components the processor's surfaces may hold together (each surface's, summed:
+    /// a stream cannot multiply the limit by creating more surfaces). Default 100 000; a
+    /// message that would pass it is `LIMIT_EXCEEDED` and changes nothing.
     pub max_components: usize,
+    /// The most surfaces the processor may hold at once. Default 1 024; a `createSurface` past
+    /// it is `LIMIT_EXCEEDED` (delete one first).
+    pub max_surfaces: usize,
     /// A `createSurface` may name a default catalog that is not registered (its components are
     /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
     pub accept_unregistered_catalogs: bool,
@@ -122,6 +127,7 @@ impl Default for ProcessorOptions {
             require_version: false,
             fallback_catalog: None,
             max_components: 100_000,
+            max_surfaces: 1024,
             accept_unregistered_catalogs: false,
             check_calls: true,
             live: None,
@@ -176,6 +182,12 @@ impl ProcessorOptions {
     /// Sets [`max_components`](ProcessorOptions::max_components).
     pub fn max_components(mut self, max: usize) -> ProcessorOptions {
         self.max_components = max;
+        self
+    }
+
+    /// Sets [`max_surfaces`](ProcessorOptions::max_surfaces).
+    pub fn max_surfaces(mut self, max: usize) -> ProcessorOptions {
+        self.max_surfaces = max;
         self
     }
 }
@@ -334,6 +346,8 @@ pub struct Surface {
     components: HashMap<String, Component>,
     /// Component ids in the order they were first defined.
     order: Vec<String>,
+    /// Who names each component, so a message's graph checks cost what it touches.
+    parents: graph::Parents,
     data: TrackedModel<Value>,
     source: Option<Provenance>,
     live: Option<Box<live::LiveTree>>,
@@ -362,6 +376,7 @@ impl Surface {
             metadata: None,
             components: HashMap::new(),
             order: Vec::new(),
+            parents: graph::Parents::default(),
             data: TrackedModel::new(Value::Object(Map::new())),
             source: None,
             live: None,
@@ -1086,9 +1101,7 @@ impl Processor {
                 problems.extend(found.into_iter().map(|(_, e)| e));
             }
         }
-        if let Err(e) = graph::check(&surface, &passed, self.options.strict, |def| {
-            self.schema_of(&surface, def)
-        }) {
+        if let Err(e) = graph::check(&surface, &passed, self.options.strict) {
             problems.push(e);
         }
         // The graph check stops at its first problem: in strict mode every dangling child.
@@ -1273,6 +1286,16 @@ impl Processor {
                 format!("surface '{id}' already exists (delete it before creating it again)"),
             ));
         }
+        if self.surfaces.len() >= self.options.max_surfaces {
+            return Err(MessageError::new(
+                Category::Recursion,
+                format!("{at}/surfaceId"),
+                format!(
+                    "surface '{id}' would be one more than the limit of {} surfaces held at once (delete one first)",
+                    self.options.max_surfaces
+                ),
+            ));
+        }
         match &create.catalog_id {
             None if !version.is_v1() => {
                 return Err(MessageError::new(
@@ -1371,12 +1394,15 @@ impl Processor {
             .iter()
             .filter(|d| !surface.components.contains_key(&d.id))
             .count();
-        if surface.components.len() + new_count > self.options.max_components {
+        // The surface being judged is out of `self.surfaces` (or not in it yet).
+        let others: usize = self.surfaces.values().map(|s| s.components.len()).sum();
+        let held = others + surface.components.len() + new_count;
+        if held > self.options.max_components {
             return Err(MessageError::new(
                 Category::Recursion,
                 "",
                 format!(
-                    "surface '{}' would hold {} components, more than the limit of {}",
+                    "surface '{}' would hold {} components ({held} with the other surfaces), more than the limit of {}",
                     surface.id,
                     surface.components.len() + new_count,
                     self.options.max_components
@@ -1393,9 +1419,7 @@ impl Processor {
         for def in defs {
             out.push(self.component(surface, def, spelling, &mut spelled.warnings)?);
         }
-        graph::check(surface, &out, self.options.strict, |id| {
-            self.schema_of(surface, id)
-        })?;
+        graph::check(surface, &out, self.options.strict)?;
         Ok((out, spelled))
     }
 
@@ -1672,6 +1696,22 @@ impl Processor {
                             Category::Validation,
                             at,
                             "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree",
+                        ));
+                    }
+                    // The same holds for `${@index()}` in a formatString template written
+                    // in the component (a template from data is read when evaluated).
+                    #[cfg(feature = "basic-catalog")]
+                    if name == Some("formatString")
+                        && def.id == "root"
+                        && let Some(Value::String(text)) =
+                            map.get("args").and_then(|args| args.get("value"))
+                        && crate::basic::Template::parse(text)
+                            .is_ok_and(|t| t.calls().contains(&"@index"))
+                    {
+                        return Err(MessageError::new(
+                            Category::Validation,
+                            format!("{at}/args/value"),
+                            "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree (its formatString calls ${@index()})",
                         ));
                     }
                     if let Some(name) = name
@@ -1988,8 +2028,10 @@ fn unknown_property(
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
     for component in upserts {
         let id = component.def.id.clone();
-        if surface.components.insert(id.clone(), component).is_none() {
-            surface.order.push(id);
+        surface.parents.link(&id, &component.children);
+        match surface.components.insert(id.clone(), component) {
+            Some(old) => surface.parents.unlink(&id, &old.children),
+            None => surface.order.push(id),
         }
     }
 }
