@@ -772,21 +772,23 @@ impl<'e> StreamChecker<'e> {
                 if !found.contains(&e.error) {
                     found.insert(0, e.error);
                 }
-                // Judged against what the checks above found, not against one another.
-                let theirs = self.problems.len();
-                for error in found {
-                    let pointer = error.pointer.as_str();
-                    let related = |p: &str| pointer.starts_with(p) || p.starts_with(pointer);
-                    let known = self.problems[before..theirs]
+                // Judged against what the checks above found, not against one another; looked
+                // up, not scanned, so that a message of many problems stays linear.
+                let mine = Located::new(
+                    self.problems[before..]
                         .iter()
-                        .any(|p| p.index == Some(index) && related(p.pointer()));
-                    if !known {
-                        self.problems.push(Problem {
-                            index: Some(index),
-                            error: error.to_error().with_phase(Phase::Compile),
-                        });
-                    }
-                }
+                        .filter(|p| p.index == Some(index))
+                        .map(Problem::pointer),
+                );
+                let theirs: Vec<Problem> = found
+                    .into_iter()
+                    .filter(|error| !mine.related(&error.pointer))
+                    .map(|error| Problem {
+                        index: Some(index),
+                        error: error.to_error().with_phase(Phase::Compile),
+                    })
+                    .collect();
+                self.problems.extend(theirs);
             }
         }
     }
@@ -1460,6 +1462,43 @@ impl<'e> StreamChecker<'e> {
         }
         // The agent's call: who may call what is the processor's answer when it runs.
         self.compile(index, &at, &Value::Object(call), None, None);
+    }
+}
+
+/// The pointers of one message's problems, to tell by lookups whether another pointer is about
+/// the same place: one of them a (string) prefix of the other.
+struct Located<'p> {
+    sorted: Vec<&'p str>,
+    whole: HashSet<&'p str>,
+    lengths: std::collections::BTreeSet<usize>,
+}
+
+impl<'p> Located<'p> {
+    fn new(pointers: impl Iterator<Item = &'p str>) -> Located<'p> {
+        let mut sorted: Vec<&str> = pointers.collect();
+        sorted.sort_unstable();
+        Located {
+            whole: sorted.iter().copied().collect(),
+            lengths: sorted.iter().map(|p| p.len()).collect(),
+            sorted,
+        }
+    }
+
+    /// Whether a pointer of the set starts with `pointer`, or `pointer` starts with one.
+    fn related(&self, pointer: &str) -> bool {
+        // The pointers that start with `pointer` sort together, from the first one not below it.
+        let from = self.sorted.partition_point(|p| *p < pointer);
+        if self
+            .sorted
+            .get(from)
+            .is_some_and(|p| p.starts_with(pointer))
+        {
+            return true;
+        }
+        // A pointer of the set that `pointer` starts with has one of the set's lengths.
+        self.lengths
+            .range(..=pointer.len())
+            .any(|&n| pointer.is_char_boundary(n) && self.whole.contains(&pointer[..n]))
     }
 }
 
