@@ -126,7 +126,9 @@ impl Default for StreamOptions {
 }
 
 /// One problem of a stream: where it is (the message's index, a JSON Pointer inside the
-/// message) and what it is (an [`Error`], whose location is that pointer).
+/// message) and what it is (an [`Error`], whose location is that pointer). A view of that
+/// [`Error`]: in a [`Report`], its [`message_index`](Error::message_index) is
+/// [`index`](Problem::index) and its [`category`](Error::category) the A2UI suite's.
 pub struct Problem {
     index: Option<usize>,
     error: Error,
@@ -164,7 +166,8 @@ impl Problem {
         &self.error
     }
 
-    /// The error, its location being the pointer inside the message.
+    /// The error, its location being the pointer inside the message, its
+    /// [`message_index`](Error::message_index) the message's index (in a [`Report`]).
     pub fn into_error(self) -> Error {
         self.error
     }
@@ -644,6 +647,13 @@ impl<'e> StreamChecker<'e> {
                         .with_location(pointer)
                         .with_phase(Phase::Compile),
                 });
+            }
+        }
+        // Each problem's error carries its message's index too, so that it can leave the report
+        // on its own (`Problem::into_error`).
+        for problem in &mut self.problems {
+            if let Some(index) = problem.index {
+                problem.error.set_message_index(index);
             }
         }
         Report {

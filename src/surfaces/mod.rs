@@ -228,9 +228,9 @@ pub struct ProcessError {
 }
 
 impl ProcessError {
-    /// The error as the crate's [`Error`].
+    /// The error as the crate's [`Error`]: its category, the message's index, the pointer.
     pub fn to_error(&self) -> Error {
-        self.error.to_error()
+        self.error.to_error().with_message_index(self.index)
     }
 
     /// The renderer-to-agent `error` message to send the agent (v1.0):
@@ -245,11 +245,7 @@ impl ProcessError {
     /// assert_eq!(err.to_agent_message()["error"]["code"], "VALIDATION_FAILED");
     /// ```
     pub fn to_agent_message(&self) -> Value {
-        let code = match self.error.category {
-            Category::Validation | Category::Integrity => "VALIDATION_FAILED",
-            Category::Catalog => "CATALOG_ERROR",
-            Category::Recursion => "LIMIT_EXCEEDED",
-        };
+        let code = self.error.category.code().as_str();
         let mut body = Map::new();
         body.insert("code".into(), code.into());
         body.insert(
@@ -1853,13 +1849,8 @@ impl Processor {
                         }
                         _ => {}
                     }
-                    let category = match e.code() {
-                        ErrorCode::CatalogError => Category::Catalog,
-                        ErrorCode::LimitExceeded => Category::Recursion,
-                        _ => Category::Validation,
-                    };
                     return Err(MessageError::new(
-                        category,
+                        e.category(),
                         format!("{at}{}", e.location()),
                         e.message().to_owned(),
                     ));
