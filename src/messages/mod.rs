@@ -59,8 +59,6 @@
 //! ]);
 //! ```
 
-mod split;
-
 use crate::env::{CompileScope, Environment};
 use crate::error::{Error, ErrorCode, MissingCatalog, Phase, Warning};
 use crate::json::kind_name;
@@ -367,7 +365,7 @@ pub struct StreamText {
 pub fn read_stream(text: &str, max_depth: usize) -> StreamText {
     let max_bytes = StreamOptions::default().max_message_bytes;
     let max_depth = max_depth.saturating_add(ENVELOPE_DEPTH);
-    let cut = split::cut(text);
+    let cut = crate::stream::split::cut(text);
     StreamText {
         messages: cut
             .messages
@@ -410,19 +408,22 @@ pub fn read_stream(text: &str, max_depth: usize) -> StreamText {
 /// ```
 pub fn is_stream(text: &str) -> bool {
     let max_depth = crate::json::DEFAULT_MAX_DEPTH + ENVELOPE_DEPTH;
-    split::cut(text).messages.iter().any(|message| {
-        // Only a message that names a kind is parsed.
-        MESSAGE_KINDS
-            .iter()
-            .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
-            && match crate::json::from_str_limited(message, max_depth) {
-                Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
-                    .as_array()
-                    .is_some_and(|list| list.iter().any(is_message)),
-                Ok(value) => is_message(&value),
-                Err(_) => false,
-            }
-    })
+    crate::stream::split::cut(text)
+        .messages
+        .iter()
+        .any(|message| {
+            // Only a message that names a kind is parsed.
+            MESSAGE_KINDS
+                .iter()
+                .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
+                && match crate::json::from_str_limited(message, max_depth) {
+                    Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
+                        .as_array()
+                        .is_some_and(|list| list.iter().any(is_message)),
+                    Ok(value) => is_message(&value),
+                    Err(_) => false,
+                }
+        })
 }
 
 /// Whether a value is an object with one of the [`MESSAGE_KINDS`] keys.
@@ -665,7 +666,7 @@ impl<'e> StreamChecker<'e> {
 
     /// Checks a whole stream: a JSON array of messages, or JSON values one after another.
     pub fn check_stream(&mut self, text: &str) {
-        let cut = split::cut(text);
+        let cut = crate::stream::split::cut(text);
         for message in cut.messages {
             self.check_text(message);
         }

@@ -41,6 +41,7 @@ use crate::path::{JsonPointer, escape_token};
 use serde_json::{Map, Value};
 use std::fmt;
 
+pub(crate) mod split;
 #[cfg(test)]
 mod tests;
 
