@@ -220,7 +220,7 @@ pub mod fixtures;
 pub use builtins::MCP_CATALOG_ID;
 pub use catalog::{Args, CallContext, Catalog, Function};
 pub use env::{Diagnostics, Environment};
-pub use error::{Denial, Error, ErrorCode, Phase, Result, Warning, WarningCode};
+pub use error::{Denial, Error, ErrorCode, MissingCatalog, Phase, Result, Warning, WarningCode};
 pub use limits::Limits;
 pub use model::{DataModel, SharedModel};
 pub use origin::{Invocation, Origin};
