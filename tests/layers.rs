@@ -28,21 +28,15 @@ const LAYERS: &[&[&str]] = &[
     &["limits"],
     &["syntax"],
     // MCP's pure layer: the protocol's JSON, the `McpApp` component, MCP Apps visibility.
-    &["mcp::base64", "mcp::visibility"],
-    &["mcp::protocol", "mcp::app"],
+    &["mcp::protocol"],
     &["value"],
     &["catalog"],
     &["builtins"],
     &["payload"],
     &["env"],
     &["basic"],
-    // MCP's driver: the host's clients, its policy and audit, and the evaluation of tool calls.
-    &["mcp::client"],
-    &["mcp::policy", "mcp::output_schema"],
-    &["mcp::audit"],
+    // MCP's host layer: the host's clients, its policy and audit, and the tool calls it makes.
     &["mcp::host"],
-    &["mcp::call", "mcp::rmcp_client"],
-    &["mcp::app_call"],
     &["stream"],
     &["reactive"],
     &["surfaces"],
@@ -211,8 +205,12 @@ fn crate_paths(code: &str, module_path: &[String]) -> Vec<(usize, Vec<String>)> 
 fn facade_names(text: &str, facade: &[String]) -> HashMap<String, Vec<String>> {
     let mut names = HashMap::new();
     let mut rest = text;
-    while let Some(at) = rest.find("\npub use ") {
-        rest = &rest[at + "\npub use ".len()..];
+    while let Some((at, keyword)) = ["\npub use ", "\npub(crate) use "]
+        .iter()
+        .filter_map(|k| rest.find(k).map(|at| (at, *k)))
+        .min()
+    {
+        rest = &rest[at + keyword.len()..];
         let end = rest.find(';').expect("a use ends with ';'");
         let item = &rest[..end];
         let (base, item) = match item.strip_prefix("crate::") {
@@ -259,7 +257,7 @@ fn module_of(path: &[String], facades: &HashMap<String, HashMap<String, Vec<Stri
     }
 }
 
-/// The module path of a file under `src/` (`mcp/app/mod.rs` is `mcp::app`).
+/// The module path of a file under `src/` (`mcp/protocol/app/mod.rs` is `mcp::protocol::app`).
 fn module_path(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .iter()
@@ -278,7 +276,7 @@ fn facade_problems(file: &str, text: &str) -> Vec<String> {
     let mut in_use = false;
     for (line, code) in checked_lines(text) {
         let code = code.trim();
-        if in_use || code.starts_with("pub use ") {
+        if in_use || code.starts_with("pub use ") || code.starts_with("pub(crate) use ") {
             in_use = !code.ends_with(';');
             continue;
         }

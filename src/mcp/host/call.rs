@@ -6,15 +6,15 @@
 
 use super::audit::{AuditRecord, CallOutcome};
 use super::client::{McpAppResource, MessageSink, ToolClient};
-use super::host::McpHost;
+use super::mcp_host::McpHost;
 use super::policy::{Decision, ToolCallRequest};
-use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
-use super::visibility::Visibility;
 use crate::catalog::ToolCall;
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::Structure;
 use crate::json::kind_name;
 use crate::limits::{EvalBudget, Limits};
+use crate::mcp::protocol::Visibility;
+use crate::mcp::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use crate::model::{DataModel, SharedModel, Write, check_write_depth, padding_bound};
 use crate::origin::{Invocation, Origin, Provenance};
 use crate::path::{JsonPointer, write_target};
@@ -789,7 +789,7 @@ impl Collected<'_> {
             ) {
                 (Some(text), _) => text.to_owned(),
                 (None, Some(blob)) => {
-                    let bytes = super::base64::decode(blob).map_err(|e| {
+                    let bytes = crate::mcp::protocol::base64::decode(blob).map_err(|e| {
                         expression_error(format!(
                             "the MCP App resource '{uri}' has a blob that is not base64: {e}"
                         ))
@@ -819,15 +819,15 @@ impl Collected<'_> {
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
         let subject = format!("the A2UI resource '{uri}'");
-        super::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
+        crate::mcp::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
             .map_err(|e| {
-                let code = if e.code() == ErrorCode::LimitExceeded {
-                    ErrorCode::LimitExceeded
-                } else {
-                    ErrorCode::ExpressionError
-                };
-                Error::new(code, e.message().to_owned()).with_source(e)
-            })?;
+            let code = if e.code() == ErrorCode::LimitExceeded {
+                ErrorCode::LimitExceeded
+            } else {
+                ErrorCode::ExpressionError
+            };
+            Error::new(code, e.message().to_owned()).with_source(e)
+        })?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {
