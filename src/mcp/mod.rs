@@ -159,4 +159,4 @@ pub(crate) use host::call;
 pub use protocol::{Visibility, app};
 
 pub use crate::origin::Provenance;
-pub use crate::payload::ToolNames;
+pub use crate::payload::{ToolHost, ToolNames};

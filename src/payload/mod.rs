@@ -3,21 +3,24 @@
 //!
 //! The compiler receives what it compiles against (a [`Scope`]), not the environment, and the
 //! evaluator is a machine that stops where a function asks for a tool call: the MCP layer
-//! drives it for [`Payload::eval_async`].
+//! drives it for [`Payload::eval_async`] through the one operation of a [`ToolHost`].
 //!
 //! [`Environment::compile`]: crate::Environment::compile
 
 mod compile;
 mod deps;
 mod eval;
+mod eval_async;
 mod program;
 mod resumable;
 mod tool_names;
 
+pub use eval_async::ToolHost;
 pub use tool_names::ToolNames;
 
 pub(crate) use compile::Scope;
 pub(crate) use eval::{Machine, Step};
+pub(crate) use eval_async::{Answer, CallScope, sealed};
 pub(crate) use resumable::{PendingCall, Progress, Resumable};
 
 use crate::error::{Error, ErrorCode, Warning};
