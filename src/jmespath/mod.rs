@@ -42,6 +42,7 @@
 
 mod ast;
 mod error;
+mod func;
 mod functions;
 mod interpreter;
 mod lexer;

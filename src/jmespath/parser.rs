@@ -3,7 +3,7 @@
 
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::{JmespathError, JmespathErrorKind};
-use super::functions::Func;
+use super::func::Func;
 use super::lexer::{Tok, Token, tokenize};
 use super::limits::{Limits, MAX_DEPTH_CEILING};
 
