@@ -462,12 +462,11 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "regex",
     "stream",
     "surfaces",
-    // Not split yet: the type and its evaluations (`payload`), the model and its writes
-    // (`model`), the reader's entry points (`json`), the connections (`connect`), the engine
-    // and its errors (`jmespath`), the tracked model and the renderer's index (`reactive`), the
-    // bound values (`reactive::bindings`), the catalog and its functions (`catalog`,
-    // `catalog::document`), the MCP catalog's table (`builtins`), the value's kinds (`value`),
-    // the `McpApp` component's properties (`mcp::protocol::app`).
+    // Not split yet: the model and its writes (`model`), the reader's entry points (`json`),
+    // the connections (`connect`), the engine and its errors (`jmespath`), the tracked model's
+    // messages (`reactive`), the catalog and its functions (`catalog`, `catalog::document`), the
+    // MCP catalog's table (`builtins`), the value's kinds (`value`), the `McpApp` component's
+    // properties (`mcp::protocol::app`).
     "builtins",
     "catalog",
     "catalog::document",
@@ -476,7 +475,6 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "json",
     "mcp::protocol::app",
     "model",
-    "payload",
     "reactive",
     "value",
 ];
@@ -492,7 +490,6 @@ const NOT_YET_LAYERED: &[&str] = &[
     "catalog::document",
     "connect",
     "json",
-    "payload",
 ];
 
 /// A module with sub-modules of its own (tests aside): its file, its sub-modules' names, and

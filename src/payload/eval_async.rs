@@ -4,7 +4,8 @@
 //! write, forwarding what the result carried) is the host's: this loop knows it only as the one
 //! operation of [`ToolHost`], so the payload layer stays below the MCP host.
 
-use super::{Payload, Step};
+use super::compiled::Payload;
+use super::eval::Step;
 use crate::catalog::ToolCall;
 use crate::error::Error;
 use crate::limits::{EvalBudget, Limits};
