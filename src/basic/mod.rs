@@ -19,7 +19,7 @@
 //! # What the functions do
 //!
 //! The catalog document is the v1.0 specification's (`catalog/basic-catalog-v1.json`,
-//! [`BASIC_CATALOG_JSON`]), read with [`Catalog::from_schema`]: required and undeclared
+//! [`BASIC_CATALOG_JSON`]), read with [`Catalog::from_schema`](crate::Catalog::from_schema): required and undeclared
 //! arguments are compile-time `VALIDATION_FAILED` with their location; literal arguments are
 //! checked by the functions themselves (the suite's numeric text and truthy values pass where
 //! the schema's types would refuse them), at compile time where they are literal. The rules follow
