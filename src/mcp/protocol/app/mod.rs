@@ -14,7 +14,7 @@
 //! - [`McpAppProps::check_function_call`]: a `ui/requests/function-call` request against
 //!   `allowedFunctions` and the JSON Schema of the function's arguments. The schema check needs
 //!   the `json-schema` feature; without it a call whose schema constrains anything is refused
-//!   ([`Denial::SchemaNotChecked`]), never allowed unchecked.
+//!   ([`AppDenial::SchemaNotChecked`]), never allowed unchecked.
 //! - [`AppBinding`]: the reserved `data.paths` keys and the MCP Apps messages they map to.
 //!
 //! ```
@@ -43,7 +43,7 @@ mod policy;
 mod uri;
 
 pub use paths::{AppBinding, DATA_MODEL_CHANGE, DATA_MODEL_UPDATE, PathBinding};
-pub use policy::{AllowedFunction, Denial, FunctionCallDecision, ToolCallDecision};
+pub use policy::{AllowedFunction, AppDenial, FunctionCallDecision, ToolCallDecision};
 pub use uri::{URL_ENCODED_PREFIX, decode_html_content, decode_uri_component};
 
 use crate::error::{Error, ErrorCode, Phase};
@@ -585,7 +585,7 @@ impl McpAppProps {
     /// `LIMIT_EXCEEDED`.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::app::{Denial, McpAppProps, ToolCallDecision};
+    /// use a2ui_catalog_mcp::mcp::app::{AppDenial, McpAppProps, ToolCallDecision};
     /// use serde_json::json;
     ///
     /// let props = McpAppProps::parse(&json!({"component": "McpApp", "htmlContent": "<p/>",
@@ -599,7 +599,7 @@ impl McpAppProps {
     /// );
     /// assert_eq!(
     ///     props.check_tool_call(&json!({"name": "delete_board"}))?,
-    ///     ToolCallDecision::Denied(Denial::ToolNotAllowed { tool: "delete_board".into() })
+    ///     ToolCallDecision::Denied(AppDenial::ToolNotAllowed { tool: "delete_board".into() })
     /// );
     /// assert!(props.check_tool_call(&json!({"name": "move_card", "arguments": [1]})).is_err());
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
@@ -609,7 +609,7 @@ impl McpAppProps {
         let arguments =
             policy::request_arguments(params, "arguments", "tools/call", self.max_depth)?;
         if !self.allowed_tools.iter().any(|t| t == tool) {
-            return Ok(ToolCallDecision::Denied(Denial::ToolNotAllowed {
+            return Ok(ToolCallDecision::Denied(AppDenial::ToolNotAllowed {
                 tool: tool.to_owned(),
             }));
         }
@@ -623,7 +623,7 @@ impl McpAppProps {
     /// (`{"call": …, "args": {…}}`) against `allowedFunctions`: the function must be listed and
     /// its arguments must match its JSON Schema. The schema is checked with the `json-schema`
     /// feature; without it, a function whose schema constrains anything (more than `{}` or
-    /// annotations like `title`) is [`Denial::SchemaNotChecked`].
+    /// annotations like `title`) is [`AppDenial::SchemaNotChecked`].
     ///
     /// A malformed request is an error (`VALIDATION_FAILED`): params that are not an object, a
     /// `call` that is missing, empty or not a string, `args` that are not an object (absent or
@@ -631,7 +631,7 @@ impl McpAppProps {
     /// Whether the function exists in the surface's catalog is for the host to check.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::app::{Denial, FunctionCallDecision, McpAppProps};
+    /// use a2ui_catalog_mcp::mcp::app::{AppDenial, FunctionCallDecision, McpAppProps};
     /// use serde_json::json;
     ///
     /// let props = McpAppProps::parse(&json!({"component": "McpApp", "htmlContent": "<p/>",
@@ -644,7 +644,7 @@ impl McpAppProps {
     /// # #[cfg(feature = "json-schema")]
     /// assert!(matches!(ok, FunctionCallDecision::Allowed { .. }));
     /// # #[cfg(not(feature = "json-schema"))]
-    /// assert!(matches!(ok, FunctionCallDecision::Denied(Denial::SchemaNotChecked { .. })));
+    /// assert!(matches!(ok, FunctionCallDecision::Denied(AppDenial::SchemaNotChecked { .. })));
     ///
     /// let bad = props.check_function_call(&json!({"call": "formatDate", "args": {"value": 3}}))?;
     /// let FunctionCallDecision::Denied(denial) = bad else { panic!() };
@@ -653,7 +653,7 @@ impl McpAppProps {
     ///                               schema: 3 is not of type \"string\" at /value");
     ///
     /// let unlisted = props.check_function_call(&json!({"call": "openUrl", "args": {}}))?;
-    /// assert_eq!(unlisted, FunctionCallDecision::Denied(Denial::FunctionNotAllowed {
+    /// assert_eq!(unlisted, FunctionCallDecision::Denied(AppDenial::FunctionNotAllowed {
     ///     function: "openUrl".into() }));
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
