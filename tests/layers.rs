@@ -465,8 +465,8 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     // Not split yet: the model and its writes (`model`), the reader's entry points (`json`),
     // the connections (`connect`), the engine and its errors (`jmespath`), the tracked model's
     // messages (`reactive`), the catalog and its functions (`catalog`, `catalog::document`), the
-    // MCP catalog's table (`builtins`), the value's kinds (`value`), the `McpApp` component's
-    // properties (`mcp::protocol::app`).
+    // MCP catalog's table (`builtins`), the `McpApp` component's properties
+    // (`mcp::protocol::app`).
     "builtins",
     "catalog",
     "catalog::document",
@@ -476,7 +476,6 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "mcp::protocol::app",
     "model",
     "reactive",
-    "value",
 ];
 
 /// Folders whose sub-modules still import each other in a circle (same rules as above).
