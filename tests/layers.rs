@@ -463,8 +463,7 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "stream",
     "surfaces",
     // Not split yet: the model and its writes (`model`), the reader's entry points (`json`),
-    // the connections (`connect`), the engine and its errors (`jmespath`), the tracked model's
-    // messages (`reactive`), the catalog and its functions (`catalog`, `catalog::document`), the
+    // the connections (`connect`), the engine and its errors (`jmespath`), the catalog and its functions (`catalog`, `catalog::document`), the
     // MCP catalog's table (`builtins`), the `McpApp` component's properties
     // (`mcp::protocol::app`).
     "builtins",
@@ -475,7 +474,6 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "json",
     "mcp::protocol::app",
     "model",
-    "reactive",
 ];
 
 /// Folders whose sub-modules still import each other in a circle (same rules as above).
