@@ -463,10 +463,9 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "stream",
     "surfaces",
     // Not split yet: the model and its writes (`model`), the reader's entry points (`json`),
-    // the connections (`connect`), the engine and its errors (`jmespath`), the catalog and its functions (`catalog`, `catalog::document`), the
-    // MCP catalog's table (`builtins`), the `McpApp` component's properties
+    // the connections (`connect`), the engine and its errors (`jmespath`), the catalog and its
+    // functions (`catalog`, `catalog::document`), the `McpApp` component's properties
     // (`mcp::protocol::app`).
-    "builtins",
     "catalog",
     "catalog::document",
     "connect",
