@@ -464,14 +464,12 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "surfaces",
     // Not split yet: the model and its writes (`model`), the reader's entry points (`json`),
     // the connections (`connect`), the engine and its errors (`jmespath`), the catalog and its
-    // functions (`catalog`, `catalog::document`), the `McpApp` component's properties
-    // (`mcp::protocol::app`).
+    // functions (`catalog`, `catalog::document`).
     "catalog",
     "catalog::document",
     "connect",
     "jmespath",
     "json",
-    "mcp::protocol::app",
     "model",
 ];
 

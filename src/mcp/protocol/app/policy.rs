@@ -21,7 +21,7 @@ const MAX_REPORTED_VIOLATIONS: usize = 16;
 /// outside themselves (no network or file `$ref`), their `pattern`s run on the linear-time
 /// `regex` engine (no lookaround or backreferences, no catastrophic backtracking), `format` is
 /// an annotation only. Their depth is bounded by the component's (checked by
-/// [`McpAppProps::parse`](super::McpAppProps::parse)).
+/// [`McpAppProps::parse`](crate::mcp::app::McpAppProps::parse)).
 ///
 /// The schema is compiled and checked only with the `json-schema` feature. Without it a schema
 /// must still be an object, and a call to a function whose schema constrains its arguments is

@@ -1,6 +1,9 @@
 use super::*;
+use crate::error::Error;
 use crate::error::ErrorCode;
+use crate::limits::Limits;
 use serde_json::json;
+use serde_json::{Map, Value};
 
 fn parse(component: &Value) -> Result<McpAppProps, Error> {
     McpAppProps::parse(component, &Limits::default())
