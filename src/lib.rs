@@ -195,7 +195,7 @@ mod env;
 #[cfg(feature = "basic-catalog")]
 pub mod basic;
 
-// Two layers: its pure part (`protocol`, `app`) sits below `value`, its driver (the host, the
+// Two layers in two folders: its pure part (`mcp::protocol`) sits below `value`, its host (the
 // policy and audit, the evaluation of tool calls) here.
 pub mod mcp;
 
