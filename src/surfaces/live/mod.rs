@@ -40,5 +40,5 @@ mod view;
 pub(crate) use changes::Journal;
 pub use changes::{Changes, InstanceId, SurfaceChanges};
 pub(crate) use tree::{LiveTree, Totals};
-pub(super) use tree::{bare_path, read_bare};
+pub(crate) use tree::{bare_path, read_bare};
 pub use view::{LiveNode, LiveView};
