@@ -346,6 +346,15 @@ pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Value>() + 24 + ALLOCA
 /// a model's value may nest as deep as the host let it.
 pub(crate) fn value_bytes(value: &Value, max: usize) -> Option<usize> {
     let mut total = std::mem::size_of::<Value>();
+    // A scalar, the common case of a write, is measured without a work list.
+    match value {
+        Value::Array(_) | Value::Object(_) => {}
+        Value::String(s) => total += s.len() + ALLOCATION_BYTES,
+        _ => {}
+    }
+    if !matches!(value, Value::Array(_) | Value::Object(_)) {
+        return (total <= max).then_some(total);
+    }
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         // Checked before the children are stacked: a long array is refused unwalked.

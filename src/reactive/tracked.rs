@@ -308,9 +308,17 @@ impl<M: DataModel> TrackedModel<M> {
 
     /// Where a write at `path` changes what the model holds, before it is made.
     fn spot(&self, path: &JsonPointer) -> Spot {
+        // The common case: the path is there, the write replaces what it holds.
+        if let Some(old) = self.model.read(path) {
+            return Spot {
+                before: content_bytes(&old),
+                path: path.clone(),
+                slot: None,
+            };
+        }
         let tokens = path.tokens();
         // Existence is monotone along a path's prefixes: the shallowest missing one is found
-        // by bisection (the root always exists).
+        // by bisection (the root and, from above, not the whole path).
         let exists = |k: usize| {
             self.model
                 .read(&JsonPointer::from_tokens(
@@ -318,14 +326,6 @@ impl<M: DataModel> TrackedModel<M> {
                 ))
                 .is_some()
         };
-        if exists(tokens.len()) {
-            let before = self.model.read(path).map_or(0, |v| content_bytes(&v));
-            return Spot {
-                path: path.clone(),
-                before,
-                slot: None,
-            };
-        }
         let (mut lo, mut hi) = (0, tokens.len()); // exists(lo), !exists(hi)
         while hi - lo > 1 {
             let mid = (lo + hi) / 2;
@@ -414,7 +414,13 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
         let paths: Vec<JsonPointer> = writes.iter().map(|w| w.path.clone()).collect();
         let mut spots: Vec<Spot> = Vec::new();
         if self.bytes.is_some() {
-            for top in tops(&paths) {
+            // One write, the common case, is its own top.
+            let tops = if paths.len() == 1 {
+                vec![&paths[0]]
+            } else {
+                tops(&paths)
+            };
+            for top in tops {
                 let spot = self.spot(top);
                 // Two writes creating the same missing parent measure it once.
                 if !spots.iter().any(|s| s.path == spot.path) {
