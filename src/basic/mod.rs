@@ -58,7 +58,6 @@ use crate::cache::LruCache;
 use crate::catalog::Catalog;
 use crate::error::{Error, ErrorCode};
 use crate::origin::{Access, AllowedCallers};
-use crate::regex::Pattern;
 use functions::{Basic, Kind, TemplateCache};
 use icu_locale_core::Locale;
 use serde_json::Value;
@@ -98,7 +97,7 @@ pub(crate) struct Shared {
     pub(crate) time_zone: jiff::tz::TimeZone,
     pub(crate) schemes: Vec<String>,
     pub(crate) url_requests: UrlRequests,
-    pub(crate) patterns: LruCache<Arc<str>, Result<Pattern, String>>,
+    pub(crate) patterns: crate::builtins::patterns::PatternCache,
     pub(crate) templates: TemplateCache,
     pub(crate) numbers: format::NumberFormatters,
     pub(crate) currencies: Mutex<HashMap<String, Arc<format::Currency>>>,
@@ -257,7 +256,7 @@ impl BasicCatalog {
             time_zone: self.time_zone.clone(),
             schemes: self.schemes.clone(),
             url_requests: self.url_requests.clone(),
-            patterns: LruCache::default(),
+            patterns: Default::default(),
             templates: LruCache::default(),
             currencies: Mutex::new(HashMap::new()),
             mcp_functions: Catalog::mcp()
