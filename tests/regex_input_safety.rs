@@ -12,11 +12,11 @@ mod peak;
 
 use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog};
 use a2ui_catalog_mcp::regex::{Pattern, compilations};
-use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
+use a2ui_catalog_mcp::surfaces::{NodeState, Processor, ProcessorOptions, ResolveLimits};
 use a2ui_catalog_mcp::{Environment, ErrorCode};
 use serde_json::{Value, json};
 
-/// A pattern of 12 bytes whose compiled program and first search cache take over 256 KiB
+/// A pattern of 11 bytes whose compiled program and first search cache take over 256 KiB
 /// (a negated class repeated: a UTF-8 automaton per repetition), distinct for each `i`.
 fn heavy(i: usize) -> String {
     let c = char::from_u32(0x4E00 + i as u32).unwrap();
@@ -42,6 +42,34 @@ fn render(message: Value) -> Value {
     p.render_json(&[], ResolveLimits::default())
 }
 
+/// Processes one message with live trees (`ProcessorOptions::live`): how many instances
+/// failed with `LIMIT_EXCEEDED`.
+fn process_live(message: Value) -> usize {
+    let options = ProcessorOptions::default().live(ResolveLimits::default());
+    let mut p = Processor::with_environment(env(), options);
+    p.process(&message).unwrap();
+    let live = p.surface("s").unwrap().live().unwrap();
+    live.instances()
+        .into_iter()
+        .filter(|&id| {
+            matches!(live.node(id).unwrap().state(),
+                Some(NodeState::Failed(why)) if why.contains("LIMIT_EXCEEDED"))
+        })
+        .count()
+}
+
+/// 257 distinct patterns from the data under a template of 4 × 257 rows.
+fn data_patterns_under_a_template() -> Value {
+    let rows: Vec<Value> = (0..4 * 257).map(|i| json!({"p": heavy(i % 257)})).collect();
+    json!({"version": "v1.0", "createSurface": {"surfaceId": "s",
+    "catalogId": BASIC_CATALOG_ID, "dataModel": {"rows": rows},
+    "components": [
+        {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
+        {"id": "row", "component": "CheckBox", "label": "x",
+         "value": {"call": "regex", "args": {"value": "abc", "pattern": {"path": "p"}}}}
+    ]}})
+}
+
 /// Runs one attack: returns its peak, after checking what it answered and how many patterns it
 /// compiled.
 fn attack(name: &str) -> u64 {
@@ -52,14 +80,7 @@ fn attack(name: &str) -> u64 {
         // the cache's 256 entries, so that each row missed it and compiled its pattern again,
         // and the cache held 256 heavy programs.
         "data-patterns-under-a-template" => {
-            let rows: Vec<Value> = (0..4 * 257).map(|i| json!({"p": heavy(i % 257)})).collect();
-            let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s",
-            "catalogId": BASIC_CATALOG_ID, "dataModel": {"rows": rows},
-            "components": [
-                {"id": "root", "component": "List", "children": {"componentId": "row", "path": "/rows"}},
-                {"id": "row", "component": "CheckBox", "label": "x",
-                 "value": {"call": "regex", "args": {"value": "abc", "pattern": {"path": "p"}}}}
-            ]}});
+            let message = data_patterns_under_a_template();
             let before = compilations();
             let (out, peak) = peak::peak_of(|| render(message));
             let compiled = compilations() - before;
@@ -67,6 +88,17 @@ fn attack(name: &str) -> u64 {
             eprintln!("{name}: {compiled} compilations, {reached} LIMIT_EXCEEDED");
             // The message's budget pays for about 16 MiB of programs; the other rows are
             // refused without compiling.
+            assert!(compiled <= 64, "{compiled} compilations");
+            assert!(reached > 900, "{reached} rows refused");
+            peak
+        }
+        // The same message, its trees kept live.
+        "data-patterns-live" => {
+            let message = data_patterns_under_a_template();
+            let before = compilations();
+            let (reached, peak) = peak::peak_of(|| process_live(message));
+            let compiled = compilations() - before;
+            eprintln!("{name}: {compiled} compilations, {reached} LIMIT_EXCEEDED");
             assert!(compiled <= 64, "{compiled} compilations");
             assert!(reached > 900, "{reached} rows refused");
             peak
@@ -131,6 +163,7 @@ fn regular_expressions_are_bounded_in_memory_and_work() {
         "regular_expressions_are_bounded_in_memory_and_work",
         &[
             "data-patterns-under-a-template",
+            "data-patterns-live",
             "literal-patterns",
             "text-field-checks",
         ],
