@@ -8,10 +8,14 @@ mod peak;
 use a2ui_catalog_mcp::surfaces::{NodeState, Processor, ProcessorOptions, ResolveLimits};
 use serde_json::{Value, json};
 
+/// A processor keeping live trees within `limits`, whose surfaces may hold 256 MiB (the streams
+/// of these tests build surfaces of up to 100 000 components or a million rows on purpose;
+/// `what_surfaces_hold_is_bounded_for_the_whole_stream` tests the default).
 fn live(limits: ResolveLimits) -> Processor {
     Processor::new(
         ProcessorOptions::default()
             .accept_unregistered_catalogs(true)
+            .max_held_bytes(256 << 20)
             .live(limits),
     )
 }
@@ -129,6 +133,51 @@ fn a_hundred_thousand_components() {
         .unwrap_err();
     assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
     assert!(p.take_changes().is_empty());
+}
+
+/// The component limit holds for the processor, not per surface: surfaces of 60 000
+/// components each cannot add up past 100 000; and surfaces past `max_surfaces` are refused
+/// until one is deleted.
+#[test]
+fn surfaces_and_their_components_are_bounded_together() {
+    let mut p = Processor::new(
+        ProcessorOptions::default()
+            .accept_unregistered_catalogs(true)
+            .max_held_bytes(256 << 20)
+            .max_surfaces(3),
+    );
+    let texts = |n: usize| {
+        let mut components = vec![json!({"id": "root", "component": "Column",
+            "children": (1..n).map(|i| format!("t{i}")).collect::<Vec<_>>()})];
+        components.extend(
+            (1..n).map(|i| json!({"id": format!("t{i}"), "component": "Text", "text": "x"})),
+        );
+        Value::Array(components)
+    };
+    create(&mut p, "a", json!({}), texts(60_000));
+    let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "b", "catalogId": "c",
+        "components": texts(60_000)}});
+    let err = p.process(&message).unwrap_err();
+    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert!(
+        err.error.message.contains("120000 with the other surfaces"),
+        "{err}"
+    );
+    assert!(p.surface("b").is_none());
+    // Deleting the first makes room.
+    p.process(&json!({"version": "v1.0", "deleteSurface": {"surfaceId": "a"}}))
+        .unwrap();
+    p.process(&message).unwrap();
+
+    for id in ["c", "d"] {
+        create(&mut p, id, json!({}), texts(2));
+    }
+    let err = p
+        .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "e", "catalogId": "c"}}))
+        .unwrap_err();
+    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(err.error.pointer, "/createSurface/surfaceId");
+    assert!(p.surface("e").is_none());
 }
 
 /// A chain of 100 000 components, each the child of the one before: built, replaced and
@@ -374,6 +423,12 @@ fn live_trees_are_bounded_for_the_whole_processor() {
                     p.process(m).unwrap();
                 }
                 p.take_changes();
+                // What a renderer drawing whole trees reads: each node's copies are charged
+                // to the tree's limits (a bound long string was copied by every node).
+                for s in p.surfaces() {
+                    let tree = s.live().unwrap().to_tree();
+                    assert!(tree.nodes.len() <= ResolveLimits::default().max_nodes);
+                }
                 p
             });
             let nodes: usize = p.surfaces().map(|s| s.live().unwrap().len()).sum();
@@ -563,5 +618,90 @@ fn per_property_and_strict_checks_are_linear_in_the_message() {
     assert_eq!(
         found[39_999].pointer,
         "/createSurface/components/0/children/39999"
+    );
+}
+
+/// Streams that make the processor hold more and more, each message small next to what the
+/// stream adds up to: past `max_held_bytes` (32 MiB) each further message is `LIMIT_EXCEEDED`
+/// and changes nothing, and what the processor holds stays under 64 MiB (the stream is made
+/// message by message, never held whole).
+const HELD_ATTACKS: [&str; 4] = [
+    // 200 updateDataModel messages of 1 MB each, at distinct paths.
+    "model-writes",
+    // 200 updateComponents each adding a Text of 1 MB.
+    "big-components",
+    // 1 000 surfaces with ids of 200 KB.
+    "long-surface-ids",
+    // 20 000 surfaces of 10 KB ids created and deleted: the ids of deleted surfaces are
+    // remembered within 1 MiB.
+    "deleted-ids",
+];
+
+fn held_attack(name: &str, i: usize) -> Option<Value> {
+    let mega = || "x".repeat(1 << 20);
+    Some(match name {
+        "model-writes" if i < 200 => {
+            json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": format!("/k{i}"), "value": mega()}})
+        }
+        "big-components" if i < 200 => {
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": format!("t{i}"), "component": "Text", "text": mega()}]}})
+        }
+        "long-surface-ids" if i < 1_000 => {
+            json!({"version": "v1.0", "createSurface": {"surfaceId": format!("{i}{}", "y".repeat(200 << 10)), "catalogId": "c"}})
+        }
+        "deleted-ids" if i < 40_000 => {
+            let id = format!("{}{}", i / 2, "z".repeat(10 << 10));
+            if i.is_multiple_of(2) {
+                json!({"version": "v1.0", "createSurface": {"surfaceId": id, "catalogId": "c"}})
+            } else {
+                json!({"version": "v1.0", "deleteSurface": {"surfaceId": id}})
+            }
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn what_surfaces_hold_is_bounded_for_the_whole_stream() {
+    peak::each_in_a_child(
+        "what_surfaces_hold_is_bounded_for_the_whole_stream",
+        &HELD_ATTACKS,
+        |name| {
+            let ((refused, last), peak) = peak::peak_of(|| {
+                let mut p =
+                    Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+                create(
+                    &mut p,
+                    "s",
+                    json!({}),
+                    json!([{"id": "root", "component": "Text", "text": "x"}]),
+                );
+                let mut refused = 0;
+                let mut last = None;
+                let mut i = 0;
+                while let Some(message) = held_attack(name, i) {
+                    if let Err(e) = p.process(&message) {
+                        assert_eq!(
+                            e.to_agent_message()["error"]["code"],
+                            "LIMIT_EXCEEDED",
+                            "{e}"
+                        );
+                        refused += 1;
+                        last = Some(e);
+                    }
+                    i += 1;
+                }
+                (refused, last)
+            });
+            eprintln!("{name}: {refused} refused, the last: {last:?}");
+            if name == "deleted-ids" {
+                assert_eq!(refused, 0);
+            } else {
+                assert!(refused > 0, "{name}");
+            }
+            peak
+        },
     );
 }
