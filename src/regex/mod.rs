@@ -34,10 +34,12 @@ pub use error::{RegexError, RegexErrorKind};
 #[cfg(feature = "internals")]
 pub use properties::accepted_names as accepted_property_names;
 
-use regex_automata::MatchKind;
-use regex_automata::meta::Regex;
+use regex_automata::meta::{Cache, Regex};
 use regex_automata::util::captures::Captures;
+use regex_automata::util::pool::Pool;
+use regex_automata::{Input, MatchKind};
 use std::ops::Range;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::Arc;
 use translate::GroupPlan;
 
@@ -75,9 +77,14 @@ pub struct Pattern {
     inner: Arc<Inner>,
 }
 
+/// Makes a search cache: the first one is the cache measured when the pattern was compiled.
+type MakeCache = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
 struct Inner {
     source: String,
     regex: Regex,
+    /// The searches' caches, one per thread searching at once (as `regex::Regex` keeps them).
+    caches: Pool<Cache, MakeCache>,
     /// See [`Pattern::memory_usage`].
     memory: usize,
     groups: Vec<GroupPlan>,
@@ -199,17 +206,27 @@ impl Pattern {
             })?;
         // Each automaton was bounded while it was built; the program holds several (forward,
         // reverse, one-pass), and each search takes a cache sized by them: bounded together.
-        let memory = regex
-            .memory_usage()
-            .saturating_add(regex.create_cache().memory_usage());
+        let first = regex.create_cache();
+        let memory = regex.memory_usage().saturating_add(first.memory_usage());
         if memory > size_limit {
             return Err(RegexError::too_big(pattern, size_limit));
         }
+        // The cache just measured serves the first search: measuring costs no extra cache.
+        let spare = std::sync::Mutex::new(Some(first));
+        let maker = regex.clone();
+        let make: MakeCache = Box::new(move || {
+            let first = spare
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            first.unwrap_or_else(|| maker.create_cache())
+        });
         let guarded = translation.groups.iter().any(|g| !g.guards.is_empty());
         Ok(Pattern {
             inner: Arc::new(Inner {
                 source: pattern.to_owned(),
                 regex,
+                caches: Pool::new(make),
                 memory,
                 groups: translation.groups,
                 guarded,
@@ -282,13 +299,15 @@ impl Pattern {
     fn capture_ranges_with_engine(&self, haystack: &str, out: &mut Vec<Range<usize>>) -> bool {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
-            // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
-            // finds the match; `find` is the answer JavaScript gives.
-            let found = inner.regex.find(haystack).map(|m| m.start());
-            return self.first_match(haystack, found).is_some();
+            // A search, not the engine's `is_match`: regex 1.13 answers `false` for
+            // `1ж|(?-u:\B)` on "1ж" where a search finds the match, JavaScript's answer.
+            return self.is_match(haystack);
         }
         let mut locs = inner.regex.create_captures();
-        inner.regex.search_captures(&haystack.into(), &mut locs);
+        let mut cache = inner.caches.get();
+        inner
+            .regex
+            .search_captures_with(&mut cache, &Input::new(haystack), &mut locs);
         let found = locs.get_match().map(|m| m.start());
         match self.first_match(haystack, found) {
             None => false,
@@ -333,9 +352,14 @@ impl Pattern {
         out.extend(inner.groups.iter().map(read));
     }
 
-    /// Whether the pattern matches anywhere in `haystack`.
+    /// Whether the pattern matches anywhere in `haystack` (by a search: see above).
     pub fn is_match(&self, haystack: &str) -> bool {
-        let found = self.inner.regex.find(haystack).map(|m| m.start());
+        let inner = &*self.inner;
+        let mut cache = inner.caches.get();
+        let found = inner
+            .regex
+            .search_with(&mut cache, &Input::new(haystack))
+            .map(|m| m.start());
         self.first_match(haystack, found).is_some()
     }
 }
