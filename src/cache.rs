@@ -2,6 +2,8 @@
 //!
 //! The caches it serves hold at most a few hundred entries (compiled expressions and patterns,
 //! resources read by URI), so eviction scans for the oldest entry instead of keeping a list.
+//! Entries may also have a weight (the bytes a compiled pattern holds), and the cache a bound
+//! on their total: one heavy entry then displaces several light ones.
 
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -16,7 +18,10 @@ pub(crate) struct LruCache<K, V> {
 
 struct Inner<K, V> {
     clock: u64,
-    entries: HashMap<K, (V, u64)>,
+    /// Each value with when it was last used and its weight.
+    entries: HashMap<K, (V, u64, usize)>,
+    /// The weights of the entries together.
+    weight: usize,
 }
 
 /// An empty cache for [`insert_within`](LruCache::insert_within), whose caller gives the bound.
@@ -35,6 +40,7 @@ impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
             inner: Mutex::new(Inner {
                 clock: 0,
                 entries: HashMap::new(),
+                weight: 0,
             }),
         }
     }
@@ -49,7 +55,7 @@ impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.clock += 1;
         let now = inner.clock;
-        inner.entries.get_mut(key).map(|(value, used)| {
+        inner.entries.get_mut(key).map(|(value, used, _)| {
             *used = now;
             value.clone()
         })
@@ -63,24 +69,57 @@ impl<K: Eq + Hash, V: Clone> LruCache<K, V> {
     /// Stores `value`, evicting the least recently used entries so that at most `capacity`
     /// remain: for caches whose bound is the caller's limit, read at each call.
     pub(crate) fn insert_within(&self, key: K, value: V, capacity: usize) {
-        if capacity == 0 {
+        self.insert_weighed(key, value, 0, capacity, usize::MAX);
+    }
+
+    /// Stores `value` of `weight`, evicting the least recently used entries so that at most
+    /// `capacity` remain and their weights together stay within `max_weight`. A value heavier
+    /// than `max_weight` alone is not kept (nothing is evicted for it).
+    pub(crate) fn insert_weighed(
+        &self,
+        key: K,
+        value: V,
+        weight: usize,
+        capacity: usize,
+        max_weight: usize,
+    ) {
+        if capacity == 0 || weight > max_weight {
             return;
         }
         let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
         inner.clock += 1;
         let now = inner.clock;
-        if !inner.entries.contains_key(&key) {
-            while inner.entries.len() >= capacity {
-                let oldest = inner
-                    .entries
-                    .iter()
-                    .min_by_key(|(_, (_, used))| *used)
-                    .map(|(k, _)| k as *const K);
-                let Some(oldest) = oldest else { break };
-                inner.entries.retain(|k, _| !std::ptr::eq(k, oldest));
-            }
+        if let Some((_, _, old)) = inner.entries.remove(&key) {
+            inner.weight -= old;
         }
-        inner.entries.insert(key, (value, now));
+        while inner.entries.len() >= capacity || inner.weight + weight > max_weight {
+            let oldest = inner
+                .entries
+                .iter()
+                .min_by_key(|(_, (_, used, _))| *used)
+                .map(|(k, _)| k as *const K);
+            let Some(oldest) = oldest else { break };
+            let mut freed = 0;
+            inner.entries.retain(|k, (_, _, w)| {
+                let keep = !std::ptr::eq(k, oldest);
+                if !keep {
+                    freed = *w;
+                }
+                keep
+            });
+            inner.weight -= freed;
+        }
+        inner.weight += weight;
+        inner.entries.insert(key, (value, now, weight));
+    }
+
+    /// The weights of the entries together.
+    #[cfg(test)]
+    pub(crate) fn weight(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .weight
     }
 
     /// How many entries it holds.
@@ -117,5 +156,37 @@ mod tests {
         let none = LruCache::new(0);
         none.insert(1, 1);
         assert_eq!(none.get(&1), None);
+    }
+
+    #[test]
+    fn weights_are_bounded_together() {
+        let cache = LruCache::default();
+        cache.insert_weighed("a", 1, 40, 10, 100);
+        cache.insert_weighed("b", 2, 40, 10, 100);
+        assert_eq!(cache.get("a"), Some(1));
+        // 120 > 100: "b", the least recently used, goes.
+        cache.insert_weighed("c", 3, 40, 10, 100);
+        assert_eq!((cache.get("b"), cache.len(), cache.weight()), (None, 2, 80));
+        // One entry heavier than the whole bound is not kept, and evicts nothing.
+        cache.insert_weighed("d", 4, 101, 10, 100);
+        assert_eq!((cache.get("d"), cache.len(), cache.weight()), (None, 2, 80));
+        // Replacing an entry replaces its weight.
+        cache.insert_weighed("a", 5, 10, 10, 100);
+        assert_eq!(
+            (cache.get("a"), cache.len(), cache.weight()),
+            (Some(5), 2, 50)
+        );
+        // The heaviest that fits takes the place of all the others.
+        cache.insert_weighed("e", 6, 100, 10, 100);
+        assert_eq!(
+            (cache.get("e"), cache.len(), cache.weight()),
+            (Some(6), 1, 100)
+        );
+        // The entry count still bounds light entries.
+        cache.insert_weighed("f", 7, 0, 1, 100);
+        assert_eq!(
+            (cache.get("f"), cache.len(), cache.weight()),
+            (Some(7), 1, 0)
+        );
     }
 }

@@ -139,6 +139,20 @@
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine;
+//! - a compiled regex pattern holds at most [`regex::DEFAULT_SIZE_LIMIT`] (1 MiB: its program
+//!   and a first search's cache, [`regex::Pattern::memory_usage`]); a larger one is
+//!   `EXPRESSION_ERROR` (`TooBig`). Each pattern cache (`regexCapture`'s, the basic catalog's
+//!   `regex`'s) holds at most [`Limits::cache_capacity`] (256) patterns and
+//!   [`Limits::pattern_cache_bytes`] (4 MiB) of programs, evicting the least recently used; a
+//!   payload keeps only the text of its literal patterns. A pattern compiled during an
+//!   evaluation (from data, or evicted since) is charged to the evaluation's budget (per
+//!   message in a surface): its bytes to [`Limits::max_eval_bytes`] and one step per 64 of
+//!   them to [`Limits::max_eval_steps`], before it is built (the build stops at what is left);
+//!   reaching either is `LIMIT_EXCEEDED` at the call, and with under 4 KiB left no pattern is
+//!   built. With the defaults, the regex attacks of the second review (257 distinct heavy
+//!   patterns from the data under a 4 × 257-row template, 1 000 heavy literal patterns, 400
+//!   TextFields with heavy checks) stay under 64 MiB, compiling each literal pattern once and
+//!   about 20 patterns per message beyond;
 //! - with `basic-catalog`, formatString templates are parsed in one pass without recursion,
 //!   bounded to 64 KiB, 32 levels of nesting and 4 096 parts (`basic::MAX_TEMPLATE_BYTES`,
 //!   `MAX_NESTING`, `MAX_PARTS`), templates from data cached per text within

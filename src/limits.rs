@@ -60,6 +60,12 @@ pub struct Limits {
     /// Entries of each compiled-pattern cache (JMESPath and regex patterns that come from data).
     /// Default 256; the least recently used entry is evicted.
     pub cache_capacity: usize,
+    /// Bytes of compiled regex programs each regex pattern cache may hold (`regexCapture`'s,
+    /// the basic catalog's `regex`'s), each pattern counted at its
+    /// [`memory_usage`](crate::regex::Pattern::memory_usage). Default 4 MiB; the least
+    /// recently used patterns are evicted, and a pattern used again after that is compiled
+    /// again, charged to its evaluation's budget.
+    pub pattern_cache_bytes: usize,
 }
 
 impl Default for Limits {
@@ -74,6 +80,7 @@ impl Default for Limits {
             max_eval_items: 1 << 19,
             max_eval_bytes: 16 << 20,
             cache_capacity: DEFAULT_CACHE_CAPACITY,
+            pattern_cache_bytes: 4 << 20,
         }
     }
 }
@@ -167,6 +174,29 @@ impl EvalBudget {
     /// The JMESPath steps left.
     pub(crate) fn steps(&self) -> u64 {
         self.steps.get()
+    }
+
+    /// Charges `n` steps of work about to be done (`what` says which), or refuses them
+    /// (`LIMIT_EXCEEDED`) and charges nothing.
+    pub(crate) fn spend_steps(&self, n: u64, what: &str) -> Result<(), crate::error::Error> {
+        let left = self.steps.get();
+        if n > left {
+            return Err(crate::error::Error::new(
+                crate::error::ErrorCode::LimitExceeded,
+                format!(
+                    "{what} would take the evaluation past its budget of {} steps \
+                     (Limits::max_eval_steps)",
+                    self.max_steps
+                ),
+            ));
+        }
+        self.steps.set(left - n);
+        Ok(())
+    }
+
+    /// The bytes left to copy or make.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes.get()
     }
 
     /// The values left to create.

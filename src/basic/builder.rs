@@ -151,7 +151,7 @@ impl BasicCatalog {
             time_zone: self.time_zone.clone(),
             schemes: self.schemes.clone(),
             url_requests: self.url_requests.clone(),
-            patterns: LruCache::default(),
+            patterns: Default::default(),
             templates: LruCache::default(),
             currencies: Mutex::new(HashMap::new()),
             mcp_functions: Catalog::mcp()

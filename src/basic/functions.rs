@@ -8,7 +8,7 @@ use super::{date, format};
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::json::{js_number_string, kind_name};
-use crate::limits::Limits;
+use crate::limits::{EvalBudget, Limits};
 use crate::regex::Pattern;
 use serde_json::Value;
 use std::sync::Arc;
@@ -195,12 +195,13 @@ fn js_round(x: f64) -> f64 {
 
 impl Shared {
     /// Runs a function (all but formatString, which needs the call's context) on evaluated
-    /// arguments.
+    /// arguments; a regex compiled now is charged to `budget`.
     pub(crate) fn run(
         &self,
         kind: Kind,
         args: &(impl Get + ?Sized),
         limits: &Limits,
+        budget: Option<&EvalBudget>,
     ) -> Result<Value, Error> {
         Ok(match kind {
             Kind::Required => Value::Bool(match args.get("value") {
@@ -212,7 +213,7 @@ impl Shared {
             Kind::Regex => {
                 let pattern = string_arg(kind, args, "pattern")?.unwrap_or("");
                 let pattern = self
-                    .pattern(pattern, limits)
+                    .pattern(pattern, limits, budget)
                     .map_err(|e| e.with_function(kind.name()))?;
                 let value = crate::json::to_js_string(args.get("value").unwrap_or(&Value::Null));
                 Value::Bool(pattern.is_match(&value))
@@ -369,18 +370,17 @@ impl Shared {
         })
     }
 
-    /// A regex of the crate's dialect, checked and compiled once per text (bounded cache).
-    fn pattern(&self, pattern: &str, limits: &Limits) -> Result<Pattern, Error> {
-        let verdict = match self.patterns.get(pattern) {
-            Some(v) => v,
-            None => {
-                let v = Pattern::new(pattern).map_err(|e| e.message().to_owned());
-                self.patterns
-                    .insert_within(Arc::from(pattern), v.clone(), limits.cache_capacity);
-                v
-            }
-        };
-        verdict.map_err(|m| Error::new(ErrorCode::ExpressionError, m))
+    /// A regex of the crate's dialect, checked and compiled once per text (a cache bounded by
+    /// entries and bytes); compiled outside the cache's hold, it is charged to `budget`.
+    fn pattern(
+        &self,
+        pattern: &str,
+        limits: &Limits,
+        budget: Option<&EvalBudget>,
+    ) -> Result<Pattern, Error> {
+        self.patterns
+            .get(pattern, limits, budget)?
+            .map_err(|e| Error::new(ErrorCode::ExpressionError, e.message().to_owned()))
     }
 
     fn open_url(&self, args: &(impl Get + ?Sized)) -> Result<Value, Error> {
@@ -444,10 +444,11 @@ impl Shared {
         read: &dyn Fn(&str) -> Result<Value, Error>,
         spend: &dyn Fn(usize) -> Result<(), Error>,
         limits: &Limits,
+        budget: Option<&EvalBudget>,
     ) -> Result<String, Error> {
         let mut out = String::new();
         for part in template.parts() {
-            let v = self.eval_expr(part, read, limits)?;
+            let v = self.eval_expr(part, read, limits, budget)?;
             let before = out.len();
             display(&v, &mut out);
             // Charged as it grows: many calls of one template each stay within what the
@@ -473,6 +474,7 @@ impl Shared {
         expr: &Expr,
         read: &dyn Fn(&str) -> Result<Value, Error>,
         limits: &Limits,
+        budget: Option<&EvalBudget>,
     ) -> Result<Value, Error> {
         match expr {
             Expr::Literal(v) => Ok(v.clone()),
@@ -493,9 +495,9 @@ impl Shared {
                 };
                 let mut args = Vec::with_capacity(call.args.len());
                 for (name, e) in &call.args {
-                    args.push((name.clone(), self.eval_expr(e, read, limits)?));
+                    args.push((name.clone(), self.eval_expr(e, read, limits, budget)?));
                 }
-                self.run(kind, args.as_slice(), limits)
+                self.run(kind, args.as_slice(), limits, budget)
             }
         }
     }
@@ -550,7 +552,7 @@ impl Function for Basic {
             Kind::Regex => {
                 if let Some(Value::String(p)) = literal("pattern") {
                     self.shared
-                        .pattern(p, args.limits())
+                        .pattern(p, args.limits(), None)
                         .map_err(at("pattern"))?;
                 }
             }
@@ -613,7 +615,7 @@ impl Function for Basic {
             _ => {}
         }
         if self.kind != Kind::FormatString {
-            return self.shared.run(self.kind, args, cx.limits());
+            return self.shared.run(self.kind, args, cx.limits(), cx.budget);
         }
         let value = args.get("value").unwrap_or(&Value::Null);
         if cx.prepared::<Expanded>().is_some() {
@@ -645,7 +647,7 @@ impl Function for Basic {
         let spend = |n: usize| cx.spend_bytes(n, "formatString's output");
         let out = self
             .shared
-            .interpolate(&template, &read, &spend, cx.limits())?;
+            .interpolate(&template, &read, &spend, cx.limits(), cx.budget)?;
         Ok(Value::String(out))
     }
 }

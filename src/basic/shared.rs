@@ -7,7 +7,6 @@ use super::document::BASIC_CATALOG_ID;
 use super::template::Template;
 use crate::builtins::MCP_CATALOG_ID;
 use crate::cache::LruCache;
-use crate::regex::Pattern;
 use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
 use icu_decimal::{DecimalFormatter, DecimalFormatterPreferences};
 use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
@@ -42,7 +41,7 @@ pub(crate) struct Shared {
     pub(crate) time_zone: jiff::tz::TimeZone,
     pub(crate) schemes: Vec<String>,
     pub(crate) url_requests: UrlRequests,
-    pub(crate) patterns: LruCache<Arc<str>, Result<Pattern, String>>,
+    pub(crate) patterns: crate::builtins::patterns::PatternCache,
     pub(crate) templates: TemplateCache,
     pub(crate) numbers: NumberFormatters,
     pub(crate) currencies: Mutex<HashMap<String, Arc<Currency>>>,

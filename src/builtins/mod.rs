@@ -52,8 +52,11 @@
 //! - An array `value` gives an array with `null` in place of the items that did not match (the
 //!   usual follow-up is the JMESPath filter `[?@ != null]`).
 //! - A literal pattern is checked and compiled with the payload; one that comes from data is
-//!   compiled on first use and kept, with its verdict, in a bounded cache
-//!   ([`Limits::cache_capacity`](crate::Limits::cache_capacity)).
+//!   compiled on first use. Both are kept, with their verdict, in a cache bounded by entries
+//!   ([`Limits::cache_capacity`](crate::Limits::cache_capacity)) and by the bytes of the
+//!   compiled programs ([`Limits::pattern_cache_bytes`](crate::Limits::pattern_cache_bytes)).
+//!   A pattern compiled during an evaluation (from data, or evicted since) is charged to its
+//!   budget (`LIMIT_EXCEEDED` at the call when it does not fit).
 //!
 //! ## `transformData` — `{jmespath, data}`
 //!
@@ -92,6 +95,7 @@
 mod call_mcp_tool;
 pub(crate) mod index;
 mod mcp_catalog;
+pub(crate) mod patterns;
 mod regex_capture;
 mod split;
 mod transform_data;

@@ -2,7 +2,7 @@
 //! regex dialect; `null` when nothing matches; an array value is mapped (the rules are in the
 //! `builtins` module's documentation).
 
-use crate::cache::LruCache;
+use super::patterns::PatternCache;
 use crate::catalog::{Args, CallContext, Function, Prepared, StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::json::to_js_string;
@@ -12,26 +12,23 @@ use serde_json::Value;
 use std::ops::Range;
 use std::sync::Arc;
 
-/// Patterns that come from data are checked and compiled once per text, and kept with their
-/// verdict (bounded by `Limits::cache_capacity`): a rejected pattern is not checked again.
+/// Patterns are checked and compiled once per text, and kept with their verdict within the
+/// cache's bounds (`Limits::cache_capacity`, `Limits::pattern_cache_bytes`): a rejected pattern
+/// is not checked again, and one compiled during an evaluation is charged to its budget.
 #[derive(Default)]
 pub(crate) struct RegexCapture {
-    cache: LruCache<Arc<str>, Result<Pattern, RegexError>>,
+    cache: PatternCache,
 }
+
+/// A literal pattern, checked when the payload was compiled: its program is the cache's to
+/// keep, so that a payload's literal patterns do not each hold one.
+struct Literal(Arc<str>);
 
 impl RegexCapture {
     fn compile(&self, pattern: &str, cx: &CallContext<'_>) -> Result<Pattern, Error> {
-        let verdict = match self.cache.get(pattern) {
-            Some(verdict) => verdict,
-            None => {
-                let verdict = Pattern::new(pattern);
-                let capacity = cx.limits().cache_capacity;
-                self.cache
-                    .insert_within(Arc::from(pattern), verdict.clone(), capacity);
-                verdict
-            }
-        };
-        verdict.map_err(regex_error)
+        self.cache
+            .get(pattern, cx.limits(), cx.budget)?
+            .map_err(regex_error)
     }
 }
 
@@ -63,22 +60,23 @@ impl Function for RegexCapture {
     fn prepare(&self, args: &StaticArgs<'_>) -> Result<Option<Prepared>, Error> {
         match args.get("pattern") {
             // Any literal is coerced to text, as at run time.
-            StaticArg::Literal(v) => Ok(Some(Box::new(
-                Pattern::new(&to_js_string(v)).map_err(regex_error)?,
-            ))),
+            StaticArg::Literal(v) => {
+                let text = to_js_string(v);
+                self.cache
+                    .prepare(&text, args.limits())
+                    .map_err(regex_error)?;
+                Ok(Some(Box::new(Literal(Arc::from(text.as_ref())))))
+            }
             StaticArg::Absent | StaticArg::Dynamic => Ok(None),
         }
     }
 
     fn call(&self, args: &mut Args<'_>, cx: &mut CallContext<'_>) -> Result<Value, Error> {
-        let compiled;
-        let pattern = match cx.prepared::<Pattern>() {
-            Some(p) => p,
-            None => {
-                compiled = self.compile(&to_js_string(args.value_or_null("pattern")), cx)?;
-                &compiled
-            }
+        let compiled = match cx.prepared::<Literal>() {
+            Some(Literal(text)) => self.compile(text, cx)?,
+            None => self.compile(&to_js_string(args.value_or_null("pattern")), cx)?,
         };
+        let pattern = &compiled;
         // Strings cut out of a shared text are captured as ranges of it (`SharedText`).
         if let Some(ArgView::Text(shared)) = args.view("value") {
             let text = shared.source().text();

@@ -42,8 +42,11 @@ pub enum RegexErrorKind {
     /// `regex` crate takes them, so the two could capture different text.
     EmptyIteration,
     /// The compiled program would exceed the size limit: a counted repetition above 100 000
-    /// (`(?:ab){100001}`), or a program above [`Pattern::with_size_limit`]'s bound
-    /// (`\p{L}{1000}` at the default 1 MiB).
+    /// (`(?:ab){100001}`), or a compiled pattern (its program and a first search's cache,
+    /// [`Pattern::memory_usage`]) above [`Pattern::with_size_limit`]'s bound (`\p{L}{1000}`,
+    /// `[^a]{900}` at the default 1 MiB).
+    ///
+    /// [`Pattern::memory_usage`]: super::Pattern::memory_usage
     ///
     /// [`Pattern::with_size_limit`]: super::Pattern::with_size_limit
     TooBig,

@@ -34,16 +34,42 @@ pub use error::{RegexError, RegexErrorKind};
 #[cfg(feature = "internals")]
 pub use properties::accepted_names as accepted_property_names;
 
+use regex_automata::meta::{Cache, Regex};
+use regex_automata::util::captures::Captures;
+use regex_automata::util::pool::Pool;
+use regex_automata::{Input, MatchKind};
 use std::ops::Range;
+use std::panic::{RefUnwindSafe, UnwindSafe};
 use std::sync::Arc;
 use translate::GroupPlan;
 
-/// Default bound on a compiled pattern's size, in bytes (the `regex` crate's `size_limit`; its
-/// lazy DFA cache gets the same bound).
+/// Default bound on a compiled pattern's size, in bytes: what [`Pattern::memory_usage`] counts
+/// (the compiled program and a first search's cache). It also bounds each automaton while it is
+/// built, and how far the lazy DFA's cache of each search grows.
 pub const DEFAULT_SIZE_LIMIT: usize = 1 << 20;
 
 /// Longest pattern, in UTF-16 code units, the dialect accepts (longer is unsafe).
 pub const MAX_PATTERN_LEN: usize = safety::MAX_LEN;
+
+/// How many patterns this process has compiled (with the `internals` feature only): the
+/// input-safety tests bound the work of an attack by it, not by a clock.
+///
+/// ```
+/// use a2ui_catalog_mcp::regex::{Pattern, compilations};
+///
+/// let before = compilations();
+/// Pattern::new("^a$").unwrap();
+/// // Refused before anything is built: not a compilation.
+/// Pattern::new("(a+)+").unwrap_err();
+/// assert_eq!(compilations() - before, 1);
+/// ```
+#[cfg(feature = "internals")]
+pub fn compilations() -> u64 {
+    COMPILATIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[cfg(feature = "internals")]
+static COMPILATIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// A validated, compiled dialect pattern. Cheap to clone; `Send + Sync`.
 #[derive(Clone)]
@@ -51,9 +77,16 @@ pub struct Pattern {
     inner: Arc<Inner>,
 }
 
+/// Makes a search cache: the first one is the cache measured when the pattern was compiled.
+type MakeCache = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
 struct Inner {
     source: String,
-    regex: ::regex::Regex,
+    regex: Regex,
+    /// The searches' caches, one per thread searching at once (as `regex::Regex` keeps them).
+    caches: Pool<Cache, MakeCache>,
+    /// See [`Pattern::memory_usage`].
+    memory: usize,
     groups: Vec<GroupPlan>,
     /// Whether any group needs the iteration check (otherwise groups are read directly).
     guarded: bool,
@@ -130,43 +163,92 @@ impl Pattern {
         Pattern::with_size_limit(pattern, DEFAULT_SIZE_LIMIT)
     }
 
-    /// Validates and compiles `pattern`; a compiled program above `size_limit` bytes is
-    /// [`RegexErrorKind::TooBig`].
+    /// Validates and compiles `pattern`; a compiled pattern above `size_limit` bytes (its
+    /// [`memory_usage`](Pattern::memory_usage)) is [`RegexErrorKind::TooBig`].
     ///
     /// ```
     /// use a2ui_catalog_mcp::regex::{Pattern, RegexErrorKind};
     ///
     /// let err = Pattern::with_size_limit("(?:abc){1000}", 1000).unwrap_err();
     /// assert_eq!(err.kind(), RegexErrorKind::TooBig);
+    /// // The bound is on the whole of what the pattern holds, not on each automaton.
+    /// let p = Pattern::new("[^a]{400}").unwrap();
+    /// let err = Pattern::with_size_limit("[^a]{400}", p.memory_usage() - 1).unwrap_err();
+    /// assert_eq!(err.kind(), RegexErrorKind::TooBig);
     /// ```
     pub fn with_size_limit(pattern: &str, size_limit: usize) -> Result<Pattern, RegexError> {
         let (tree, translation) = checked(pattern)?;
-        let regex = ::regex::RegexBuilder::new(&translation.pattern)
-            .size_limit(size_limit)
-            .dfa_size_limit(size_limit)
+        #[cfg(feature = "internals")]
+        COMPILATIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        // The `regex` crate's `Regex` is this engine configured as below; it is used directly
+        // because only it tells what a compiled program holds (`memory_usage`).
+        let config = Regex::config()
+            .match_kind(MatchKind::LeftmostFirst)
+            .utf8_empty(true)
+            .nfa_size_limit(Some(size_limit))
+            .hybrid_cache_capacity(size_limit);
+        let syntax = regex_automata::util::syntax::Config::new()
+            .utf8(true)
             // Our tree nests at most 128 groups; the generated form adds a few levels per group.
-            .nest_limit(1024)
-            .build()
-            .map_err(|e| match e {
-                ::regex::Error::CompiledTooBig(_) => RegexError::too_big(pattern, size_limit),
-                other => RegexError::at(
+            .nest_limit(1024);
+        let regex = Regex::builder()
+            .configure(config)
+            .syntax(syntax)
+            .build(&translation.pattern)
+            .map_err(|e| match e.size_limit() {
+                Some(_) => RegexError::too_big(pattern, size_limit),
+                None => RegexError::at(
                     RegexErrorKind::TooBig,
                     0,
-                    &format!("the pattern could not be compiled ({other})"),
+                    &format!("the pattern could not be compiled ({e})"),
                     pattern,
                 ),
             })?;
+        // Each automaton was bounded while it was built; the program holds several (forward,
+        // reverse, one-pass), and each search takes a cache sized by them: bounded together.
+        let first = regex.create_cache();
+        let memory = regex.memory_usage().saturating_add(first.memory_usage());
+        if memory > size_limit {
+            return Err(RegexError::too_big(pattern, size_limit));
+        }
+        // The cache just measured serves the first search: measuring costs no extra cache.
+        let spare = std::sync::Mutex::new(Some(first));
+        let maker = regex.clone();
+        let make: MakeCache = Box::new(move || {
+            let first = spare
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            first.unwrap_or_else(|| maker.create_cache())
+        });
         let guarded = translation.groups.iter().any(|g| !g.guards.is_empty());
         Ok(Pattern {
             inner: Arc::new(Inner {
                 source: pattern.to_owned(),
                 regex,
+                caches: Pool::new(make),
+                memory,
                 groups: translation.groups,
                 guarded,
                 matches_mid_pair: translation.matches_mid_pair,
                 lines: lines::LinePlan::new(&tree).filter(|_| !translation.matches_mid_pair),
             }),
         })
+    }
+
+    /// The bytes the compiled pattern holds: its program and the cache a first search takes
+    /// (a search's lazy DFA cache may grow from there, to at most the size limit). What the
+    /// pattern caches and the evaluation budget count for it.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::regex::{Pattern, DEFAULT_SIZE_LIMIT};
+    ///
+    /// let small = Pattern::new(r"^\d{4}$").unwrap().memory_usage();
+    /// let large = Pattern::new("[^a]{400}").unwrap().memory_usage();
+    /// assert!(small < 16 << 10 && large > 100 * small && large <= DEFAULT_SIZE_LIMIT);
+    /// ```
+    pub fn memory_usage(&self) -> usize {
+        self.inner.memory
     }
 
     /// The pattern text as given.
@@ -217,16 +299,16 @@ impl Pattern {
     fn capture_ranges_with_engine(&self, haystack: &str, out: &mut Vec<Range<usize>>) -> bool {
         let inner = &*self.inner;
         if inner.groups.is_empty() {
-            // Not `is_match`: regex 1.13 answers `false` for `1ж|(?-u:\B)` on "1ж" where `find`
-            // finds the match; `find` is the answer JavaScript gives.
-            let found = inner.regex.find(haystack).map(|m| m.start());
-            return self.first_match(haystack, found).is_some();
+            // A search, not the engine's `is_match`: regex 1.13 answers `false` for
+            // `1ж|(?-u:\B)` on "1ж" where a search finds the match, JavaScript's answer.
+            return self.is_match(haystack);
         }
-        let mut locs = inner.regex.capture_locations();
-        let found = inner
+        let mut locs = inner.regex.create_captures();
+        let mut cache = inner.caches.get();
+        inner
             .regex
-            .captures_read(&mut locs, haystack)
-            .map(|m| m.start());
+            .search_captures_with(&mut cache, &Input::new(haystack), &mut locs);
+        let found = locs.get_match().map(|m| m.start());
         match self.first_match(haystack, found) {
             None => false,
             Some(Found::MidPair) => {
@@ -253,25 +335,31 @@ impl Pattern {
         found.map(|_| Found::Here)
     }
 
-    fn read_groups(&self, locs: &::regex::CaptureLocations, out: &mut Vec<Range<usize>>) {
+    fn read_groups(&self, locs: &Captures, out: &mut Vec<Range<usize>>) {
         let inner = &*self.inner;
         let read = |g: &GroupPlan| {
-            let Some((start, end)) = g.slot.and_then(|slot| locs.get(slot as usize)) else {
+            let Some(span) = g.slot.and_then(|slot| locs.get_group(slot as usize)) else {
                 return 0..0;
             };
+            let (start, end) = (span.start, span.end);
             let current = !inner.guarded
                 || g.guards.iter().all(|&guard| {
-                    locs.get(guard as usize)
-                        .is_some_and(|(iteration_start, _)| start >= iteration_start)
+                    locs.get_group(guard as usize)
+                        .is_some_and(|iteration| start >= iteration.start)
                 });
             if current { start..end } else { 0..0 }
         };
         out.extend(inner.groups.iter().map(read));
     }
 
-    /// Whether the pattern matches anywhere in `haystack`.
+    /// Whether the pattern matches anywhere in `haystack` (by a search: see above).
     pub fn is_match(&self, haystack: &str) -> bool {
-        let found = self.inner.regex.find(haystack).map(|m| m.start());
+        let inner = &*self.inner;
+        let mut cache = inner.caches.get();
+        let found = inner
+            .regex
+            .search_with(&mut cache, &Input::new(haystack))
+            .map(|m| m.start());
         self.first_match(haystack, found).is_some()
     }
 }

@@ -480,7 +480,7 @@ fn instance(
     }
     let checks = component.checks.as_ref().map(|checks| {
         checks_outcome(match component.compiled("checks") {
-            Some(payload) => payload.eval_read(model, context),
+            Some(payload) => payload.eval_read_within(model, context, budget.eval(payload)),
             None => Ok(checks.clone()),
         })
     });
