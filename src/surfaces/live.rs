@@ -1967,9 +1967,10 @@ impl Processor {
         let Some(surface) = self.surfaces.get_mut(surface_id) else {
             return false;
         };
-        if surface.components.remove(component_id).is_none() {
+        let Some(removed) = surface.components.remove(component_id) else {
             return false;
-        }
+        };
+        surface.parents.unlink(component_id, &removed.children);
         surface.order.retain(|id| id != component_id);
         if let Some(limits) = self.options.live {
             let ids = HashSet::from([component_id]);

@@ -338,6 +338,8 @@ pub struct Surface {
     components: HashMap<String, Component>,
     /// Component ids in the order they were first defined.
     order: Vec<String>,
+    /// Who names each component, so a message's graph checks cost what it touches.
+    parents: graph::Parents,
     data: TrackedModel<Value>,
     source: Option<Provenance>,
     live: Option<Box<live::LiveTree>>,
@@ -366,6 +368,7 @@ impl Surface {
             metadata: None,
             components: HashMap::new(),
             order: Vec::new(),
+            parents: graph::Parents::default(),
             data: TrackedModel::new(Value::Object(Map::new())),
             source: None,
             live: None,
@@ -1114,9 +1117,7 @@ impl Processor {
                 problems.extend(found.into_iter().map(|(_, e)| e));
             }
         }
-        if let Err(e) = graph::check(&surface, &passed, self.options.strict, |def| {
-            self.schema_of(&surface, def)
-        }) {
+        if let Err(e) = graph::check(&surface, &passed, self.options.strict) {
             problems.push(e);
         }
         // The graph check stops at its first problem: in strict mode every dangling child.
@@ -1421,9 +1422,7 @@ impl Processor {
         for def in defs {
             out.push(self.component(surface, def, spelling, &mut spelled.warnings)?);
         }
-        graph::check(surface, &out, self.options.strict, |id| {
-            self.schema_of(surface, id)
-        })?;
+        graph::check(surface, &out, self.options.strict)?;
         Ok((out, spelled))
     }
 
@@ -2007,8 +2006,10 @@ fn unknown_property(
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
     for component in upserts {
         let id = component.def.id.clone();
-        if surface.components.insert(id.clone(), component).is_none() {
-            surface.order.push(id);
+        surface.parents.link(&id, &component.children);
+        match surface.components.insert(id.clone(), component) {
+            Some(old) => surface.parents.unlink(&id, &old.children),
+            None => surface.order.push(id),
         }
     }
 }
