@@ -87,27 +87,46 @@
 //! - the evaluator is a machine with an explicit stack, not a recursive walk. What it copies
 //!   (`serde_json::Value`'s clone and drop recurse) is payload literals and tool output, parsed
 //!   under the depth limit, and data read from the model, measured first;
-//! - the surfaces processor ([`surfaces`]) bounds a surface to
-//!   [`ProcessorOptions::max_components`](surfaces::ProcessorOptions::max_components) (100 000)
-//!   components (one more is `LIMIT_EXCEEDED` for the message, which changes nothing), and what
-//!   resolving costs for the whole processor, each node charged before it is queued or made:
-//!   [`ResolveLimits::max_template_items`](surfaces::ResolveLimits::max_template_items) (10 000
-//!   items per template: a longer one fails its node with `LIMIT_EXCEEDED`),
-//!   [`ResolveLimits::max_nodes`](surfaces::ResolveLimits::max_nodes) (100 000 nodes) and
-//!   [`ResolveLimits::max_bytes`](surfaces::ResolveLimits::max_bytes) (16 MiB of ids, keys,
-//!   contexts and resolved values, each node's copy counted): of one tree
-//!   ([`Surface::resolve`](surfaces::Surface::resolve)), of every tree and data model
-//!   `render_json` gives at once, and of the live trees of
-//!   [`ProcessorOptions::live`](surfaces::ProcessorOptions::live) together. Reaching one cuts
-//!   the trees breadth first and marks them `LIMIT_EXCEEDED` (`Tree::truncated`,
-//!   `LiveView::truncated`; a live value past the bytes fails its property); a bound string
-//!   over 256 bytes is read in place, not kept per live instance. All the evaluations one
-//!   message causes (every row of its templates) share one evaluation budget. With the
-//!   defaults, the streams of the second review (nested templates of 4 000 × 4 000 items, a
-//!   DAG of 300 × 300 × 300 instances, 90 000 nodes bound to a 50 KB string, a 30 KB id under
-//!   10 000 rows, 40 surfaces of 100 000 nodes, 10 000 rows of a 4 000-part formatString)
-//!   stay under 64 MiB. Its graph walks, and the live trees' builds and drops, use explicit
-//!   stacks and queues;
+//! - the surfaces processor ([`surfaces`]) bounds what a stream can make it hold, for the
+//!   whole processor, each limit checked before anything is changed or allocated:
+//!   - [`ProcessorOptions::max_components`](surfaces::ProcessorOptions::max_components)
+//!     (100 000 components, all surfaces together) and
+//!     [`ProcessorOptions::max_surfaces`](surfaces::ProcessorOptions::max_surfaces) (1 024
+//!     surfaces at once): a message past one is `LIMIT_EXCEEDED` and changes nothing;
+//!   - a message's graph checks (cycles; in strict mode dangling children, orphans, `root`)
+//!     cost what the message changes, through a reverse index of parents, never a walk of the
+//!     whole graph; the cycle search follows at most 65 536 edges plus 64 per child the message
+//!     names ([`surfaces::MAX_STEPS_BASE`], [`surfaces::STEPS_PER_EDGE`]), past which the message is
+//!     `LIMIT_EXCEEDED` (only a message linking a long ancestry to a large subtree needs more);
+//!   - what resolving costs, each node charged before it is queued or made:
+//!     [`ResolveLimits::max_template_items`](surfaces::ResolveLimits::max_template_items)
+//!     (10 000 items per template: a longer one fails its node with `LIMIT_EXCEEDED`),
+//!     [`ResolveLimits::max_nodes`](surfaces::ResolveLimits::max_nodes) (100 000 nodes) and
+//!     [`ResolveLimits::max_bytes`](surfaces::ResolveLimits::max_bytes) (16 MiB of ids, keys,
+//!     contexts and resolved values, each node's copy counted): of one tree
+//!     ([`Surface::resolve`](surfaces::Surface::resolve), `LiveView::to_tree`), of every tree
+//!     and data model `render_json` gives at once, and of the live trees of
+//!     [`ProcessorOptions::live`](surfaces::ProcessorOptions::live) together, a bound value's
+//!     tool result included. Reaching one cuts the trees breadth first and marks them
+//!     `LIMIT_EXCEEDED` (`Tree::truncated`, `LiveView::truncated`; a live value past the bytes
+//!     fails its property); a bound string over 256 bytes is read in place, not kept per live
+//!     instance;
+//!   - all the evaluations one message causes (every row of its templates) share one
+//!     evaluation budget ([`Limits::max_eval_steps`] and the rest, above);
+//!   - [`ProcessorOptions::max_pending_runs`](surfaces::ProcessorOptions::max_pending_runs)
+//!     (4 096 tool runs waiting at once): one more fails its evaluation with `LIMIT_EXCEEDED`;
+//!     1 024 warnings are kept until the host takes them, the rest dropped;
+//!   - a stream's messages are read one at a time, each at most
+//!     [`messages::StreamOptions::max_message_bytes`] (16 MiB; larger is `LIMIT_EXCEEDED`
+//!     without parsing it) and [`Limits::max_depth`] deep; a bad message is located and
+//!     skipped, the others applied.
+//!
+//!   With the defaults, the streams of the second review (nested templates of 4 000 × 4 000
+//!   items, a DAG of 300 × 300 × 300 instances, 90 000 nodes bound to a 50 KB string, a 30 KB
+//!   id under 10 000 rows, 40 surfaces of 100 000 nodes, 10 000 rows of a 4 000-part
+//!   formatString, a 100 000-component subtree whose parent is sent 4 000 times, a chain
+//!   re-rooted 4 000 times) stay under 64 MiB and linear time. Its graph walks, and the live
+//!   trees' builds and drops, use explicit stacks and queues;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
 //!   a linear-time engine;

@@ -131,6 +131,50 @@ fn a_hundred_thousand_components() {
     assert!(p.take_changes().is_empty());
 }
 
+/// The component limit holds for the processor, not per surface: surfaces of 60 000
+/// components each cannot add up past 100 000; and surfaces past `max_surfaces` are refused
+/// until one is deleted.
+#[test]
+fn surfaces_and_their_components_are_bounded_together() {
+    let mut p = Processor::new(
+        ProcessorOptions::default()
+            .accept_unregistered_catalogs(true)
+            .max_surfaces(3),
+    );
+    let texts = |n: usize| {
+        let mut components = vec![json!({"id": "root", "component": "Column",
+            "children": (1..n).map(|i| format!("t{i}")).collect::<Vec<_>>()})];
+        components.extend(
+            (1..n).map(|i| json!({"id": format!("t{i}"), "component": "Text", "text": "x"})),
+        );
+        Value::Array(components)
+    };
+    create(&mut p, "a", json!({}), texts(60_000));
+    let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "b", "catalogId": "c",
+        "components": texts(60_000)}});
+    let err = p.process(&message).unwrap_err();
+    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert!(
+        err.error.message.contains("120000 with the other surfaces"),
+        "{err}"
+    );
+    assert!(p.surface("b").is_none());
+    // Deleting the first makes room.
+    p.process(&json!({"version": "v1.0", "deleteSurface": {"surfaceId": "a"}}))
+        .unwrap();
+    p.process(&message).unwrap();
+
+    for id in ["c", "d"] {
+        create(&mut p, id, json!({}), texts(2));
+    }
+    let err = p
+        .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "e", "catalogId": "c"}}))
+        .unwrap_err();
+    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(err.error.pointer, "/createSurface/surfaceId");
+    assert!(p.surface("e").is_none());
+}
+
 /// A chain of 100 000 components, each the child of the one before: built, replaced and
 /// dropped with explicit work lists (a recursive walk would overflow the stack).
 #[test]
@@ -374,6 +418,12 @@ fn live_trees_are_bounded_for_the_whole_processor() {
                     p.process(m).unwrap();
                 }
                 p.take_changes();
+                // What a renderer drawing whole trees reads: each node's copies are charged
+                // to the tree's limits (a bound long string was copied by every node).
+                for s in p.surfaces() {
+                    let tree = s.live().unwrap().to_tree();
+                    assert!(tree.nodes.len() <= ResolveLimits::default().max_nodes);
+                }
                 p
             });
             let nodes: usize = p.surfaces().map(|s| s.live().unwrap().len()).sum();

@@ -704,3 +704,50 @@ fn a_component_sent_again_taps_its_new_action() {
         .unwrap();
     assert_eq!(tap(&mut p, "root").tool(), "second");
 }
+
+/// Issue 34: a bound value's tool result is charged to the live trees' byte limit, as the
+/// values the tree computes itself are; past it the property fails with `LIMIT_EXCEEDED`
+/// instead of keeping the result.
+#[test]
+fn a_bound_tool_result_is_charged_to_the_live_trees() {
+    let big = "x".repeat(512 << 10);
+    let server = ScriptedServer::from_json(
+        &json!({"results": {"greet": [text_result(&big), text_result("small")]}}),
+    )
+    .unwrap();
+    let mut limits = ResolveLimits::default();
+    limits.max_bytes = 256 << 10;
+    let mut p = Processor::new(
+        ProcessorOptions::default()
+            .accept_unregistered_catalogs(true)
+            .live(limits),
+    );
+    let greeting = json!({"id": "greeting", "component": "Text", "text": mcp("transformData", json!({"jmespath": "text",
+        "data": mcp("callMcpTool", json!({"name": "greet", "arguments": {}}))}))});
+    surface(
+        &mut p,
+        json!({}),
+        json!([{"id": "root", "component": "Column", "children": ["greeting"]}, greeting]),
+    );
+    let id = node_of(&p, "greeting@/");
+    let run = p.take_tool_runs().remove(0);
+    let done = block_on(run.execute(&server.host()));
+    assert!(matches!(p.finish_tool_run(done), RunOutcome::Done(_)));
+    let live = p.surface("s").unwrap().live().unwrap();
+    assert_eq!(live.node(id).unwrap().prop("text"), Some(Value::Null));
+    match live.node(id).unwrap().state() {
+        Some(a2ui_catalog_mcp::surfaces::NodeState::Failed(why)) => {
+            assert!(why.contains("LIMIT_EXCEEDED"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    // A result that fits is kept, and the bytes of the refused one were never counted.
+    p.process(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [greeting]}}))
+        .unwrap();
+    let run = p.take_tool_runs().remove(0);
+    let done = block_on(run.execute(&server.host()));
+    assert!(matches!(p.finish_tool_run(done), RunOutcome::Done(_)));
+    let live = p.surface("s").unwrap().live().unwrap();
+    let id = node_of(&p, "greeting@/");
+    assert_eq!(live.node(id).unwrap().prop("text"), Some(json!("small")));
+}

@@ -589,6 +589,22 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
         ));
     };
     let v1 = version.is_some_and(Version::is_v1);
+    // v1.0's schema closes each body (`additionalProperties: false`): a key it does not name is
+    // a mistake (a misspelt `dataModel`, a `components` one level too high) that would
+    // otherwise be dropped without a word. `theme` is read from v0.9 streams and kept.
+    if v1
+        && let Some(known) = body_keys(kind)
+        && let Some(extra) = body.keys().find(|k| !known.contains(&k.as_str()))
+    {
+        return Err(MessageError::new(
+            Validation,
+            format!("{at}/{}", escape_token(extra)),
+            format!(
+                "{kind} has no key '{extra}' (its keys: {})",
+                known.join(", ")
+            ),
+        ));
+    }
     let body = match kind {
         "createSurface" => Body::CreateSurface(create_surface(&at, body, v1)?),
         "updateComponents" => Body::UpdateComponents(UpdateComponents {
@@ -643,6 +659,25 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
 }
 
 /// `surfaceId`, required and a string.
+/// The keys a v1.0 message body may have, for the bodies the schema closes.
+fn body_keys(kind: &str) -> Option<&'static [&'static str]> {
+    Some(match kind {
+        "createSurface" => &[
+            "surfaceId",
+            "catalogId",
+            "sendDataModel",
+            "components",
+            "dataModel",
+            "metadata",
+            "theme",
+        ],
+        "updateComponents" => &["surfaceId", "components"],
+        "updateDataModel" => &["surfaceId", "path", "value"],
+        "deleteSurface" => &["surfaceId"],
+        _ => return None,
+    })
+}
+
 fn surface_id(at: &str, body: &Map<String, Value>) -> Result<String, MessageError> {
     match body.get("surfaceId") {
         Some(Value::String(id)) => Ok(id.clone()),

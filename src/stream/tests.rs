@@ -197,3 +197,36 @@ fn a_v1_component_metadata_holds_only_extensions_with_identifier_keys() {
         .is_ok()
     );
 }
+
+/// Issue 34, item 6: v1.0's schema closes each body; a key it does not name was applied
+/// without a word. v0.9 bodies are read as before.
+#[test]
+fn unknown_keys_of_v1_bodies_are_located_errors() {
+    for (message, pointer) in [
+        (
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [], "extra": 1}}),
+            "/updateComponents/extra",
+        ),
+        (
+            json!({"version": "1.0", "updateDataModel": {"surfaceId": "s", "value": 1, "datamodel": {}}}),
+            "/updateDataModel/datamodel",
+        ),
+        (
+            json!({"version": "v1.0", "deleteSurface": {"surfaceId": "s", "now": true}}),
+            "/deleteSurface/now",
+        ),
+        (
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "datamodel": {}}}),
+            "/createSurface/datamodel",
+        ),
+    ] {
+        let e = err(message);
+        assert_eq!(e.category, Category::Validation);
+        assert_eq!(e.pointer, pointer);
+        assert!(e.message.contains("has no key"), "{e}");
+    }
+    assert!(
+        parse_message(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [], "extra": 1}}))
+            .is_ok()
+    );
+}

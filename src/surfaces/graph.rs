@@ -27,10 +27,17 @@ use crate::stream::{Category, MessageError};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-/// The steps (edges followed) a message's cycle check may always take.
+/// The edges a message's cycle check may always follow (see the module's documentation);
+/// with [`STEPS_PER_EDGE`], what bounds the check's work per message.
+///
+/// ```
+/// use a2ui_catalog_mcp::surfaces::{MAX_STEPS_BASE, STEPS_PER_EDGE};
+/// // A message naming 10 children may follow this many edges looking for a cycle.
+/// assert_eq!(MAX_STEPS_BASE + 10 * STEPS_PER_EDGE, 66_176);
+/// ```
 pub const MAX_STEPS_BASE: usize = 1 << 16;
 
-/// The further steps a message's cycle check may take per child edge it names.
+/// The further edges a message's cycle check may follow per child the message names.
 pub const STEPS_PER_EDGE: usize = 64;
 
 /// The JSON Pointer (relative to the component) of a slot: `children[2]` → `children/2`, `tabs[0].child` → `tabs/0/child`.

@@ -319,6 +319,8 @@ pub(crate) struct LiveTree {
     tickets: u64,
     /// The bytes its instances hold (the sum of their `bytes`).
     bytes: usize,
+    /// The limits it was built with, which also bound the copies [`LiveView::to_tree`] makes.
+    limits: ResolveLimits,
 }
 
 /// The live trees of a processor together: what [`ResolveLimits::max_nodes`] and
@@ -511,7 +513,10 @@ impl LiveTree {
         totals: &mut Totals,
         raw: &mut Raw,
     ) -> (LiveTree, Runs) {
-        let mut tree = LiveTree::default();
+        let mut tree = LiveTree {
+            limits,
+            ..LiveTree::default()
+        };
         let mut work = Work {
             surface,
             limits,
@@ -741,7 +746,7 @@ impl LiveTree {
             self.index.unregister(&Key::Prop(i, p as u32));
         }
         let inst = self.inst_mut(i);
-        // Saturating: a tool's result is set by the host, not charged.
+        // Saturating, as a guard: a tool's result is charged when it is set.
         let kept: usize = inst.props.iter().map(prop_bytes).sum();
         inst.bytes = inst.bytes.saturating_sub(kept);
         inst.props.clear();
@@ -1483,17 +1488,13 @@ impl<'a> LiveView<'a> {
     }
 
     /// The tree as [`Surface::resolve`] gives it, read from the live instances: the same
-    /// nodes in the same order (below the limits).
+    /// nodes in the same order (below the limits). Each node copies its values, so the copies
+    /// are charged to the limits the tree was built with, as [`Surface::resolve`] charges them
+    /// (a value bound by 10 000 rows is held once by the live tree, but copied by each node
+    /// here): past them the rest is not copied and the tree is marked `LIMIT_EXCEEDED`.
     pub fn to_tree(&self) -> Tree {
-        Tree {
-            nodes: self
-                .instances()
-                .into_iter()
-                .filter_map(|id| self.node(id))
-                .map(|n| n.to_node())
-                .collect(),
-            truncated: self.tree.truncated.clone(),
-        }
+        let mut budget = super::resolve::Budget::new(self.tree.limits, super::resolve::NODE_BYTES);
+        self.tree_within(&mut budget)
     }
 }
 
@@ -1751,7 +1752,24 @@ impl Processor {
         else {
             return false;
         };
-        tree.inst_mut(i).props[index as usize] = PropState::Computed(result.map(Arc::new));
+        // The result is charged as the tree's own values are: past the live trees' byte limit
+        // the property fails with LIMIT_EXCEEDED instead of keeping it.
+        let before = (tree.count, tree.bytes);
+        let room = self.live_totals.room(tree.limits, tree);
+        let old = prop_bytes(&tree.inst(i).props[index as usize]);
+        let mut state = PropState::Computed(result.map(Arc::new));
+        if (tree.bytes - old).saturating_add(prop_bytes(&state)) > room.1 {
+            state = PropState::Computed(Err(format!(
+                "LIMIT_EXCEEDED: the tool's result would make the live trees hold more than {} bytes (ResolveLimits::max_bytes)",
+                tree.limits.max_bytes
+            )));
+        }
+        let new = prop_bytes(&state);
+        let inst = tree.inst_mut(i);
+        inst.bytes = inst.bytes.saturating_sub(old) + new;
+        inst.props[index as usize] = state;
+        tree.bytes = tree.bytes.saturating_sub(old) + new;
+        self.live_totals.update(before, tree);
         let name = tree.name(&prop);
         self.journal
             .per_surface

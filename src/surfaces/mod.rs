@@ -50,7 +50,7 @@ mod resolve;
 mod rpc;
 mod tool_runs;
 
-pub use graph::slot_pointer;
+pub use graph::{MAX_STEPS_BASE, STEPS_PER_EDGE, slot_pointer};
 pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 pub use rpc::{
@@ -101,8 +101,13 @@ pub struct ProcessorOptions {
     /// The catalog whose component schemas check the components of a surface whose default
     /// catalog is not registered (a validator given one catalog). Default none.
     pub fallback_catalog: Option<String>,
-    /// The most components one surface may hold. Default 100 000; more is `LIMIT_EXCEEDED`.
+    /// The most components the processor's surfaces may hold together (each surface's, summed:
+    /// a stream cannot multiply the limit by creating more surfaces). Default 100 000; a
+    /// message that would pass it is `LIMIT_EXCEEDED` and changes nothing.
     pub max_components: usize,
+    /// The most surfaces the processor may hold at once. Default 1 024; a `createSurface` past
+    /// it is `LIMIT_EXCEEDED` (delete one first).
+    pub max_surfaces: usize,
     /// A `createSurface` may name a default catalog that is not registered (its components are
     /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
     pub accept_unregistered_catalogs: bool,
@@ -126,6 +131,7 @@ impl Default for ProcessorOptions {
             require_version: false,
             fallback_catalog: None,
             max_components: 100_000,
+            max_surfaces: 1024,
             accept_unregistered_catalogs: false,
             check_calls: true,
             live: None,
@@ -180,6 +186,12 @@ impl ProcessorOptions {
     /// Sets [`max_components`](ProcessorOptions::max_components).
     pub fn max_components(mut self, max: usize) -> ProcessorOptions {
         self.max_components = max;
+        self
+    }
+
+    /// Sets [`max_surfaces`](ProcessorOptions::max_surfaces).
+    pub fn max_surfaces(mut self, max: usize) -> ProcessorOptions {
+        self.max_surfaces = max;
         self
     }
 }
@@ -1302,6 +1314,16 @@ impl Processor {
                 format!("surface '{id}' already exists (delete it before creating it again)"),
             ));
         }
+        if self.surfaces.len() >= self.options.max_surfaces {
+            return Err(MessageError::new(
+                Category::Recursion,
+                format!("{at}/surfaceId"),
+                format!(
+                    "surface '{id}' would be one more than the limit of {} surfaces held at once (delete one first)",
+                    self.options.max_surfaces
+                ),
+            ));
+        }
         match &create.catalog_id {
             None if !version.is_v1() => {
                 return Err(MessageError::new(
@@ -1400,12 +1422,15 @@ impl Processor {
             .iter()
             .filter(|d| !surface.components.contains_key(&d.id))
             .count();
-        if surface.components.len() + new_count > self.options.max_components {
+        // The surface being judged is out of `self.surfaces` (or not in it yet).
+        let others: usize = self.surfaces.values().map(|s| s.components.len()).sum();
+        let held = others + surface.components.len() + new_count;
+        if held > self.options.max_components {
             return Err(MessageError::new(
                 Category::Recursion,
                 "",
                 format!(
-                    "surface '{}' would hold {} components, more than the limit of {}",
+                    "surface '{}' would hold {} components ({held} with the other surfaces), more than the limit of {}",
                     surface.id,
                     surface.components.len() + new_count,
                     self.options.max_components
@@ -1699,6 +1724,22 @@ impl Processor {
                             Category::Validation,
                             at,
                             "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree",
+                        ));
+                    }
+                    // The same holds for `${@index()}` in a formatString template written
+                    // in the component (a template from data is read when evaluated).
+                    #[cfg(feature = "basic-catalog")]
+                    if name == Some("formatString")
+                        && def.id == "root"
+                        && let Some(Value::String(text)) =
+                            map.get("args").and_then(|args| args.get("value"))
+                        && crate::basic::Template::parse(text)
+                            .is_ok_and(|t| t.calls().contains(&"@index"))
+                    {
+                        return Err(MessageError::new(
+                            Category::Validation,
+                            format!("{at}/args/value"),
+                            "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree (its formatString calls ${@index()})",
                         ));
                     }
                     if let Some(name) = name

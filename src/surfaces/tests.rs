@@ -367,6 +367,48 @@ fn index_in_the_root_component_is_refused_where_it_is_sent() {
     assert_eq!(numbers, [&json!(1), &json!(2)]);
 }
 
+/// Issue 34, item 6: `${@index()}` in the root's formatString was accepted where a bare
+/// `@index` is refused; in a row it numbers the rows.
+#[cfg(feature = "basic-catalog")]
+#[test]
+fn index_in_the_roots_format_string_is_refused_where_it_is_sent() {
+    use crate::basic::{BASIC_CATALOG_ID, BasicCatalog};
+    let mut env = Environment::new();
+    env.add_catalog(BasicCatalog::new().build());
+    let mut p = Processor::with_environment(
+        env,
+        ProcessorOptions::default().accept_unregistered_catalogs(true),
+    );
+    let create = |components: Value| {
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC_CATALOG_ID,
+            "dataModel": {"rows": ["a", "b"]}, "components": components}})
+    };
+    let label = json!({"call": "formatString", "args": {"value": "row ${@index()}"}});
+    let e = p
+        .process(&create(
+            json!([{"id": "root", "component": "Text", "text": label}]),
+        ))
+        .unwrap_err();
+    assert_eq!(e.error.category, Category::Validation);
+    assert_eq!(
+        e.error.pointer,
+        "/createSurface/components/0/text/args/value"
+    );
+    assert!(e.error.message.contains("${@index()}"), "{e}");
+    assert!(p.surface("s").is_none());
+    p.process(&create(json!([
+        {"id": "root", "component": "List", "children": {"componentId": "n", "path": "/rows"}},
+        {"id": "n", "component": "Text", "text": label}])))
+        .unwrap();
+    let tree = p.surface("s").unwrap().resolve(ResolveLimits::default());
+    let rows: Vec<&Value> = tree
+        .nodes
+        .iter()
+        .filter_map(|n| n.props.get("text"))
+        .collect();
+    assert_eq!(rows, [&json!("row 0"), &json!("row 1")]);
+}
+
 #[test]
 fn a_tool_result_cannot_call_renderer_functions() {
     use crate::mcp::MessageSink;

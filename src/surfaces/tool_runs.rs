@@ -1,39 +1,5 @@
 //! Tool runs: the tool calls a surface's evaluations stop at, handed to the host, and their
-//! answers taken back into the surface's own data model.
-//!
-//! Activating a component whose action is a `functionCall` ([`Processor::activate`]), and
-//! computing a live property whose value calls a tool, run the payload against the surface's
-//! data model until it reaches a tool call. The processor then keeps the stopped evaluation and
-//! queues a [`ToolRun`]: the tool, its evaluated arguments, the origin, the surface and the
-//! component. It is free at once: messages, writes and other activations go on while the
-//! server answers. The host executes the run ([`ToolRun::execute`] with its
-//! [`McpHost`](crate::mcp::McpHost): policy, consent, audit, output schemas, provenance) and
-//! hands the [`ToolDone`] back ([`Processor::finish_tool_run`]); the evaluation resumes where it
-//! stopped: the response object is written to `targetDataPath`, the A2UI messages the result
-//! carried are processed (a surface they create remembers the tool and its server), then the
-//! rest of the payload runs (`transformData`, `split`, `regexCapture`, `updateDataModel`, another
-//! tool call, which queues another run). What it wrote reaches the live tree and
-//! [`Processor::take_changes`].
-//!
-//! The rules, the same for taps, keystrokes and bound properties:
-//!
-//! - **Latest call wins.** A run with a `targetDataPath` supersedes every older run of the same
-//!   surface and path; a property's run is superseded when the property is computed again (its
-//!   dependencies changed). A superseded run is dropped at once: its result, handed back later,
-//!   writes nothing and the rest of its payload never runs.
-//! - **A run whose surface, instance or property is gone is dropped** the same way.
-//! - **A failed call writes nothing**: a host error, a refusal by the policy or `isError`
-//!   fails the evaluation, reported with the component it came from; writes that earlier
-//!   steps of the same payload completed stay (as with [`Payload::eval`]).
-//! - **A bound value writes only through its tool calls.** Until its first tool answer a
-//!   bound property's evaluation is read-only (drawing never changes the model); from there on
-//!   its `targetDataPath` and `updateDataModel` writes land in the surface. Those writes do not
-//!   re-run the property that made them (it would call the tool again, forever, when it reads
-//!   what it writes).
-//! - At most [`ProcessorOptions::max_pending_runs`](super::ProcessorOptions::max_pending_runs)
-//!   runs wait at once; one more fails its evaluation with `LIMIT_EXCEEDED`.
-//!
-//! [`Payload::eval`]: crate::Payload::eval
+//! answers taken back into the surface's own data model (see [`ToolRun`]).
 
 use super::live::InstanceId;
 use super::{Applied, Processor};
@@ -56,7 +22,41 @@ static NEXT_RUN: AtomicU64 = AtomicU64::new(1);
 /// The stopped evaluation of a run.
 type Held = Resumable<TrackedModel<Value>>;
 
-/// A tool call a surface needs, for the host to make: see the [module docs](self).
+/// A tool call a surface needs, for the host to make.
+///
+/// Activating a component whose action is a `functionCall` ([`Processor::activate`]), and
+/// computing a live property whose value calls a tool, run the payload against the surface's
+/// data model until it reaches a tool call. The processor then keeps the stopped evaluation and
+/// queues a [`ToolRun`]: the tool, its evaluated arguments, the origin, the surface and the
+/// component. It is free at once: messages, writes and other activations go on while the
+/// server answers. The host executes the run ([`ToolRun::execute`] with its
+/// [`McpHost`](crate::mcp::McpHost): policy, consent, audit, output schemas, provenance) and
+/// hands the [`ToolDone`] back ([`Processor::finish_tool_run`]); the evaluation resumes where it
+/// stopped: the response object is written to `targetDataPath`, the A2UI messages the result
+/// carried are processed (a surface they create remembers the tool and its server), then the
+/// rest of the payload runs (`transformData`, `split`, `regexCapture`, `updateDataModel`, another
+/// tool call, which queues another run). What it wrote reaches the live tree and
+/// [`Processor::take_changes`].
+///
+/// The rules, the same for taps, keystrokes and bound properties:
+///
+/// - **Latest call wins.** A run with a `targetDataPath` supersedes every older run of the same
+///   surface and path; a property's run is superseded when the property is computed again (its
+///   dependencies changed). A superseded run is dropped at once: its result, handed back later,
+///   writes nothing and the rest of its payload never runs.
+/// - **A run whose surface, instance or property is gone is dropped** the same way.
+/// - **A failed call writes nothing**: a host error, a refusal by the policy or `isError`
+///   fails the evaluation, reported with the component it came from; writes that earlier
+///   steps of the same payload completed stay (as with [`Payload::eval`]).
+/// - **A bound value writes only through its tool calls.** Until its first tool answer a
+///   bound property's evaluation is read-only (drawing never changes the model); from there on
+///   its `targetDataPath` and `updateDataModel` writes land in the surface. Those writes do not
+///   re-run the property that made them (it would call the tool again, forever, when it reads
+///   what it writes).
+/// - At most [`ProcessorOptions::max_pending_runs`](super::ProcessorOptions::max_pending_runs)
+///   runs wait at once; one more fails its evaluation with `LIMIT_EXCEEDED`.
+///
+/// [`Payload::eval`]: crate::Payload::eval
 ///
 /// ```
 /// # #[cfg(feature = "testing")] {
@@ -445,7 +445,7 @@ impl Processor {
     }
 
     /// Hands the result of a run back: the evaluation resumes where it stopped (see the
-    /// [module docs](self)) and what it wrote is recorded
+    /// [`ToolRun`]) and what it wrote is recorded
     /// ([`take_changes`](Processor::take_changes)). A result for a run that is not pending
     /// (superseded, its surface or instance gone, handed back twice, never started) changes
     /// nothing.
