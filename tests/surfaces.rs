@@ -244,8 +244,9 @@ fn component_count_is_bounded_and_deep_values_do_not_recurse() {
     let err = p.process(&create(Value::Array(many))).unwrap_err();
     assert_eq!(err.error.category.as_str(), "RecursionError");
     assert!(p.surface("s").is_none());
-    // 100 000 components, the default limit: accepted, in linear time.
-    let mut p = processor(ProcessorOptions::default());
+    // 100 000 components, the default limit: accepted, in linear time, once the host lets its
+    // surfaces hold more than the default 64 MiB (they take about 107 MB here).
+    let mut p = processor(ProcessorOptions::default().max_held_bytes(256 << 20));
     let mut children = Vec::new();
     let mut many = Vec::new();
     for i in 0..99_999 {
@@ -364,7 +365,8 @@ fn the_tree_resolves_templates_pending_children_and_failures() {
 #[test]
 fn a_template_over_a_million_items_is_bounded() {
     use a2ui_catalog_mcp::surfaces::{NodeState, ResolveLimits};
-    let mut p = processor(ProcessorOptions::default());
+    // A million rows take 72 MB: more than the default `max_held_bytes`, which the host raises.
+    let mut p = processor(ProcessorOptions::default().max_held_bytes(256 << 20));
     let rows = Value::Array(vec![Value::Null; 1_000_000]);
     p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC,
         "dataModel": {"rows": rows},

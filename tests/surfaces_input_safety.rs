@@ -8,10 +8,14 @@ mod peak;
 use a2ui_catalog_mcp::surfaces::{NodeState, Processor, ProcessorOptions, ResolveLimits};
 use serde_json::{Value, json};
 
+/// A processor keeping live trees within `limits`, whose surfaces may hold 256 MiB (the streams
+/// of these tests build surfaces of up to 100 000 components or a million rows on purpose;
+/// `what_surfaces_hold_is_bounded_for_the_whole_stream` tests the default).
 fn live(limits: ResolveLimits) -> Processor {
     Processor::new(
         ProcessorOptions::default()
             .accept_unregistered_catalogs(true)
+            .max_held_bytes(256 << 20)
             .live(limits),
     )
 }
@@ -139,6 +143,7 @@ fn surfaces_and_their_components_are_bounded_together() {
     let mut p = Processor::new(
         ProcessorOptions::default()
             .accept_unregistered_catalogs(true)
+            .max_held_bytes(256 << 20)
             .max_surfaces(3),
     );
     let texts = |n: usize| {
@@ -613,5 +618,90 @@ fn per_property_and_strict_checks_are_linear_in_the_message() {
     assert_eq!(
         found[39_999].pointer,
         "/createSurface/components/0/children/39999"
+    );
+}
+
+/// Streams that make the processor hold more and more, each message small next to what the
+/// stream adds up to: past `max_held_bytes` (32 MiB) each further message is `LIMIT_EXCEEDED`
+/// and changes nothing, and what the processor holds stays under 64 MiB (the stream is made
+/// message by message, never held whole).
+const HELD_ATTACKS: [&str; 4] = [
+    // 200 updateDataModel messages of 1 MB each, at distinct paths.
+    "model-writes",
+    // 200 updateComponents each adding a Text of 1 MB.
+    "big-components",
+    // 1 000 surfaces with ids of 200 KB.
+    "long-surface-ids",
+    // 20 000 surfaces of 10 KB ids created and deleted: the ids of deleted surfaces are
+    // remembered within 1 MiB.
+    "deleted-ids",
+];
+
+fn held_attack(name: &str, i: usize) -> Option<Value> {
+    let mega = || "x".repeat(1 << 20);
+    Some(match name {
+        "model-writes" if i < 200 => {
+            json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": format!("/k{i}"), "value": mega()}})
+        }
+        "big-components" if i < 200 => {
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": format!("t{i}"), "component": "Text", "text": mega()}]}})
+        }
+        "long-surface-ids" if i < 1_000 => {
+            json!({"version": "v1.0", "createSurface": {"surfaceId": format!("{i}{}", "y".repeat(200 << 10)), "catalogId": "c"}})
+        }
+        "deleted-ids" if i < 40_000 => {
+            let id = format!("{}{}", i / 2, "z".repeat(10 << 10));
+            if i.is_multiple_of(2) {
+                json!({"version": "v1.0", "createSurface": {"surfaceId": id, "catalogId": "c"}})
+            } else {
+                json!({"version": "v1.0", "deleteSurface": {"surfaceId": id}})
+            }
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn what_surfaces_hold_is_bounded_for_the_whole_stream() {
+    peak::each_in_a_child(
+        "what_surfaces_hold_is_bounded_for_the_whole_stream",
+        &HELD_ATTACKS,
+        |name| {
+            let ((refused, last), peak) = peak::peak_of(|| {
+                let mut p =
+                    Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+                create(
+                    &mut p,
+                    "s",
+                    json!({}),
+                    json!([{"id": "root", "component": "Text", "text": "x"}]),
+                );
+                let mut refused = 0;
+                let mut last = None;
+                let mut i = 0;
+                while let Some(message) = held_attack(name, i) {
+                    if let Err(e) = p.process(&message) {
+                        assert_eq!(
+                            e.to_agent_message()["error"]["code"],
+                            "LIMIT_EXCEEDED",
+                            "{e}"
+                        );
+                        refused += 1;
+                        last = Some(e);
+                    }
+                    i += 1;
+                }
+                (refused, last)
+            });
+            eprintln!("{name}: {refused} refused, the last: {last:?}");
+            if name == "deleted-ids" {
+                assert_eq!(refused, 0);
+            } else {
+                assert!(refused > 0, "{name}");
+            }
+            peak
+        },
     );
 }

@@ -334,6 +334,41 @@ pub(crate) fn kind_name(value: &Value) -> &'static str {
     }
 }
 
+/// What the allocator keeps beside each allocation, at least.
+pub(crate) const ALLOCATION_BYTES: usize = 16;
+
+/// What one more entry of a JSON object costs beyond its key's and value's text: the value
+/// itself, the key's `String` and its allocation, the entry's hash and the index's slot
+/// (serde_json's `preserve_order` map).
+pub(crate) const ENTRY_BYTES: usize = std::mem::size_of::<Value>() + 24 + ALLOCATION_BYTES + 16;
+
+/// What a copy of `value` holds, estimated from above; `None` past `max`. Walks with a stack:
+/// a model's value may nest as deep as the host let it.
+pub(crate) fn value_bytes(value: &Value, max: usize) -> Option<usize> {
+    let mut total = std::mem::size_of::<Value>();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        // Checked before the children are stacked: a long array is refused unwalked.
+        total += match v {
+            Value::String(s) => s.len() + ALLOCATION_BYTES,
+            Value::Array(items) => items.len() * std::mem::size_of::<Value>() + ALLOCATION_BYTES,
+            Value::Object(map) => {
+                map.keys().map(|k| k.len() + ENTRY_BYTES).sum::<usize>() + 2 * ALLOCATION_BYTES
+            }
+            _ => 0,
+        };
+        if total > max {
+            return None;
+        }
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    Some(total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

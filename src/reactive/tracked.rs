@@ -57,6 +57,10 @@ pub struct TrackedModel<M = Value> {
     changes: ChangeSet,
     max_index: usize,
     max_depth: usize,
+    /// The bytes the model holds, estimated as [`held_bytes`](TrackedModel::held_bytes) says,
+    /// kept up to date by every write through this wrapper; `None` until first asked and after
+    /// [`untracked_mut`](TrackedModel::untracked_mut).
+    bytes: Option<usize>,
 }
 
 impl<M: Default> Default for TrackedModel<M> {
@@ -75,6 +79,7 @@ impl<M> TrackedModel<M> {
             changes: ChangeSet::new(),
             max_index: Limits::default().max_index,
             max_depth: Limits::default().max_depth,
+            bytes: None,
         }
     }
 
@@ -113,6 +118,7 @@ impl<M> TrackedModel<M> {
     /// The wrapped model, to change it by other means than the [`DataModel`] methods: such
     /// changes are not recorded, say them with [`changes_mut`](TrackedModel::changes_mut).
     pub fn untracked_mut(&mut self) -> &mut M {
+        self.bytes = None;
         &mut self.model
     }
 
@@ -259,6 +265,146 @@ impl<M: DataModel> TrackedModel<M> {
     }
 }
 
+impl<M: DataModel> TrackedModel<M> {
+    /// The bytes the model holds, estimated from above (each string and key with its
+    /// allocation, each value, array slot and object entry with its struct): what a host that
+    /// bounds its models (the surfaces processor, `ProcessorOptions::max_held_bytes`) charges.
+    /// The first call walks the model; from then on each write through this wrapper keeps the
+    /// figure up to date at the cost of what it writes and what it replaces (each value is
+    /// walked once when written and once when replaced or removed), so asking is free.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::reactive::TrackedModel;
+    /// use a2ui_catalog_mcp::JsonPointer;
+    /// use serde_json::json;
+    /// let mut model = TrackedModel::new(json!({}));
+    /// let empty = model.held_bytes();
+    /// model.set(&JsonPointer::parse("/text")?, json!("x".repeat(1000)))?;
+    /// assert!(model.held_bytes() > empty + 1000);
+    /// model.set(&JsonPointer::parse("/text")?, json!(null))?;
+    /// assert!(model.held_bytes() < empty + 200);
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn held_bytes(&mut self) -> usize {
+        if let Some(bytes) = self.bytes {
+            return bytes;
+        }
+        let bytes = self.model.read(&JsonPointer::root()).map_or(0, |v| {
+            crate::json::value_bytes(&v, usize::MAX).unwrap_or(usize::MAX)
+        });
+        self.bytes = Some(bytes);
+        bytes
+    }
+
+    /// [`held_bytes`](TrackedModel::held_bytes) without keeping the figure when it must be
+    /// measured (after [`untracked_mut`](TrackedModel::untracked_mut)).
+    pub(crate) fn held_bytes_now(&self) -> usize {
+        self.bytes.unwrap_or_else(|| {
+            self.model.read(&JsonPointer::root()).map_or(0, |v| {
+                crate::json::value_bytes(&v, usize::MAX).unwrap_or(usize::MAX)
+            })
+        })
+    }
+
+    /// Where a write at `path` changes what the model holds, before it is made.
+    fn spot(&self, path: &JsonPointer) -> Spot {
+        let tokens = path.tokens();
+        // Existence is monotone along a path's prefixes: the shallowest missing one is found
+        // by bisection (the root always exists).
+        let exists = |k: usize| {
+            self.model
+                .read(&JsonPointer::from_tokens(
+                    tokens[..k].iter().map(String::as_str),
+                ))
+                .is_some()
+        };
+        if exists(tokens.len()) {
+            let before = self.model.read(path).map_or(0, |v| content_bytes(&v));
+            return Spot {
+                path: path.clone(),
+                before,
+                slot: None,
+            };
+        }
+        let (mut lo, mut hi) = (0, tokens.len()); // exists(lo), !exists(hi)
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2;
+            if exists(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let parent = JsonPointer::from_tokens(tokens[..lo].iter().map(String::as_str));
+        let token = &tokens[lo];
+        let held = self.model.read(&parent);
+        let index = token.parse::<usize>();
+        let slot = match (held.as_deref(), index) {
+            (Some(Value::Object(_)), _) => token.len() + crate::json::ENTRY_BYTES,
+            // Writing past an array's end pads it with nulls.
+            (Some(Value::Array(items)), Ok(i)) => {
+                (i + 1).saturating_sub(items.len()) * std::mem::size_of::<Value>()
+            }
+            // A write through a scalar (or a name in an array) replaces the parent: measured
+            // whole.
+            (other, _) => {
+                return Spot {
+                    before: other.map_or(0, content_bytes),
+                    path: parent,
+                    slot: None,
+                };
+            }
+        };
+        Spot {
+            path: JsonPointer::from_tokens(tokens[..hi].iter().map(String::as_str)),
+            before: 0,
+            slot: Some(slot),
+        }
+    }
+
+    /// What the spot holds once the write is made.
+    fn after(&self, spot: &Spot) -> usize {
+        match self.model.read(&spot.path) {
+            Some(v) => content_bytes(&v) + spot.slot.unwrap_or(0),
+            None => 0,
+        }
+    }
+}
+
+/// What a write changes the model's bytes at: the path measured (the write's own, or the
+/// shallowest part of it the write creates), what was there, and for a part the write creates
+/// what its slot in the parent costs.
+struct Spot {
+    path: JsonPointer,
+    before: usize,
+    slot: Option<usize>,
+}
+
+/// A value's bytes without its own struct (counted by the slot that holds it).
+fn content_bytes(value: &Value) -> usize {
+    crate::json::value_bytes(value, usize::MAX)
+        .unwrap_or(usize::MAX)
+        .saturating_sub(std::mem::size_of::<Value>())
+}
+
+/// The paths of a group of writes that no other path of the group lies under: the subtrees
+/// the group changes, each once.
+fn tops(paths: &[JsonPointer]) -> Vec<&JsonPointer> {
+    let mut sorted: Vec<&JsonPointer> = paths.iter().collect();
+    sorted.sort_by_key(|p| p.tokens().len());
+    let mut chosen: std::collections::HashSet<&[String]> = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for path in sorted {
+        let tokens = path.tokens();
+        if (0..=tokens.len()).any(|k| chosen.contains(&tokens[..k])) {
+            continue;
+        }
+        chosen.insert(tokens);
+        out.push(path);
+    }
+    out
+}
+
 impl<M: DataModel> DataModel for TrackedModel<M> {
     fn read(&self, path: &JsonPointer) -> Option<Cow<'_, Value>> {
         self.model.read(path)
@@ -266,7 +412,22 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
 
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
         let paths: Vec<JsonPointer> = writes.iter().map(|w| w.path.clone()).collect();
+        let mut spots: Vec<Spot> = Vec::new();
+        if self.bytes.is_some() {
+            for top in tops(&paths) {
+                let spot = self.spot(top);
+                // Two writes creating the same missing parent measure it once.
+                if !spots.iter().any(|s| s.path == spot.path) {
+                    spots.push(spot);
+                }
+            }
+        }
         self.model.apply(writes, max_index)?;
+        if let Some(bytes) = self.bytes {
+            let before: usize = spots.iter().map(|s| s.before).sum();
+            let after: usize = spots.iter().map(|s| self.after(s)).sum();
+            self.bytes = Some(bytes.saturating_sub(before).saturating_add(after));
+        }
         self.changes.extend(paths);
         Ok(())
     }
@@ -283,7 +444,25 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
             }
             None => false,
         };
+        let held = match self.bytes {
+            Some(_) => self.model.read(path).map(|v| {
+                content_bytes(&v)
+                    + match path.tokens().last() {
+                        Some(key) if !parent_is_array => key.len() + crate::json::ENTRY_BYTES,
+                        _ => std::mem::size_of::<Value>(),
+                    }
+            }),
+            None => None,
+        };
         let removed = self.model.remove(path)?;
+        if removed && let (Some(bytes), Some(held)) = (self.bytes, held) {
+            // Removing the root leaves an empty object, measured again when asked.
+            self.bytes = if path.tokens().is_empty() {
+                None
+            } else {
+                Some(bytes.saturating_sub(held))
+            };
+        }
         if removed {
             self.changes.record_removal(path.clone(), parent_is_array);
         }

@@ -1989,6 +1989,7 @@ impl Processor {
             return false;
         };
         surface.parents.unlink(component_id, &removed.children);
+        surface.component_bytes -= removed.bytes;
         surface.order.retain(|id| id != component_id);
         if let Some(limits) = self.options.live {
             let ids = HashSet::from([component_id]);

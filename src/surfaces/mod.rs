@@ -108,6 +108,14 @@ pub struct ProcessorOptions {
     /// The most surfaces the processor may hold at once. Default 1 024; a `createSurface` past
     /// it is `LIMIT_EXCEEDED` (delete one first).
     pub max_surfaces: usize,
+    /// The most bytes the processor's surfaces may hold together: their ids, their components
+    /// (ids, properties, children, and again for what dynamic properties compile to) and their
+    /// data models, estimated from above ([`TrackedModel::held_bytes`]). Default 32 MiB; an
+    /// agent's message that would pass it (`createSurface`, `updateComponents`,
+    /// `updateDataModel`) is `LIMIT_EXCEEDED` and changes nothing. What the surface's own
+    /// evaluations and tool results write is bounded per evaluation ([`crate::Limits`]) and
+    /// counted, so the next message of the agent finds it.
+    pub max_held_bytes: usize,
     /// A `createSurface` may name a default catalog that is not registered (its components are
     /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
     pub accept_unregistered_catalogs: bool,
@@ -132,6 +140,7 @@ impl Default for ProcessorOptions {
             fallback_catalog: None,
             max_components: 100_000,
             max_surfaces: 1024,
+            max_held_bytes: 32 << 20,
             accept_unregistered_catalogs: false,
             check_calls: true,
             live: None,
@@ -192,6 +201,12 @@ impl ProcessorOptions {
     /// Sets [`max_surfaces`](ProcessorOptions::max_surfaces).
     pub fn max_surfaces(mut self, max: usize) -> ProcessorOptions {
         self.max_surfaces = max;
+        self
+    }
+
+    /// Sets [`max_held_bytes`](ProcessorOptions::max_held_bytes).
+    pub fn max_held_bytes(mut self, max: usize) -> ProcessorOptions {
+        self.max_held_bytes = max;
         self
     }
 }
@@ -290,6 +305,8 @@ pub struct Component {
     /// Its action's `functionCall`, compiled on the first tap and kept for the next ones (a
     /// component sent again is a new `Component`, so the cache goes with the old one).
     action_call: std::sync::OnceLock<std::sync::Arc<Payload>>,
+    /// What it holds, charged to [`ProcessorOptions::max_held_bytes`].
+    bytes: usize,
 }
 
 impl Component {
@@ -352,6 +369,8 @@ pub struct Surface {
     order: Vec<String>,
     /// Who names each component, so a message's graph checks cost what it touches.
     parents: graph::Parents,
+    /// The sum of its components' `bytes`.
+    component_bytes: usize,
     data: TrackedModel<Value>,
     source: Option<Provenance>,
     live: Option<Box<live::LiveTree>>,
@@ -381,12 +400,25 @@ impl Surface {
             components: HashMap::new(),
             order: Vec::new(),
             parents: graph::Parents::default(),
-            data: TrackedModel::new(Value::Object(Map::new())),
+            component_bytes: 0,
+            data: {
+                // Measured from the start, so every write keeps the figure up to date.
+                let mut data = TrackedModel::new(Value::Object(Map::new()));
+                data.held_bytes();
+                data
+            },
             source: None,
             live: None,
             spelling: None,
             spelling_warned: false,
         }
+    }
+
+    /// What the surface holds, charged to [`ProcessorOptions::max_held_bytes`]: its id, its
+    /// components and its data model.
+    pub(crate) fn held(&self) -> usize {
+        // The id is kept by the processor's map, the surface and its journal.
+        SURFACE_BYTES + 3 * self.id.len() + self.component_bytes + self.data.held_bytes_now()
     }
 
     /// The spelling the surface's values are read in (`None` until a component brought a
@@ -539,7 +571,9 @@ pub struct Processor {
     warnings: Vec<ProcessWarning>,
     catalogs: HashMap<String, CatalogInfo>,
     surfaces: BTreeMap<String, Surface>,
-    deleted: HashSet<String>,
+    /// The ids of deleted surfaces, to say so when a message names one: the latest, within
+    /// [`DELETED_BYTES`] (older ones are then "never created", a wording only).
+    deleted: Deleted,
     messages: usize,
     /// The `callAgentFunction`s waiting for their response: functionCallId → surface.
     pending_agent_calls: HashMap<String, String>,
@@ -598,7 +632,7 @@ impl Processor {
             warnings: Vec::new(),
             catalogs,
             surfaces: BTreeMap::new(),
-            deleted: HashSet::new(),
+            deleted: Deleted::default(),
             messages: 0,
             pending_agent_calls: HashMap::new(),
             journal: live::Journal::default(),
@@ -1236,7 +1270,7 @@ impl Processor {
             Body::DeleteSurface { surface_id } => {
                 if let Some(gone) = self.surfaces.remove(&surface_id) {
                     self.live_totals.forget(&gone);
-                    self.deleted.insert(surface_id.clone());
+                    self.deleted.insert(&surface_id);
                 }
                 Ok(Applied::SurfaceDeleted(surface_id))
             }
@@ -1267,6 +1301,24 @@ impl Processor {
         &mut self,
         update: crate::stream::UpdateDataModel,
     ) -> Result<Applied, MessageError> {
+        self.existing(&update.surface_id, "/updateDataModel")?;
+        if let Some(value) = &update.value {
+            let surface = &self.surfaces[&update.surface_id];
+            let old = crate::model::DataModel::read(&surface.data, &update.path)
+                .map_or(0, |v| crate::json::value_bytes(&v, usize::MAX).unwrap_or(0));
+            let slot = update
+                .path
+                .tokens()
+                .last()
+                .map_or(0, |t| t.len() + crate::json::ENTRY_BYTES);
+            let new = crate::json::value_bytes(value, usize::MAX).unwrap_or(usize::MAX);
+            self.check_held(
+                surface,
+                new.saturating_add(slot),
+                old,
+                "/updateDataModel/value",
+            )?;
+        }
         let surface = self.existing(&update.surface_id, "/updateDataModel")?;
         let data = &mut surface.data;
         let written = match update.value {
@@ -1283,6 +1335,38 @@ impl Processor {
                     e.message().to_owned(),
                 )
             })
+    }
+
+    /// Refuses a message that would make the surfaces hold more than
+    /// [`ProcessorOptions::max_held_bytes`]: `surface` (out of `self.surfaces`, or in it) with
+    /// `added` bytes more and `replaced` fewer. Costs one look per surface.
+    fn check_held(
+        &self,
+        surface: &Surface,
+        added: usize,
+        replaced: usize,
+        at: &str,
+    ) -> Result<(), MessageError> {
+        let others: usize = self
+            .surfaces
+            .values()
+            .filter(|s| s.id != surface.id)
+            .map(Surface::held)
+            .sum();
+        let held = (others + surface.held())
+            .saturating_sub(replaced)
+            .saturating_add(added);
+        if held <= self.options.max_held_bytes {
+            return Ok(());
+        }
+        Err(MessageError::new(
+            Category::Recursion,
+            at,
+            format!(
+                "the surfaces would hold about {held} bytes (surface '{}' and the others), more than the limit of {} (ProcessorOptions::max_held_bytes)",
+                surface.id, self.options.max_held_bytes
+            ),
+        ))
     }
 
     /// The surface a message updates, or an `IntegrityError` (never created, deleted).
@@ -1375,6 +1459,7 @@ impl Processor {
             install(&mut surface, upserts);
             self.note_spelling(&mut surface, spelled);
         }
+        self.check_held(&surface, 0, 0, "/createSurface/dataModel")?;
         surface.data.take_changes();
         self.deleted.remove(&id);
         self.surfaces.insert(id.clone(), surface);
@@ -1447,6 +1532,13 @@ impl Processor {
         for def in defs {
             out.push(self.component(surface, def, spelling, &mut spelled.warnings)?);
         }
+        let replaced: usize = out
+            .iter()
+            .filter_map(|c| surface.components.get(&c.def.id))
+            .map(|c| c.bytes)
+            .sum();
+        let added: usize = out.iter().map(|c| c.bytes).sum();
+        self.check_held(surface, added, replaced, "")?;
         graph::check(surface, &out, self.options.strict)?;
         Ok((out, spelled))
     }
@@ -1621,12 +1713,14 @@ impl Processor {
                 .and_then(|t| t.get(&def.component))
         });
         let children = schema::children_of(&def.props, schema);
+        let bytes = component_bytes(&def, &compiled, &children);
         Ok(Component {
             def,
             catalog,
             compiled,
             children,
             action_call: std::sync::OnceLock::new(),
+            bytes,
         })
     }
 
@@ -2044,12 +2138,103 @@ fn unknown_property(
     )
 }
 
+/// What a surface holds beyond its id, components and model: its struct and its entries in the
+/// processor's maps.
+const SURFACE_BYTES: usize = std::mem::size_of::<Surface>() + 256;
+
+/// What a component holds, estimated from above as values are ([`crate::json::value_bytes`]):
+/// its struct, id, type and pointer, its properties, its children, and each dynamic property
+/// once more for what it compiles to.
+fn component_bytes(
+    def: &ComponentDef,
+    compiled: &[(String, std::sync::Arc<Payload>)],
+    children: &[(String, String, bool)],
+) -> usize {
+    let value = |v: &Value| crate::json::value_bytes(v, usize::MAX).unwrap_or(usize::MAX);
+    let props: usize = def
+        .props
+        .iter()
+        .map(|(k, v)| k.len() + crate::json::ENTRY_BYTES + value(v))
+        .fold(0, usize::saturating_add);
+    let envelope: usize = [&def.checks, &def.accessibility]
+        .into_iter()
+        .flatten()
+        .map(value)
+        .fold(0, usize::saturating_add);
+    let compiled: usize = compiled
+        .iter()
+        .filter_map(|(prop, _)| def.props.get(prop))
+        .map(value)
+        .fold(0, usize::saturating_add);
+    let children: usize = children
+        .iter()
+        .map(|(id, slot, _)| id.len() + slot.len() + 64)
+        .sum();
+    (std::mem::size_of::<Component>() + 128 + def.id.len() * 3 + def.component.len())
+        .saturating_add(def.pointer.len())
+        .saturating_add(props)
+        .saturating_add(envelope)
+        .saturating_add(compiled)
+        .saturating_add(children)
+}
+
+/// The most bytes of deleted surfaces' ids a processor remembers.
+const DELETED_BYTES: usize = 1 << 20;
+
+/// The ids of deleted surfaces, the latest within [`DELETED_BYTES`]: a stream that creates and
+/// deletes surfaces forever keeps a bounded memory of them.
+#[derive(Debug, Default)]
+struct Deleted {
+    ids: HashSet<std::sync::Arc<str>>,
+    order: std::collections::VecDeque<std::sync::Arc<str>>,
+    bytes: usize,
+}
+
+impl Deleted {
+    /// What one id costs: its text and its two entries (so at most 16 384 ids are kept).
+    fn cost(id: &str) -> usize {
+        id.len() + 64
+    }
+
+    fn insert(&mut self, id: &str) {
+        if Deleted::cost(id) > DELETED_BYTES || self.ids.contains(id) {
+            return;
+        }
+        let id: std::sync::Arc<str> = id.into();
+        self.bytes += Deleted::cost(&id);
+        self.ids.insert(id.clone());
+        self.order.push_back(id);
+        while self.bytes > DELETED_BYTES
+            && let Some(old) = self.order.pop_front()
+        {
+            self.ids.remove(&old);
+            self.bytes -= Deleted::cost(&old);
+        }
+    }
+
+    /// A surface created again: bounded by the ids kept.
+    fn remove(&mut self, id: &str) {
+        if self.ids.remove(id) {
+            self.bytes -= Deleted::cost(id);
+            self.order.retain(|kept| &**kept != id);
+        }
+    }
+
+    fn contains(&self, id: &str) -> bool {
+        self.ids.contains(id)
+    }
+}
+
 fn install(surface: &mut Surface, upserts: Vec<Component>) {
     for component in upserts {
         let id = component.def.id.clone();
         surface.parents.link(&id, &component.children);
+        surface.component_bytes += component.bytes;
         match surface.components.insert(id.clone(), component) {
-            Some(old) => surface.parents.unlink(&id, &old.children),
+            Some(old) => {
+                surface.parents.unlink(&id, &old.children);
+                surface.component_bytes -= old.bytes;
+            }
             None => surface.order.push(id),
         }
     }

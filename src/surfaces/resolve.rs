@@ -5,6 +5,8 @@
 //! two parents is two instances, so sharing could otherwise multiply them.
 
 use super::{Component, Surface};
+pub(crate) use crate::json::value_bytes;
+use crate::json::{ALLOCATION_BYTES, ENTRY_BYTES};
 use crate::model::read_value;
 use crate::path::{DataPath, JsonPointer, escape_token};
 use crate::payload::Payload;
@@ -84,14 +86,6 @@ pub(crate) const NODE_BYTES: usize = std::mem::size_of::<Node>() + 64;
 /// What a node's JSON object costs beyond its strings ([`Node::into_json`]): its nine entries,
 /// their keys, and its place in the list of nodes.
 pub(crate) const JSON_NODE_BYTES: usize = 9 * (std::mem::size_of::<Value>() + 24 + 16 + 16) + 128;
-
-/// What the allocator keeps beside each allocation, at least.
-const ALLOCATION_BYTES: usize = 16;
-
-/// What one more entry of a JSON object costs beyond its key's and value's text: the value
-/// itself, the key's `String` and its allocation, the entry's hash and the index's slot
-/// (serde_json's `preserve_order` map).
-const ENTRY_BYTES: usize = std::mem::size_of::<Value>() + 24 + ALLOCATION_BYTES + 16;
 
 impl Budget {
     /// A budget of `limits`, each node costing `per_node` beyond what it holds.
@@ -175,33 +169,6 @@ impl Budget {
             self.limits.max_bytes
         )
     }
-}
-
-/// What a copy of `value` holds, estimated from above; `None` past `max`. Walks with a stack:
-/// a model's value may nest as deep as the host let it.
-pub(crate) fn value_bytes(value: &Value, max: usize) -> Option<usize> {
-    let mut total = std::mem::size_of::<Value>();
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        // Checked before the children are stacked: a long array is refused unwalked.
-        total += match v {
-            Value::String(s) => s.len() + ALLOCATION_BYTES,
-            Value::Array(items) => items.len() * std::mem::size_of::<Value>() + ALLOCATION_BYTES,
-            Value::Object(map) => {
-                map.keys().map(|k| k.len() + ENTRY_BYTES).sum::<usize>() + 2 * ALLOCATION_BYTES
-            }
-            _ => 0,
-        };
-        if total > max {
-            return None;
-        }
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
-    }
-    Some(total)
 }
 
 /// The length of `pointer`'s text, without writing it.

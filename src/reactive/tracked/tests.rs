@@ -341,3 +341,67 @@ fn host_writes_edit_existing_elements_above_the_index_limit() {
         ["/rows/50000/name", "/rows/59999"]
     );
 }
+
+/// The bytes kept up to date write by write are the bytes a walk of the model finds, through
+/// thousands of random writes, group writes, array paddings and removals.
+#[test]
+fn held_bytes_follow_every_write() {
+    use crate::model::Write;
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let mut model = TrackedModel::new(json!({"a": [1, "two"], "b": {"c": null}}));
+    model.held_bytes();
+    let keys = ["a", "b", "c", "0", "1", "3", "long key of a few words"];
+    for round in 0..5_000 {
+        let depth = 1 + next(4) as usize;
+        let mut path = String::new();
+        for _ in 0..depth {
+            path.push('/');
+            path.push_str(keys[next(keys.len() as u64) as usize]);
+        }
+        let path = JsonPointer::parse(&path).unwrap();
+        let value = match next(5) {
+            0 => json!(null),
+            1 => json!("x".repeat(next(300) as usize)),
+            2 => json!({"k": [1, 2, 3], "s": "text"}),
+            3 => json!([[], {}, "y"]),
+            _ => json!(next(1000)),
+        };
+        // Failed writes (through a scalar, past the index limit) change nothing either way.
+        let before_model = model.get().clone();
+        let op = next(4);
+        let desc = format!("op {op} at {path} with {value}");
+        let _ = match op {
+            0 => model.remove(&path).map(|_| ()),
+            1 => {
+                let other = JsonPointer::parse(&format!("{path}/c")).unwrap();
+                model.apply(
+                    vec![
+                        Write {
+                            path: path.clone(),
+                            value,
+                        },
+                        Write {
+                            path: other,
+                            value: json!("inner"),
+                        },
+                    ],
+                    16,
+                )
+            }
+            _ => model.apply(vec![Write { path, value }], 16),
+        };
+        let walked = TrackedModel::new(model.get().clone()).held_bytes();
+        assert_eq!(
+            model.held_bytes(),
+            walked,
+            "round {round}: {desc}\nbefore {before_model}\nafter {}",
+            model.get()
+        );
+    }
+}
