@@ -92,7 +92,13 @@
 //!   - [`ProcessorOptions::max_components`](surfaces::ProcessorOptions::max_components)
 //!     (100 000 components, all surfaces together) and
 //!     [`ProcessorOptions::max_surfaces`](surfaces::ProcessorOptions::max_surfaces) (1 024
-//!     surfaces at once): a message past one is `LIMIT_EXCEEDED` and changes nothing;
+//!     surfaces at once), and
+//!     [`ProcessorOptions::max_held_bytes`](surfaces::ProcessorOptions::max_held_bytes)
+//!     (32 MiB of surface ids, components and data models together, estimated from above and
+//!     kept up to date write by write, [`reactive::TrackedModel::held_bytes`]): an agent's
+//!     message past one is `LIMIT_EXCEEDED` and changes nothing (what evaluations and tool
+//!     results write is bounded per evaluation, and counted for the next message); the ids
+//!     of deleted surfaces are remembered within 1 MiB;
 //!   - a message's graph checks (cycles; in strict mode dangling children, orphans, `root`)
 //!     cost what the message changes, through a reverse index of parents, never a walk of the
 //!     whole graph; the cycle search follows at most 65 536 edges plus 64 per child the message
@@ -125,7 +131,10 @@
 //!   items, a DAG of 300 × 300 × 300 instances, 90 000 nodes bound to a 50 KB string, a 30 KB
 //!   id under 10 000 rows, 40 surfaces of 100 000 nodes, 10 000 rows of a 4 000-part
 //!   formatString, a 100 000-component subtree whose parent is sent 4 000 times, a chain
-//!   re-rooted 4 000 times) stay under 64 MiB and linear time. Its graph walks, and the live
+//!   re-rooted 4 000 times, 200 model writes or components of 1 MB, 1 000 surfaces with
+//!   200 KB ids, 20 000 surfaces created and deleted) stay under 64 MiB and linear time: what
+//!   surfaces hold (32 MiB), their live trees (16 MiB) and one resolution or one message at a
+//!   time. Its graph walks, and the live
 //!   trees' builds and drops, use explicit stacks and queues;
 //! - JMESPath expressions are bounded in length, nesting and evaluation steps, and regex
 //!   patterns are checked against the dialect (no catastrophic backtracking) before they run on
