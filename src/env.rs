@@ -187,12 +187,32 @@ impl Environment {
     fn scope(&self, caller: Option<Origin>) -> Scope<'_> {
         Scope {
             catalogs: &self.catalogs,
-            default_catalog: &self.default_catalog,
+            default_catalog: Some(&self.default_catalog),
             limits: &self.limits,
             spelling: self.spelling,
             caller,
             schema_checks: self.schema_checks,
         }
+    }
+
+    /// Compiles a payload with this environment's catalogs and limits in `scope` (its own
+    /// default catalog, spelling and caller), returning its warnings too. What a surface or a
+    /// message compiles in differs from the host's environment only in these settings, so they
+    /// are passed here rather than set on a copy of the environment.
+    pub(crate) fn compile_in(
+        &self,
+        payload: &Value,
+        scope: CompileScope<'_>,
+    ) -> (Result<Payload, Error>, Vec<Warning>) {
+        let scope = Scope {
+            catalogs: &self.catalogs,
+            default_catalog: scope.default_catalog,
+            limits: &self.limits,
+            spelling: scope.spelling,
+            caller: scope.caller,
+            schema_checks: self.schema_checks,
+        };
+        payload::compile(&scope, payload)
     }
 
     /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
@@ -262,16 +282,6 @@ impl Environment {
         self.compile(&value)
     }
 
-    /// Compiles a payload for its problems and warnings only, returning the compiled payload
-    /// too when it compiles (what the message stream checker uses).
-    pub(crate) fn compile_with_warnings(
-        &self,
-        payload: &Value,
-        caller: Option<Origin>,
-    ) -> (Result<Payload, Error>, Vec<Warning>) {
-        payload::compile(&self.scope(caller), payload)
-    }
-
     /// The catalog with this id.
     pub fn catalog(&self, id: &str) -> Option<&Catalog> {
         self.catalogs.get(id)
@@ -288,6 +298,19 @@ impl Environment {
         ids.sort_unstable();
         ids
     }
+}
+
+/// The settings one compilation takes from where the payload is, not from the
+/// [`Environment`] ([`Environment::compile_in`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CompileScope<'a> {
+    /// The catalog of calls that name none: a surface's `catalogId`; `None` when there is none
+    /// (such a call is an error matched by [`MissingCatalog::NoDefault`](crate::MissingCatalog)).
+    pub(crate) default_catalog: Option<&'a str>,
+    /// How bindings and calls are spelled there.
+    pub(crate) spelling: Spelling,
+    /// Who evaluates the payload, when that is known now.
+    pub(crate) caller: Option<Origin>,
 }
 
 /// What [`Environment::check`] found: every problem (each its own [`Error`], with its location)

@@ -159,6 +159,69 @@ impl fmt::Display for Denial {
     }
 }
 
+/// The kind of a problem, as the A2UI conformance suite names error categories
+/// ([`Error::category`]). [`code`](Category::code) is the one map between categories and
+/// codes; a code's category is read from it backwards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// The message or a component is malformed or does not match its schema.
+    Validation,
+    /// The surfaces' state forbids it: a deleted surface, duplicate ids, a cycle, a dangling
+    /// child in strict mode.
+    Integrity,
+    /// A catalog is unknown, empty, missing or of another protocol version.
+    Catalog,
+    /// Nesting or size past a limit (depth, component count): `LIMIT_EXCEEDED`.
+    Recursion,
+}
+
+impl Category {
+    /// The suite's name: `ValidationError`, `IntegrityError`, `CatalogError`, `RecursionError`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Validation => "ValidationError",
+            Category::Integrity => "IntegrityError",
+            Category::Catalog => "CatalogError",
+            Category::Recursion => "RecursionError",
+        }
+    }
+
+    /// The category of an error that was given none: the one whose
+    /// [`code`](Category::code) is `code` (`VALIDATION_FAILED` is a validation problem).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{ErrorCode, stream::Category};
+    /// assert_eq!(Category::of_code(ErrorCode::LimitExceeded), Category::Recursion);
+    /// assert_eq!(Category::of_code(ErrorCode::DataError), Category::Validation);
+    /// ```
+    pub fn of_code(code: ErrorCode) -> Category {
+        [Category::Catalog, Category::Recursion]
+            .into_iter()
+            .find(|c| c.code() == code)
+            .unwrap_or(Category::Validation)
+    }
+
+    /// The crate's [`ErrorCode`] for this category.
+    pub fn code(self) -> ErrorCode {
+        match self {
+            Category::Validation | Category::Integrity => ErrorCode::ValidationFailed,
+            Category::Catalog => ErrorCode::CatalogError,
+            Category::Recursion => ErrorCode::LimitExceeded,
+        }
+    }
+}
+
+/// Which catalog a call could not find ([`Error::missing_catalog`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum MissingCatalog {
+    /// The catalog with this id is not registered.
+    NotRegistered(String),
+    /// The call names no `catalogId`, and where it was compiled there is no default catalog
+    /// (a surface created without one, an agent's call that belongs to no surface).
+    NoDefault,
+}
+
 /// The crate's error: a code, an optional function, a location, a message and a source.
 ///
 /// Compiling reports every static problem at once: the first is this error's own fields, the
@@ -186,6 +249,9 @@ struct Inner {
     message: String,
     source: Option<Source>,
     denial: Option<Denial>,
+    missing_catalog: Option<MissingCatalog>,
+    category: Option<Category>,
+    message_index: Option<usize>,
     related: Vec<Error>,
 }
 
@@ -201,6 +267,9 @@ impl Error {
                 message: message.into(),
                 source: None,
                 denial: None,
+                missing_catalog: None,
+                category: None,
+                message_index: None,
                 related: Vec::new(),
             }),
         }
@@ -242,6 +311,72 @@ impl Error {
     /// the message.
     pub fn denial(&self) -> Option<Denial> {
         self.inner.denial
+    }
+
+    /// Marks the error as a call that found no catalog (see [`Error::missing_catalog`]).
+    pub fn with_missing_catalog(mut self, missing: MissingCatalog) -> Error {
+        self.inner.missing_catalog = Some(missing);
+        self
+    }
+
+    /// Which catalog a call could not find, when that is why it failed: a `catalogId` that is
+    /// not registered, or a call that names none where there is no default catalog. Match on
+    /// it instead of the message.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, MissingCatalog};
+    /// use serde_json::json;
+    ///
+    /// let err = Environment::new()
+    ///     .compile(&json!({"@call": "split", "catalogId": "elsewhere", "args": {"value": "a", "separator": ","}}))
+    ///     .unwrap_err();
+    /// assert_eq!(err.missing_catalog(), Some(&MissingCatalog::NotRegistered("elsewhere".into())));
+    /// ```
+    pub fn missing_catalog(&self) -> Option<&MissingCatalog> {
+        self.inner.missing_catalog.as_ref()
+    }
+
+    /// Sets the A2UI suite's category (see [`Error::category`]).
+    pub fn with_category(mut self, category: Category) -> Error {
+        self.inner.category = Some(category);
+        self
+    }
+
+    /// The A2UI conformance suite's category of this problem (`ValidationError`,
+    /// `IntegrityError`, `CatalogError`, `RecursionError`): the one it was given where a
+    /// message was judged, else its code's ([`Category::of_code`]).
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use a2ui_catalog_mcp::stream::Category;
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default());
+    /// let err = p.process(&json!({"version": "v1.0", "deleteSurface": {"surfaceId": 5}})).unwrap_err().to_error();
+    /// assert_eq!((err.category(), err.category().as_str()), (Category::Validation, "ValidationError"));
+    /// assert_eq!(err.message_index(), Some(0));
+    /// ```
+    pub fn category(&self) -> Category {
+        self.inner
+            .category
+            .unwrap_or_else(|| Category::of_code(self.inner.code))
+    }
+
+    /// Sets the index of the message the problem is in (see [`Error::message_index`]).
+    pub fn with_message_index(mut self, index: usize) -> Error {
+        self.inner.message_index = Some(index);
+        self
+    }
+
+    /// [`with_message_index`](Error::with_message_index) in place.
+    pub(crate) fn set_message_index(&mut self, index: usize) {
+        self.inner.message_index = Some(index);
+    }
+
+    /// The index (0-based) of the message of a stream the problem is in, when it is a problem
+    /// of a message; its [`location`](Error::location) is then a JSON Pointer inside that
+    /// message.
+    pub fn message_index(&self) -> Option<usize> {
+        self.inner.message_index
     }
 
     /// The underlying error, taken out (to attach it to an error that rephrases this one).
@@ -390,6 +525,9 @@ impl fmt::Debug for Error {
             .field("location", &self.inner.location)
             .field("message", &self.inner.message)
             .field("denial", &self.inner.denial)
+            .field("missing_catalog", &self.inner.missing_catalog)
+            .field("category", &self.inner.category)
+            .field("message_index", &self.inner.message_index)
             .field("related", &self.inner.related)
             .finish()
     }

@@ -195,7 +195,7 @@ mod env;
 #[cfg(feature = "basic-catalog")]
 pub mod basic;
 
-// Two layers: its pure part (`protocol`, `app`) sits below `value`, its driver (the host, the
+// Two layers in two folders: its pure part (`mcp::protocol`) sits below `value`, its host (the
 // policy and audit, the evaluation of tool calls) here.
 pub mod mcp;
 
@@ -220,7 +220,7 @@ pub mod fixtures;
 pub use builtins::MCP_CATALOG_ID;
 pub use catalog::{Args, CallContext, Catalog, Function};
 pub use env::{Diagnostics, Environment};
-pub use error::{Denial, Error, ErrorCode, Phase, Result, Warning, WarningCode};
+pub use error::{Denial, Error, ErrorCode, MissingCatalog, Phase, Result, Warning, WarningCode};
 pub use limits::Limits;
 pub use model::{DataModel, SharedModel};
 pub use origin::{Invocation, Origin};

@@ -39,7 +39,7 @@ pub struct Limits {
     pub max_output_bytes: usize,
     /// `transformData`'s expressions: longest (default 4 096 bytes), deepest (64) and most
     /// evaluation steps of one call.
-    pub jmespath: crate::jmespath::Limits,
+    pub jmespath: crate::jmespath::JmespathLimits,
     /// Most JMESPath evaluation steps one evaluation of a payload may take, its
     /// `transformData` calls together (each one is also bounded by `jmespath.max_steps`), and
     /// the payload's own nodes it visits (one step each). Default 4 194 304. Past it is
@@ -69,7 +69,7 @@ impl Default for Limits {
             max_index: 10_000,
             max_output_items: 4 << 20,
             max_output_bytes: 64 << 20,
-            jmespath: crate::jmespath::Limits::default(),
+            jmespath: crate::jmespath::JmespathLimits::default(),
             max_eval_steps: 4 << 20,
             max_eval_items: 1 << 19,
             max_eval_bytes: 16 << 20,

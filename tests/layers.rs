@@ -7,6 +7,11 @@
 //! one of its sub-modules (`mcp::host`): those hold layers of their own, and their `mod.rs`
 //! only declares and re-exports (checked), as `src/lib.rs` does for the root.
 //!
+//! Inside every folder the same holds (`every_folder_is_a_table_of_contents_over_one_way_layers`):
+//! its `mod.rs` only declares and re-exports, and its sub-modules import one another one way,
+//! with no circle; run with `--nocapture` to see each folder's layers. Folders not there yet
+//! are listed, with the reason, in [`NOT_YET_A_TABLE_OF_CONTENTS`] and [`NOT_YET_LAYERED`].
+//!
 //! Test modules (`#[cfg(test)] mod …` and files called `tests.rs`) are not checked: a unit
 //! test may compile payloads with the whole engine. Comments are not checked either (a doc link
 //! is not a dependency). `src/lib.rs` is the root, which re-exports from every layer, and
@@ -28,21 +33,15 @@ const LAYERS: &[&[&str]] = &[
     &["limits"],
     &["syntax"],
     // MCP's pure layer: the protocol's JSON, the `McpApp` component, MCP Apps visibility.
-    &["mcp::base64", "mcp::visibility"],
-    &["mcp::protocol", "mcp::app"],
+    &["mcp::protocol"],
     &["value"],
     &["catalog"],
     &["builtins"],
     &["payload"],
     &["env"],
     &["basic"],
-    // MCP's driver: the host's clients, its policy and audit, and the evaluation of tool calls.
-    &["mcp::client"],
-    &["mcp::policy", "mcp::output_schema"],
-    &["mcp::audit"],
+    // MCP's host layer: the host's clients, its policy and audit, and the tool calls it makes.
     &["mcp::host"],
-    &["mcp::call", "mcp::rmcp_client"],
-    &["mcp::app_call"],
     &["stream"],
     &["reactive"],
     &["surfaces"],
@@ -88,7 +87,11 @@ fn checked_lines(text: &str) -> Vec<(usize, String)> {
                 .iter()
                 .map(|l| l.trim())
                 .find(|l| !l.is_empty());
-            if next.is_some_and(|l| l.starts_with("mod ") || l.starts_with("pub(crate) mod ")) {
+            // An inline test module runs to the end of the file; a declared one (`mod tests;`)
+            // is a file of its own, and the code after it is checked.
+            if next.is_some_and(|l| {
+                (l.starts_with("mod ") || l.starts_with("pub(crate) mod ")) && !l.ends_with(';')
+            }) {
                 break;
             }
         }
@@ -211,8 +214,12 @@ fn crate_paths(code: &str, module_path: &[String]) -> Vec<(usize, Vec<String>)> 
 fn facade_names(text: &str, facade: &[String]) -> HashMap<String, Vec<String>> {
     let mut names = HashMap::new();
     let mut rest = text;
-    while let Some(at) = rest.find("\npub use ") {
-        rest = &rest[at + "\npub use ".len()..];
+    while let Some((at, keyword)) = ["\npub use ", "\npub(crate) use "]
+        .iter()
+        .filter_map(|k| rest.find(k).map(|at| (at, *k)))
+        .min()
+    {
+        rest = &rest[at + keyword.len()..];
         let end = rest.find(';').expect("a use ends with ';'");
         let item = &rest[..end];
         let (base, item) = match item.strip_prefix("crate::") {
@@ -259,7 +266,7 @@ fn module_of(path: &[String], facades: &HashMap<String, HashMap<String, Vec<Stri
     }
 }
 
-/// The module path of a file under `src/` (`mcp/app/mod.rs` is `mcp::app`).
+/// The module path of a file under `src/` (`mcp/protocol/app/mod.rs` is `mcp::protocol::app`).
 fn module_path(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .iter()
@@ -278,7 +285,7 @@ fn facade_problems(file: &str, text: &str) -> Vec<String> {
     let mut in_use = false;
     for (line, code) in checked_lines(text) {
         let code = code.trim();
-        if in_use || code.starts_with("pub use ") {
+        if in_use || code.starts_with("pub use ") || code.starts_with("pub(crate) use ") {
             in_use = !code.ends_with(';');
             continue;
         }
@@ -422,8 +429,309 @@ fn the_reader_finds_every_kind_of_path() {
     assert_eq!(module("mcp::Provenance"), "origin");
     assert_eq!(module("mcp::host::McpHost"), "mcp::host");
     assert_eq!(module("payload::Payload"), "payload");
+    let edges = |pairs: &[(&str, &[&str])]| -> HashMap<String, Vec<String>> {
+        pairs
+            .iter()
+            .map(|(m, to)| (m.to_string(), to.iter().map(|t| t.to_string()).collect()))
+            .collect()
+    };
+    assert_eq!(
+        layers_of(&edges(&[("a", &[]), ("b", &["a"]), ("c", &["a", "b"])])),
+        Ok(vec![
+            vec!["a".to_owned()],
+            vec!["b".to_owned()],
+            vec!["c".to_owned()]
+        ])
+    );
+    assert_eq!(
+        layers_of(&edges(&[("a", &[]), ("b", &["c"]), ("c", &["b"])])),
+        Err(vec!["b".to_owned(), "c".to_owned()])
+    );
     assert_eq!(
         facade_problems("m.rs", "mod a;\npub use a::{\n    B,\n};\nfn f() {}"),
         ["m.rs:5: a split module's mod.rs only declares and re-exports: `fn f() {}`"]
+    );
+}
+
+/// Folders whose `mod.rs` (or `name.rs` beside `name/`) still holds code, not only
+/// declarations and re-exports. Each is work left, not a rule: the list only shrinks, and an
+/// entry that passes fails the test until it is removed.
+const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
+    // Reshaped on other branches of issue 37 (the one judge, the one problem type).
+    "messages",
+    "regex",
+    "stream",
+    "surfaces",
+    // Not split yet: the model and its writes (`model`), the reader's entry points (`json`),
+    // the connections (`connect`), the engine and its errors (`jmespath`), the catalog and its
+    // functions (`catalog`, `catalog::document`).
+    "catalog",
+    "catalog::document",
+    "connect",
+    "jmespath",
+    "json",
+    "model",
+];
+
+/// Folders whose sub-modules still import each other in a circle (same rules as above).
+const NOT_YET_LAYERED: &[&str] = &[
+    // Reshaped on another branch of issue 37: `live`, `resolve` and `tool_runs` import each
+    // other.
+    "surfaces",
+    // The folder's own file defines what its sub-modules extend and uses them: the circle runs
+    // through the file, and goes when it becomes a table of contents (the list above).
+    "catalog",
+    "catalog::document",
+    "connect",
+    "json",
+];
+
+/// A module with sub-modules of its own (tests aside): its file, its sub-modules' names, and
+/// the names its file re-exports, each with the absolute path it comes from.
+struct Folder {
+    file: PathBuf,
+    children: Vec<String>,
+    names: HashMap<String, Vec<String>>,
+}
+
+/// Every folder under `src/`, by module path (`mcp::host`); the root is `""`.
+fn folders(src: &Path) -> HashMap<String, Folder> {
+    let read = |p: &Path| std::fs::read_to_string(p).expect("a source file is readable");
+    let mut out = HashMap::new();
+    let mut pending = vec![(src.to_path_buf(), Vec::<String>::new())];
+    while let Some((dir, path)) = pending.pop() {
+        let mut children = Vec::new();
+        for entry in std::fs::read_dir(&dir).expect("src/ is readable") {
+            let entry = entry.expect("src/ is readable").path();
+            let name = entry
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned();
+            if entry.is_dir() {
+                if path.is_empty() && name == "bin" {
+                    continue;
+                }
+                let mut inner = path.clone();
+                inner.push(name.clone());
+                pending.push((entry.clone(), inner));
+                if entry.join("mod.rs").exists() {
+                    children.push(name);
+                }
+            } else if entry.extension().is_some_and(|x| x == "rs")
+                && !["mod", "tests", "lib", "main"].contains(&name.as_str())
+            {
+                children.push(name);
+            }
+        }
+        children.sort();
+        children.dedup();
+        let file = match path.as_slice() {
+            [] => src.join("lib.rs"),
+            _ if dir.join("mod.rs").exists() => dir.join("mod.rs"),
+            _ => dir.with_extension("rs"),
+        };
+        if children.is_empty() || !file.exists() {
+            continue;
+        }
+        let names = facade_names(&read(&file), &path);
+        out.insert(
+            path.join("::"),
+            Folder {
+                file,
+                children,
+                names,
+            },
+        );
+    }
+    out
+}
+
+/// The sub-module of `folder` that an absolute path reaches, following the re-exports of the
+/// folders it passes through: `Some("mod")` for an item the folder's own file defines, `None`
+/// for a path outside the folder.
+fn child_reached(
+    path: &[String],
+    folder: &[String],
+    folders: &HashMap<String, Folder>,
+) -> Option<String> {
+    let mut path = path.to_vec();
+    // A re-export may name another re-export; a few rounds reach the definition.
+    for _ in 0..8 {
+        // The deepest folder the path passes through whose re-export it uses.
+        let mut moved = false;
+        for cut in (0..path.len()).rev() {
+            let Some(at) = folders.get(&path[..cut].join("::")) else {
+                continue;
+            };
+            let name = &path[cut];
+            if at.children.contains(name) {
+                continue;
+            }
+            if let Some(source) = at.names.get(name)
+                && source.as_slice() != &path[..=cut]
+            {
+                let mut next = source.clone();
+                next.extend(path[cut + 1..].iter().cloned());
+                path = next;
+                moved = true;
+                break;
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+    if path.len() <= folder.len() || path[..folder.len()] != *folder {
+        return None;
+    }
+    let name = &path[folder.len()];
+    let children = &folders[&folder.join("::")].children;
+    Some(if children.contains(name) {
+        name.clone()
+    } else {
+        "mod".to_owned()
+    })
+}
+
+/// The sub-modules of one folder in one-way layers, lowest first, or the ones left in a
+/// circle.
+fn layers_of(edges: &HashMap<String, Vec<String>>) -> Result<Vec<Vec<String>>, Vec<String>> {
+    let mut left: Vec<String> = edges.keys().cloned().collect();
+    left.sort();
+    let mut placed: Vec<String> = Vec::new();
+    let mut layers = Vec::new();
+    while !left.is_empty() {
+        let ready: Vec<String> = left
+            .iter()
+            .filter(|m| edges[*m].iter().all(|t| placed.contains(t)))
+            .cloned()
+            .collect();
+        if ready.is_empty() {
+            return Err(left);
+        }
+        left.retain(|m| !ready.contains(m));
+        placed.extend(ready.iter().cloned());
+        layers.push(ready);
+    }
+    Ok(layers)
+}
+
+#[test]
+fn every_folder_is_a_table_of_contents_over_one_way_layers() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let read = |p: &Path| std::fs::read_to_string(p).expect("a source file is readable");
+    let folders = folders(&src);
+    let mut problems = Vec::new();
+    let mut names: Vec<&String> = folders.keys().collect();
+    names.sort();
+    for name in names {
+        if name.is_empty() {
+            // The root's layers are the table above.
+            continue;
+        }
+        let folder = &folders[name];
+        let segments: Vec<String> = name.split("::").map(str::to_owned).collect();
+        let shown = format!("src/{}", folder.file.strip_prefix(&src).unwrap().display());
+        let facade = facade_problems(&shown, &read(&folder.file));
+        let excused = NOT_YET_A_TABLE_OF_CONTENTS.contains(&name.as_str());
+        match (facade.is_empty(), excused) {
+            (false, false) => problems.extend(facade.iter().cloned()),
+            (true, true) => problems.push(format!(
+                "{shown} is a table of contents now: take `{name}` off NOT_YET_A_TABLE_OF_CONTENTS"
+            )),
+            _ => {}
+        }
+        // Which sub-module imports which, each file counted for the sub-module it is in.
+        let mut edges: HashMap<String, Vec<String>> = HashMap::new();
+        for child in &folder.children {
+            edges.entry(child.clone()).or_default();
+        }
+        if !facade.is_empty() {
+            edges.entry("mod".to_owned()).or_default();
+        }
+        for file in rust_files(&src) {
+            let relative = file.strip_prefix(&src).expect("under src/");
+            let path = module_path(relative);
+            if file.file_name().is_some_and(|n| n == "tests.rs")
+                || path.len() < segments.len()
+                || path[..segments.len()] != *segments
+            {
+                continue;
+            }
+            let own = match path.get(segments.len()) {
+                Some(child) => child.clone(),
+                // The folder's own file: its re-exports are its table, not imports.
+                None if facade.is_empty() => continue,
+                None => "mod".to_owned(),
+            };
+            let text = read(&file);
+            let lines = checked_lines(&text);
+            let code: String = lines
+                .iter()
+                .filter(|(_, c)| own != "mod" || !c.trim_start().starts_with("pub use "))
+                .map(|(_, c)| format!("{c}\n"))
+                .collect();
+            let mut targets = crate_paths(&code, &path);
+            if own == "mod" {
+                // The folder's own code names its sub-modules without `super::` (`deps::Deps`).
+                for child in &folder.children {
+                    let needle = format!("{child}::");
+                    let named = code.match_indices(&needle).any(|(at, _)| {
+                        !code[..at]
+                            .chars()
+                            .next_back()
+                            .is_some_and(|c| is_ident(c) || c == ':')
+                    });
+                    if named {
+                        let mut whole = segments.clone();
+                        whole.push(child.clone());
+                        targets.push((0, whole));
+                    }
+                }
+            }
+            for (_, target) in targets {
+                if let Some(to) = child_reached(&target, &segments, &folders)
+                    && to != own
+                {
+                    let targets = edges.entry(own.clone()).or_default();
+                    if !targets.contains(&to) {
+                        targets.push(to);
+                    }
+                }
+            }
+        }
+        let layered = layers_of(&edges);
+        let excused = NOT_YET_LAYERED.contains(&name.as_str());
+        match (layered, excused) {
+            (Ok(layers), false) => {
+                let shown: Vec<String> = layers.iter().map(|l| l.join(", ")).collect();
+                println!("{name}: {}", shown.join(" < "));
+            }
+            (Ok(_), true) => problems.push(format!(
+                "the sub-modules of `{name}` are one-way layers now: take it off NOT_YET_LAYERED"
+            )),
+            (Err(circle), false) => {
+                let ties: Vec<String> = circle
+                    .iter()
+                    .flat_map(|m| {
+                        edges[m]
+                            .iter()
+                            .filter(|t| circle.contains(t))
+                            .map(move |t| format!("{m} -> {t}"))
+                    })
+                    .collect();
+                problems.push(format!(
+                    "the sub-modules of `{name}` import each other in a circle: {}",
+                    ties.join(", ")
+                ));
+            }
+            (Err(_), true) => {}
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "folders that are not tables of contents over one-way layers:\n{}",
+        problems.join("\n")
     );
 }

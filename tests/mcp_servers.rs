@@ -13,24 +13,11 @@ use serde_json::{Value, json};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+use support::cli::{cli, stdout_json, write_json};
 
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// A fresh directory under the target's temporary directory.
-fn temp_dir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "mcp-servers-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    dir
 }
 
 /// A word no other process has in its command line, to find the processes of one case.
@@ -77,31 +64,6 @@ fn assert_no_process_left(marker: &str) {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_a2ui-mcp"))
-        .args(args)
-        .current_dir(manifest_dir())
-        .output()
-        .expect("the CLI runs")
-}
-
-fn stdout_json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "the CLI failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the CLI prints JSON")
-}
-
-/// A payload file in `dir`.
-fn write_json(dir: &Path, name: &str, value: &Value) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, value.to_string()).expect("write");
-    path.to_str().expect("UTF-8 path").to_owned()
 }
 
 fn quote(path: &Path) -> String {
@@ -799,4 +761,9 @@ fn connections_end_every_process_they_started() {
         .expect_err("the second server fails");
     assert_eq!(err.server(), bad.label());
     assert_no_process_left(&partial);
+}
+
+/// A fresh directory for one case.
+fn temp_dir(name: &str) -> PathBuf {
+    support::cli::temp_dir("mcp-servers", name)
 }

@@ -4,7 +4,7 @@
 //! deep or too long.
 
 use a2ui_catalog_mcp::messages::{self, Report};
-use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, MCP_CATALOG_ID};
+use a2ui_catalog_mcp::{Catalog, Environment, ErrorCode, MCP_CATALOG_ID, MissingCatalog};
 use serde_json::json;
 use std::time::Instant;
 
@@ -314,4 +314,120 @@ fn deep_nesting_is_limit_exceeded_never_a_crash() {
     );
     assert_eq!(report.problems().len(), 1, "{report}");
     assert_eq!(report.problems()[0].code(), ErrorCode::LimitExceeded);
+}
+
+/// A catalog that is not registered, and a call that names none where there is no default, are
+/// told apart by `Error::missing_catalog`, not by their words.
+#[test]
+fn a_missing_catalog_is_matched_by_its_accessor() {
+    let report = messages::check_stream(
+        &Environment::new(),
+        &[
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "elsewhere"}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+                {"id": "root", "component": "Text", "text": {"@call": "split", "catalogId": "other", "args": {"value": "a", "separator": ","}}}]}}),
+        ]
+        .map(|m| m.to_string())
+        .join("\n"),
+    );
+    let missing: Vec<Option<&MissingCatalog>> = report
+        .problems()
+        .iter()
+        .map(|p| p.error().missing_catalog())
+        .collect();
+    assert_eq!(
+        missing,
+        [
+            Some(&MissingCatalog::NotRegistered("elsewhere".into())),
+            Some(&MissingCatalog::NotRegistered("other".into())),
+        ],
+        "{report}"
+    );
+}
+
+/// A catalog document with component schemas (as `check --catalog` applies them) for the
+/// basic catalog's id: a Text and a Column.
+fn basic_document() -> serde_json::Value {
+    json!({"catalogId": BASIC, "components": {
+        "Text": {"properties": {"component": {"const": "Text"}, "text": {}}, "required": ["component", "text"]},
+        "Column": {"properties": {"component": {"const": "Column"},
+            "children": {"type": "array", "items": {"type": "string"}}}, "required": ["component"]}}})
+}
+
+/// JSON lines of `messages`.
+fn lines(messages: impl IntoIterator<Item = serde_json::Value>) -> String {
+    messages.into_iter().map(|m| m.to_string() + "\n").collect()
+}
+
+/// Issue 34, item 4, in the judge: one message of 30 000 components, each with a problem the
+/// checker finds (a call of an unknown function) and one the component schemas find (an
+/// unknown property), and one message of 40 000 dangling children in strict mode. Every problem
+/// is reported once each, and the problems are matched against one another by lookups: scanning
+/// the message's problems per problem was quadratic (20 000 components took 8.5 s in release,
+/// 9e8 comparisons here, which this test would not finish).
+#[test]
+fn a_message_of_many_problems_is_judged_in_one_pass() {
+    let env = env();
+    let documents = [basic_document()];
+    let n = 30_000;
+    let components: Vec<serde_json::Value> = (0..n)
+        .map(|i| json!({"id": format!("c{i}"), "component": "Text", "text": {"call": "nope"}, "colour": 1}))
+        .collect();
+    let stream = lines([
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": components}}),
+    ]);
+    let report = messages::check_stream_with(&env, &documents, false, &stream).unwrap();
+    assert_eq!(report.problems().len(), 2 * n);
+    let last = &report.problems()[2 * n - 1];
+    assert_eq!(
+        (last.index(), last.pointer()),
+        (Some(1), "/updateComponents/components/29999/colour")
+    );
+
+    let children: Vec<String> = (0..40_000).map(|i| format!("c{i}")).collect();
+    let stream = lines([
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+        json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+            {"id": "root", "component": "Column", "children": children}]}}),
+    ]);
+    let report = messages::check_stream_with(&env, &documents, true, &stream).unwrap();
+    // Each dangling child at its place in the message, then once more at the end of the stream.
+    let at_message = report
+        .problems()
+        .iter()
+        .filter(|p| {
+            p.pointer()
+                .starts_with("/updateComponents/components/0/children/")
+        })
+        .count();
+    assert!(at_message >= 40_000, "{}", report.problems().len());
+}
+
+/// Issue 34, item 4, in the judge: `check --strict` of 20 000 empty `updateComponents` of a
+/// surface of 5 000 components. Each message is judged by what it changes: walking the surface
+/// per message was quadratic (8 000 such messages took 14 s; 1e8 visits here).
+#[test]
+fn strict_checks_of_many_updates_stay_linear() {
+    let env = env();
+    let documents = [basic_document()];
+    let n = 5_000;
+    let mut components = vec![json!({"id": "root", "component": "Column",
+        "children": (0..n).map(|i| format!("c{i}")).collect::<Vec<_>>()})];
+    components
+        .extend((0..n).map(|i| json!({"id": format!("c{i}"), "component": "Text", "text": "x"})));
+    let updates = 20_000;
+    let stream = lines(
+        [
+            json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}}),
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": components}}),
+        ]
+        .into_iter()
+        .chain((0..updates).map(|_| {
+            json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": []}})
+        })),
+    );
+    let report = messages::check_stream_with(&env, &documents, true, &stream).unwrap();
+    assert_eq!(report.message_count(), updates + 2);
+    assert!(report.is_clean(), "{}", report.problems()[0]);
 }

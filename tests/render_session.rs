@@ -9,47 +9,10 @@ mod support;
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use support::cli::{cli, stdout_json, write_json};
 
 const MCP: &str = "https://a2ui.org/specification/v1_0/catalogs/mcp/catalog.json";
 const BASIC: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
-
-fn temp_dir(name: &str) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "render-session-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    dir
-}
-
-fn write_json(dir: &Path, name: &str, value: &Value) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, value.to_string()).expect("write");
-    path.to_str().expect("UTF-8 path").to_owned()
-}
-
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_a2ui-mcp"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the CLI runs")
-}
-
-fn stdout_json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "the CLI failed: {}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("the CLI prints JSON")
-}
 
 /// A call of the MCP catalog.
 fn mcp(function: &str, args: Value) -> Value {
@@ -466,4 +429,9 @@ fn bound_values_that_feed_each_other_stop_and_many_values_are_one_round() {
         .filter(|n| n["props"]["text"] == "same")
         .count();
     assert_eq!(texts, 3_000);
+}
+
+/// A fresh directory for one case.
+fn temp_dir(name: &str) -> PathBuf {
+    support::cli::temp_dir("render-session", name)
 }

@@ -4,7 +4,7 @@
 
 #![no_main]
 
-use a2ui_catalog_mcp::jmespath::{Expression, Limits};
+use a2ui_catalog_mcp::jmespath::{Expression, JmespathLimits};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 
@@ -23,7 +23,7 @@ fuzz_target!(|bytes: &[u8]| {
         .or_else(|_| serde_json::from_str(SAMPLE))
         .unwrap_or(Value::Null);
     // A small budget keeps each run short; exceeding it must be an error, not a hang.
-    let mut limits = Limits::default();
+    let mut limits = JmespathLimits::default();
     limits.max_steps = 200_000;
     if let Ok(expression) = Expression::compile_with(expr, &limits) {
         let _ = expression.search(&data);

@@ -1,8 +1,8 @@
 //! formatDate: ISO 8601 or epoch-millisecond input, read with jiff and shown in the host's time
 //! zone; TR35 patterns formatted by ICU4X with the locale's names.
 
-use super::Shared;
-use super::functions::{Get, Kind, arg_error};
+use super::args::{Get, Kind, arg_error};
+use super::shared::Shared;
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use icu_calendar::Gregorian;

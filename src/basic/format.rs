@@ -4,54 +4,18 @@
 //! A number is taken at its shortest round-trip decimal form (what ICU does with a double),
 //! then rounded half away from zero ("half-expand", Intl's default) to the fraction digits.
 
-use super::Shared;
-use super::functions::{Get, Kind, arg_error, number_arg};
+use super::args::{Get, Kind, arg_error, number_arg};
+use super::shared::{Currency, Shared};
 use crate::catalog::{StaticArg, StaticArgs};
 use crate::error::{Error, ErrorCode};
 use crate::json::kind_name;
 use fixed_decimal::Decimal;
-use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
-use icu_decimal::{DecimalFormatter, DecimalFormatterPreferences};
 use icu_experimental::dimension::currency::CurrencyType;
 use icu_experimental::dimension::currency::formatter::CurrencyFormatter;
-use icu_locale_core::Locale;
-use icu_plurals::{PluralCategory, PluralRules, PluralRulesPreferences};
+use icu_plurals::PluralCategory;
 use serde_json::Value;
 use std::sync::{Arc, OnceLock, PoisonError};
 use writeable::Writeable;
-
-/// The locale's number formatters, grouped and not, and its plural rules.
-pub(crate) struct NumberFormatters {
-    grouped: DecimalFormatter,
-    ungrouped: DecimalFormatter,
-    plurals: PluralRules,
-    locale: Locale,
-}
-
-impl NumberFormatters {
-    pub(crate) fn new(locale: &Locale) -> NumberFormatters {
-        let prefs = DecimalFormatterPreferences::from(locale);
-        let with = |g: GroupingStrategy| {
-            let mut options = DecimalFormatterOptions::default();
-            options.grouping_strategy = Some(g);
-            // Compiled data covers every locale through fallback to the root locale.
-            DecimalFormatter::try_new(prefs, options).expect("compiled decimal data")
-        };
-        NumberFormatters {
-            grouped: with(GroupingStrategy::Auto),
-            ungrouped: with(GroupingStrategy::Never),
-            plurals: PluralRules::try_new_cardinal(PluralRulesPreferences::from(locale))
-                .expect("compiled plural data"),
-            locale: locale.clone(),
-        }
-    }
-}
-
-/// A currency's formatter in the locale, and its default fraction digits.
-pub(crate) struct Currency {
-    formatter: CurrencyFormatter<DecimalFormatter>,
-    digits: i16,
-}
 
 /// `decimals`: an integer from 0 to 20.
 pub(crate) fn decimals(kind: Kind, v: &Value) -> Result<Option<i16>, Error> {

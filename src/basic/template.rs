@@ -187,7 +187,7 @@ impl Parser<'_> {
         };
         let parsed = token.parse::<f64>().ok().filter(|n| n.is_finite());
         match (valid, parsed) {
-            (true, Some(n)) => Ok(crate::basic::functions::number_value(n)),
+            (true, Some(n)) => Ok(super::args::number_value(n)),
             _ => Err(parse_error(
                 start,
                 format!("Invalid number literal '{token}'"),

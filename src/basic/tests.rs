@@ -1,5 +1,7 @@
 use super::*;
+use crate::Error;
 use crate::{Environment, ErrorCode, JsonPointer};
+use serde_json::Value;
 use serde_json::json;
 
 fn env(locale: &str) -> Environment {

@@ -14,12 +14,12 @@ use a2ui_catalog_mcp::mcp::ToolClient;
 use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost, MessageSink};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
-use a2ui_catalog_mcp::stream::{Category, MessageError};
+use a2ui_catalog_mcp::stream::MessageError;
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
-    Catalog, Environment, Error, ErrorCode, JsonPointer, Payload, Phase, SharedModel, Spelling,
-    Warning, mcp::ToolNames,
+    Catalog, Environment, Error, JsonPointer, MissingCatalog, Payload, Phase, SharedModel,
+    Spelling, Warning, mcp::ToolNames,
 };
 use a2ui_catalog_mcp::{MCP_CATALOG_ID, Origin};
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
@@ -590,8 +590,7 @@ fn check_stream(
         return Ok(report.is_clean());
     }
     for problem in report.problems() {
-        let hint = if problem.code() == ErrorCode::CatalogError
-            && problem.message().starts_with("unknown catalog")
+        let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.error().missing_catalog()
         {
             " (register it with --catalog CATALOG.json, the catalog's document)"
         } else {
@@ -644,14 +643,7 @@ fn render(
         // and the others are drawn.
         let read = messages::read_stream(&text, env.limits().max_depth);
         let mut errors = Vec::new();
-        let unread = |e: Error| {
-            let category = if e.code() == ErrorCode::LimitExceeded {
-                Category::Recursion
-            } else {
-                Category::Validation
-            };
-            MessageError::new(category, "", e.message())
-        };
+        let unread = |e: Error| MessageError::new(e.category(), "", e.message());
         for message in read.messages {
             match message {
                 Ok(message) => errors.extend(processor.process_all(&message)),

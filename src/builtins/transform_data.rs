@@ -15,7 +15,7 @@ use std::sync::Arc;
 /// `Limits::cache_capacity`).
 #[derive(Default)]
 pub(crate) struct TransformData {
-    cache: LruCache<(Box<str>, jmespath::Limits), Expression>,
+    cache: LruCache<(Box<str>, jmespath::JmespathLimits), Expression>,
 }
 
 /// The crate error for a JMESPath failure: its message, then the expression.

@@ -1,6 +1,6 @@
 //! The compiled form of an expression: nodes in one arena, addressed by index.
 
-use super::functions::Func;
+use super::func::Func;
 use serde_json::{Map, Value};
 
 /// Index of a node in [`Ast::nodes`].

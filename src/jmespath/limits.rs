@@ -1,14 +1,14 @@
 //! The limits that bound what an expression may cost, with their defaults.
 
-/// Hard ceiling on [`Limits::max_depth`]: parsing and evaluation recurse once per level, so a
+/// Hard ceiling on [`JmespathLimits::max_depth`]: parsing and evaluation recurse once per level, so a
 /// larger setting could overflow a 2 MiB thread stack whatever the caller asks for.
 pub const MAX_DEPTH_CEILING: usize = 256;
 
 /// Bounds on what an expression may cost.
 ///
 /// ```
-/// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, Limits};
-/// let mut limits = Limits::default();
+/// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, JmespathLimits};
+/// let mut limits = JmespathLimits::default();
 /// limits.max_depth = 3;
 /// assert!(Expression::compile_with("a.b", &limits).is_ok());
 /// let err = Expression::compile_with("a.b.c.d", &limits).unwrap_err();
@@ -16,7 +16,7 @@ pub const MAX_DEPTH_CEILING: usize = 256;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub struct Limits {
+pub struct JmespathLimits {
     /// Longest expression accepted, in bytes (default 4 096).
     pub max_length: usize,
     /// Deepest nesting of the expression's syntax tree (default 64; `a.b.c` nests 3 deep, as
@@ -28,9 +28,9 @@ pub struct Limits {
     pub max_steps: u64,
 }
 
-impl Default for Limits {
+impl Default for JmespathLimits {
     fn default() -> Self {
-        Limits {
+        JmespathLimits {
             max_length: 4096,
             max_depth: 64,
             max_steps: 10_000_000,

@@ -22,7 +22,7 @@
 //!   keeps its digits (`9007199254740993`), where JavaScript, having parsed the data into
 //!   doubles, gives `9007199254740992`. Data that holds integers beyond 2^53 and must round-trip
 //!   exactly keeps them; data made by `JSON.parse` never has them.
-//! - Bounded: expression length and nesting are limited ([`Limits`]), input of any depth is
+//! - Bounded: expression length and nesting are limited ([`JmespathLimits`]), input of any depth is
 //!   walked without recursion, and an evaluation budget stops runaway work.
 //!
 //! ```
@@ -42,6 +42,7 @@
 
 mod ast;
 mod error;
+mod func;
 mod functions;
 mod interpreter;
 mod lexer;
@@ -52,7 +53,7 @@ mod value;
 mod view;
 
 pub use error::{JmespathError, JmespathErrorKind};
-pub use limits::{Limits, MAX_DEPTH_CEILING};
+pub use limits::{JmespathLimits, MAX_DEPTH_CEILING};
 pub use view::{JsonKind, JsonView, ObjectMembers};
 
 use ast::Ast;
@@ -74,7 +75,7 @@ struct Compiled {
 }
 
 impl Expression {
-    /// Compiles `text` under the default [`Limits`].
+    /// Compiles `text` under the default [`JmespathLimits`].
     ///
     /// ```
     /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind};
@@ -87,20 +88,20 @@ impl Expression {
     /// );
     /// ```
     pub fn compile(text: &str) -> Result<Expression, JmespathError> {
-        Expression::compile_with(text, &Limits::default())
+        Expression::compile_with(text, &JmespathLimits::default())
     }
 
     /// Compiles `text` under `limits`.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, Limits};
+    /// use a2ui_catalog_mcp::jmespath::{Expression, JmespathErrorKind, JmespathLimits};
     /// let deep = format!("{}a{}", "[".repeat(10_000), "]".repeat(10_000));
-    /// let mut limits = Limits::default();
+    /// let mut limits = JmespathLimits::default();
     /// limits.max_length = 1 << 20;
     /// let err = Expression::compile_with(&deep, &limits).unwrap_err();
     /// assert_eq!(err.kind(), JmespathErrorKind::LimitExceeded);
     /// ```
-    pub fn compile_with(text: &str, limits: &Limits) -> Result<Expression, JmespathError> {
+    pub fn compile_with(text: &str, limits: &JmespathLimits) -> Result<Expression, JmespathError> {
         let ast = parser::parse(text, limits)?;
         Ok(Expression {
             inner: Arc::new(Compiled {
@@ -231,7 +232,7 @@ impl Expression {
 }
 
 /// What searches may still spend when several share one budget
-/// ([`Expression::search_view_within`]): evaluation steps (as [`Limits::max_steps`] counts
+/// ([`Expression::search_view_within`]): evaluation steps (as [`JmespathLimits::max_steps`] counts
 /// them) and values of the output (each array element, object member and scalar of a result
 /// costs one, counted before it is built).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -531,11 +532,11 @@ mod tests {
 
     #[test]
     fn deepest_allowed_expressions_fit_a_thread_stack() {
-        // The deepest trees `Limits` can allow, evaluated on a default-sized (2 MiB) thread.
-        let limits = Limits {
+        // The deepest trees `JmespathLimits` can allow, evaluated on a default-sized (2 MiB) thread.
+        let limits = JmespathLimits {
             max_depth: MAX_DEPTH_CEILING,
             max_length: 1 << 20,
-            ..Limits::default()
+            ..JmespathLimits::default()
         };
         let n = MAX_DEPTH_CEILING / 2 - 2;
         let shapes = [

@@ -3,9 +3,9 @@
 
 use super::ast::{Ast, Cmp, Node, NodeId};
 use super::error::{JmespathError, JmespathErrorKind};
-use super::functions::Func;
+use super::func::Func;
 use super::lexer::{Tok, Token, tokenize};
-use super::limits::{Limits, MAX_DEPTH_CEILING};
+use super::limits::{JmespathLimits, MAX_DEPTH_CEILING};
 
 /// Binding power below which a token ends a projection's right-hand side.
 const PROJECTION_STOP: u8 = 10;
@@ -30,7 +30,7 @@ fn lbp(tok: &Tok) -> u8 {
 }
 
 /// Parses `text` under `limits`.
-pub(crate) fn parse(text: &str, limits: &Limits) -> Result<Ast, JmespathError> {
+pub(crate) fn parse(text: &str, limits: &JmespathLimits) -> Result<Ast, JmespathError> {
     if text.len() > limits.max_length {
         return Err(JmespathError::limit(format!(
             "expression is {} bytes long, over the limit of {}",
@@ -564,23 +564,23 @@ mod tests {
     use super::*;
 
     fn kind(text: &str) -> JmespathErrorKind {
-        parse(text, &Limits::default()).unwrap_err().kind()
+        parse(text, &JmespathLimits::default()).unwrap_err().kind()
     }
 
     #[test]
     fn precedence() {
-        let ast = parse("a || b && c", &Limits::default()).unwrap();
+        let ast = parse("a || b && c", &JmespathLimits::default()).unwrap();
         assert!(matches!(ast.node(ast.root), Node::Or(_, _)));
-        let ast = parse("a.b | c[0]", &Limits::default()).unwrap();
+        let ast = parse("a.b | c[0]", &JmespathLimits::default()).unwrap();
         assert!(matches!(ast.node(ast.root), Node::Pipe(_, _)));
-        let ast = parse("a[*].b", &Limits::default()).unwrap();
+        let ast = parse("a[*].b", &JmespathLimits::default()).unwrap();
         assert!(matches!(ast.node(ast.root), Node::Projection(_, _)));
     }
 
     #[test]
     fn records_kept_when_not_null_test_the_element_itself() {
         let not_null = |text: &str| {
-            let ast = parse(text, &Limits::default()).unwrap();
+            let ast = parse(text, &JmespathLimits::default()).unwrap();
             match ast.node(ast.root) {
                 Node::Records(records) => Some(records.not_null),
                 _ => None,
@@ -614,7 +614,7 @@ mod tests {
         ] {
             assert_eq!(kind(text), JmespathErrorKind::Syntax, "{text}");
         }
-        let err = parse("entries[", &Limits::default()).unwrap_err();
+        let err = parse("entries[", &JmespathLimits::default()).unwrap_err();
         assert_eq!(
             err.message(),
             "syntax error at offset 8: expected a number, ':' or '*', found end of expression"
@@ -627,15 +627,15 @@ mod tests {
         assert_eq!(kind("abs(`1`, `2`)"), JmespathErrorKind::Arity);
         assert_eq!(kind("not_null()"), JmespathErrorKind::Arity);
         assert_eq!(kind("a[::0]"), JmespathErrorKind::InvalidValue);
-        assert!(parse("sort_by(@, &a.b)", &Limits::default()).is_ok());
+        assert!(parse("sort_by(@, &a.b)", &JmespathLimits::default()).is_ok());
     }
 
     #[test]
     fn limits_are_errors_not_crashes() {
         let deep = format!("{}a{}", "(".repeat(10_000), ")".repeat(10_000));
-        let limits = Limits {
+        let limits = JmespathLimits {
             max_length: 1 << 20,
-            ..Limits::default()
+            ..JmespathLimits::default()
         };
         assert_eq!(
             parse(&deep, &limits).unwrap_err().kind(),

@@ -9,7 +9,7 @@
 
 use super::Expression;
 use super::ast::{Ast, Node, NodeId};
-use super::functions::Func;
+use super::func::Func;
 use crate::json::Need;
 
 /// Deepest tree the analysis follows; past it, the input is needed whole.

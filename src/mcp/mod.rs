@@ -16,9 +16,11 @@
 //! - [`ToolPolicy`] and [`AuditSink`]: who may call which tool, and the record of every call
 //!   (see "Security" below).
 //!
-//! `protocol` and `app` are pure: they read and write JSON and need nothing of the engine's
-//! evaluation, so the payload layers below the host may use them; the host side ([`McpHost`],
-//! the policy, the audit, `callMcpTool`'s evaluation) drives payloads from above.
+//! Two layers, two folders. [`protocol`] (with [`app`] and [`Visibility`] in it; `mcp::app`
+//! and `mcp::Visibility` name the same items) is pure: it reads and writes JSON and needs
+//! nothing of the engine's evaluation, so the payload layers below the host may use it. The
+//! host layer ([`McpHost`], its clients, the policy, the audit, the tool calls it makes) drives
+//! payloads from above; its items are re-exported here.
 //!
 //! # `callMcpTool` in short
 //!
@@ -136,39 +138,25 @@
 //! # async fn ask_the_user(_question: &str) -> bool { true }
 //! ```
 
-pub mod app;
+// Two layers, two folders: `protocol` is pure JSON (below the engine: payloads may use it),
+// `host` calls tools and drives payloads (above the engine).
 pub mod protocol;
 
-mod base64;
-
-mod app_call;
-mod audit;
-pub(crate) mod call;
-mod client;
 mod host;
-#[cfg(feature = "json-schema")]
-mod output_schema;
-mod policy;
-#[cfg(feature = "rmcp")]
-mod rmcp_client;
-mod visibility;
 
-pub use audit::{AuditEvent, AuditSink, CallOutcome};
-pub use client::{
-    BoxFuture, ClientRouter, HostError, McpAppCallback, McpAppResource, MessageSink, ToolClient,
-    ToolRouter,
+pub use host::{
+    AllowAll, AllowList, AuditEvent, AuditSink, Both, BoxFuture, CallOutcome, ClientRouter,
+    ConsentFn, ConsentForDestructive, Decision, DenyList, HostError, McpAppCallback,
+    McpAppResource, McpHost, MessageSink, ReadOnlyUnlessUserAction, SameServerAsSource,
+    ToolCallRequest, ToolClient, ToolPolicy, ToolPolicyExt, ToolRouter, Unattended,
 };
-pub use host::McpHost;
 #[cfg(feature = "json-schema")]
-pub use output_schema::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
-pub use policy::{
-    AllowAll, AllowList, Both, ConsentFn, ConsentForDestructive, Decision, DenyList,
-    ReadOnlyUnlessUserAction, SameServerAsSource, ToolCallRequest, ToolPolicy, ToolPolicyExt,
-    Unattended,
-};
+pub use host::{MAX_OUTPUT_SCHEMA_BYTES, OutputSchemaCheck};
 #[cfg(feature = "rmcp")]
-pub use rmcp_client::{MAX_TOOL_LIST_PAGES, RmcpError};
-pub use visibility::Visibility;
+pub use host::{MAX_TOOL_LIST_PAGES, RmcpError};
+// The surfaces' own tool runs make their calls through the host's `answer`.
+pub(crate) use host::call;
+pub use protocol::{Visibility, app};
 
 pub use crate::origin::Provenance;
-pub use crate::payload::ToolNames;
+pub use crate::payload::{ToolHost, ToolNames};

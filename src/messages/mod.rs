@@ -59,10 +59,8 @@
 //! ]);
 //! ```
 
-mod split;
-
-use crate::env::Environment;
-use crate::error::{Error, ErrorCode, Phase, Warning};
+use crate::env::{CompileScope, Environment};
+use crate::error::{Error, ErrorCode, MissingCatalog, Phase, Warning};
 use crate::json::kind_name;
 use crate::path::JsonPointer;
 use crate::syntax::{Form, PlainShape, form, plain_shape};
@@ -126,7 +124,9 @@ impl Default for StreamOptions {
 }
 
 /// One problem of a stream: where it is (the message's index, a JSON Pointer inside the
-/// message) and what it is (an [`Error`], whose location is that pointer).
+/// message) and what it is (an [`Error`], whose location is that pointer). A view of that
+/// [`Error`]: in a [`Report`], its [`message_index`](Error::message_index) is
+/// [`index`](Problem::index) and its [`category`](Error::category) the A2UI suite's.
 pub struct Problem {
     index: Option<usize>,
     error: Error,
@@ -164,7 +164,8 @@ impl Problem {
         &self.error
     }
 
-    /// The error, its location being the pointer inside the message.
+    /// The error, its location being the pointer inside the message, its
+    /// [`message_index`](Error::message_index) the message's index (in a [`Report`]).
     pub fn into_error(self) -> Error {
         self.error
     }
@@ -364,7 +365,7 @@ pub struct StreamText {
 pub fn read_stream(text: &str, max_depth: usize) -> StreamText {
     let max_bytes = StreamOptions::default().max_message_bytes;
     let max_depth = max_depth.saturating_add(ENVELOPE_DEPTH);
-    let cut = split::cut(text);
+    let cut = crate::stream::split::cut(text);
     StreamText {
         messages: cut
             .messages
@@ -407,19 +408,22 @@ pub fn read_stream(text: &str, max_depth: usize) -> StreamText {
 /// ```
 pub fn is_stream(text: &str) -> bool {
     let max_depth = crate::json::DEFAULT_MAX_DEPTH + ENVELOPE_DEPTH;
-    split::cut(text).messages.iter().any(|message| {
-        // Only a message that names a kind is parsed.
-        MESSAGE_KINDS
-            .iter()
-            .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
-            && match crate::json::from_str_limited(message, max_depth) {
-                Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
-                    .as_array()
-                    .is_some_and(|list| list.iter().any(is_message)),
-                Ok(value) => is_message(&value),
-                Err(_) => false,
-            }
-    })
+    crate::stream::split::cut(text)
+        .messages
+        .iter()
+        .any(|message| {
+            // Only a message that names a kind is parsed.
+            MESSAGE_KINDS
+                .iter()
+                .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
+                && match crate::json::from_str_limited(message, max_depth) {
+                    Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
+                        .as_array()
+                        .is_some_and(|list| list.iter().any(is_message)),
+                    Ok(value) => is_message(&value),
+                    Err(_) => false,
+                }
+        })
 }
 
 /// Whether a value is an object with one of the [`MESSAGE_KINDS`] keys.
@@ -483,8 +487,6 @@ pub struct StreamChecker<'e> {
     options: StreamOptions,
     surfaces: HashMap<String, Surface>,
     deleted: HashSet<String>,
-    /// The environment with each other default catalog and spelling, made once per pair.
-    envs: HashMap<(String, bool), Environment>,
     /// Whether the message being checked is v1.0, whose values are read in both spellings.
     both_spellings: bool,
     /// The spelling the components being checked are read in, when their surface decided it.
@@ -528,7 +530,6 @@ impl<'e> StreamChecker<'e> {
             options: StreamOptions::default(),
             surfaces: HashMap::new(),
             deleted: HashSet::new(),
-            envs: HashMap::new(),
             both_spellings: false,
             first_spelling: [None, None],
             mixed_warned: [false, false],
@@ -649,6 +650,13 @@ impl<'e> StreamChecker<'e> {
                 });
             }
         }
+        // Each problem's error carries its message's index too, so that it can leave the report
+        // on its own (`Problem::into_error`).
+        for problem in &mut self.problems {
+            if let Some(index) = problem.index {
+                problem.error.set_message_index(index);
+            }
+        }
         Report {
             messages: self.messages,
             problems: self.problems,
@@ -658,7 +666,7 @@ impl<'e> StreamChecker<'e> {
 
     /// Checks a whole stream: a JSON array of messages, or JSON values one after another.
     pub fn check_stream(&mut self, text: &str) {
-        let cut = split::cut(text);
+        let cut = crate::stream::split::cut(text);
         for message in cut.messages {
             self.check_text(message);
         }
@@ -775,21 +783,23 @@ impl<'e> StreamChecker<'e> {
                 if !found.contains(&e.error) {
                     found.insert(0, e.error);
                 }
-                // Judged against what the checks above found, not against one another.
-                let theirs = self.problems.len();
-                for error in found {
-                    let pointer = error.pointer.as_str();
-                    let related = |p: &str| pointer.starts_with(p) || p.starts_with(pointer);
-                    let known = self.problems[before..theirs]
+                // Judged against what the checks above found, not against one another; looked
+                // up, not scanned, so that a message of many problems stays linear.
+                let mine = Located::new(
+                    self.problems[before..]
                         .iter()
-                        .any(|p| p.index == Some(index) && related(p.pointer()));
-                    if !known {
-                        self.problems.push(Problem {
-                            index: Some(index),
-                            error: error.to_error().with_phase(Phase::Compile),
-                        });
-                    }
-                }
+                        .filter(|p| p.index == Some(index))
+                        .map(Problem::pointer),
+                );
+                let theirs: Vec<Problem> = found
+                    .into_iter()
+                    .filter(|error| !mine.related(&error.pointer))
+                    .map(|error| Problem {
+                        index: Some(index),
+                        error: error.to_error().with_phase(Phase::Compile),
+                    })
+                    .collect();
+                self.problems.extend(theirs);
             }
         }
     }
@@ -1058,15 +1068,17 @@ impl<'e> StreamChecker<'e> {
         let catalog = match body.get("catalogId") {
             Some(Value::String(catalog)) => {
                 if self.env.catalog(catalog).is_none() {
-                    self.problem(
-                        index,
-                        ErrorCode::CatalogError,
-                        "/createSurface/catalogId".into(),
-                        format!(
-                            "unknown catalog '{catalog}' (the catalogs known here: {})",
-                            self.env.catalog_ids().join(", ")
-                        ),
+                    let message = format!(
+                        "unknown catalog '{catalog}' (the catalogs known here: {})",
+                        self.env.catalog_ids().join(", ")
                     );
+                    self.problems.push(Problem {
+                        index: Some(index),
+                        error: Error::new(ErrorCode::CatalogError, message)
+                            .with_missing_catalog(MissingCatalog::NotRegistered(catalog.clone()))
+                            .with_location("/createSurface/catalogId")
+                            .with_phase(Phase::Compile),
+                    });
                 }
                 catalog.clone()
             }
@@ -1122,32 +1134,23 @@ impl<'e> StreamChecker<'e> {
         }
     }
 
-    /// The environment whose default catalog is `catalog` (`None`: the environment's own).
-    fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
-        let env = self.env;
-        let plain = self.both_spellings
-            && self.reading != Some(crate::Spelling::At)
-            && env.spelling() != crate::Spelling::Plain;
-        match catalog {
-            Some(id) if id != env.default_catalog() || plain => {
-                self.envs.entry((id.to_owned(), plain)).or_insert_with(|| {
-                    let mut env = env.clone();
-                    env.set_default_catalog(id);
-                    if plain {
-                        env.set_spelling(crate::Spelling::Plain);
-                    }
-                    env
-                })
-            }
-            None if plain => {
-                let id = env.default_catalog().to_owned();
-                self.envs.entry((id, plain)).or_insert_with(|| {
-                    let mut env = env.clone();
-                    env.set_spelling(crate::Spelling::Plain);
-                    env
-                })
-            }
-            _ => env,
+    /// Where a value of this message is compiled: `catalog` as default catalog (`None`: the
+    /// environment's own), in the spelling its surface reads (v1.0 values of a surface not
+    /// decided for `@` are read plain).
+    fn scope<'s>(&self, catalog: Option<&'s str>, caller: Option<crate::Origin>) -> CompileScope<'s>
+    where
+        'e: 's,
+    {
+        let env: &'e Environment = self.env;
+        let plain = self.both_spellings && self.reading != Some(crate::Spelling::At);
+        CompileScope {
+            default_catalog: Some(catalog.unwrap_or(env.default_catalog())),
+            spelling: if plain {
+                crate::Spelling::Plain
+            } else {
+                env.spelling()
+            },
+            caller,
         }
     }
 
@@ -1360,10 +1363,8 @@ impl<'e> StreamChecker<'e> {
         catalog: Option<&str>,
         caller: Option<crate::Origin>,
     ) {
-        let unknown = catalog
-            .filter(|id| self.env.catalog(id).is_none())
-            .map(|id| format!("'{id}'"));
-        let (result, warnings) = self.env_for(catalog).compile_with_warnings(value, caller);
+        let unknown = catalog.filter(|id| self.env.catalog(id).is_none());
+        let (result, warnings) = self.env.compile_in(value, self.scope(catalog, caller));
         for warning in warnings {
             let location = format!("{at}{}", warning.location());
             self.warnings.push(StreamWarning {
@@ -1373,9 +1374,9 @@ impl<'e> StreamChecker<'e> {
         }
         if let Err(err) = result {
             for e in err.into_problems() {
-                if let Some(unknown) = &unknown
-                    && e.code() == ErrorCode::CatalogError
-                    && e.message().contains(unknown.as_str())
+                if let (Some(unknown), Some(MissingCatalog::NotRegistered(id))) =
+                    (unknown, e.missing_catalog())
+                    && unknown == id
                 {
                     continue;
                 }
@@ -1472,6 +1473,43 @@ impl<'e> StreamChecker<'e> {
         }
         // The agent's call: who may call what is the processor's answer when it runs.
         self.compile(index, &at, &Value::Object(call), None, None);
+    }
+}
+
+/// The pointers of one message's problems, to tell by lookups whether another pointer is about
+/// the same place: one of them a (string) prefix of the other.
+struct Located<'p> {
+    sorted: Vec<&'p str>,
+    whole: HashSet<&'p str>,
+    lengths: std::collections::BTreeSet<usize>,
+}
+
+impl<'p> Located<'p> {
+    fn new(pointers: impl Iterator<Item = &'p str>) -> Located<'p> {
+        let mut sorted: Vec<&str> = pointers.collect();
+        sorted.sort_unstable();
+        Located {
+            whole: sorted.iter().copied().collect(),
+            lengths: sorted.iter().map(|p| p.len()).collect(),
+            sorted,
+        }
+    }
+
+    /// Whether a pointer of the set starts with `pointer`, or `pointer` starts with one.
+    fn related(&self, pointer: &str) -> bool {
+        // The pointers that start with `pointer` sort together, from the first one not below it.
+        let from = self.sorted.partition_point(|p| *p < pointer);
+        if self
+            .sorted
+            .get(from)
+            .is_some_and(|p| p.starts_with(pointer))
+        {
+            return true;
+        }
+        // A pointer of the set that `pointer` starts with has one of the set's lengths.
+        self.lengths
+            .range(..=pointer.len())
+            .any(|&n| pointer.is_char_boundary(n) && self.whole.contains(&pointer[..n]))
     }
 }
 

@@ -8,7 +8,7 @@ use super::program::{CallNode, Node, NodeId, Program};
 use super::tool_names::ToolNames;
 use crate::builtins::index;
 use crate::catalog::{Catalog, FunctionDef, LiteralToolName, Reads, StaticArg, StaticArgs};
-use crate::error::{Denial, Error, ErrorCode, Phase, Warning, WarningCode};
+use crate::error::{Denial, Error, ErrorCode, MissingCatalog, Phase, Warning, WarningCode};
 use crate::json::kind_name;
 use crate::limits::Limits;
 use crate::origin::Origin;
@@ -24,7 +24,9 @@ use std::collections::HashMap;
 /// `catalogId`, the limits, and how bindings and calls are spelled.
 pub(crate) struct Scope<'a> {
     pub(crate) catalogs: &'a HashMap<String, Catalog>,
-    pub(crate) default_catalog: &'a str,
+    /// The catalog of a call that names none; `None`: there is none here, and such a call is a
+    /// `CATALOG_ERROR` ([`MissingCatalog::NoDefault`](crate::MissingCatalog::NoDefault)).
+    pub(crate) default_catalog: Option<&'a str>,
     pub(crate) limits: &'a Limits,
     pub(crate) spelling: Spelling,
     /// Who evaluates the payload, when that is known now: a function whose `allowedCallers`
@@ -392,7 +394,22 @@ impl<'e> Compiler<'e> {
             .to_owned();
         let args = map.get("args").and_then(Value::as_object);
         let catalog = match map.get("catalogId") {
-            None => Some(self.scope.default_catalog.to_owned()),
+            None => match self.scope.default_catalog {
+                Some(default) => Some(default.to_owned()),
+                None => {
+                    if ok && name != index::NAME {
+                        let err = Error::new(
+                            ErrorCode::CatalogError,
+                            "the call names no catalogId, and there is no default catalog here",
+                        )
+                        .with_missing_catalog(MissingCatalog::NoDefault)
+                        .with_function(name.clone());
+                        self.errors
+                            .push(err.with_location(&location).with_phase(Phase::Compile));
+                    }
+                    None
+                }
+            },
             Some(id) => id.as_str().map(str::to_owned),
         };
         let mut def = None;
@@ -404,12 +421,16 @@ impl<'e> Compiler<'e> {
             }
         } else if let (Some(catalog), true) = (catalog, ok) {
             match self.scope.lookup(&catalog, &name) {
-                Lookup::NoCatalog => self.call_problem(
-                    ErrorCode::CatalogError,
-                    &name,
-                    &location,
-                    format!("unknown catalog '{catalog}'"),
-                ),
+                Lookup::NoCatalog => {
+                    let err = Error::new(
+                        ErrorCode::CatalogError,
+                        format!("unknown catalog '{catalog}'"),
+                    )
+                    .with_function(name.clone())
+                    .with_missing_catalog(MissingCatalog::NotRegistered(catalog.clone()));
+                    self.errors
+                        .push(err.with_location(&location).with_phase(Phase::Compile));
+                }
                 Lookup::NoFunction => self.call_problem(
                     ErrorCode::ExpressionError,
                     &name,

@@ -12,7 +12,6 @@
 //! relative ones kept apart, so that the dependencies in one data context (one template row)
 //! cost only joining the relative paths to it.
 
-use super::Payload;
 use super::program::{Node, NodeId, Program};
 use crate::path::{DataPath, JsonPointer, escape_token};
 
@@ -78,35 +77,10 @@ fn sort_dedup(paths: &mut Vec<(String, JsonPointer)>) {
     paths.dedup_by(|a, b| a.1 == b.1);
 }
 
-impl Payload {
-    /// The absolute paths this payload reads when evaluated with `context` as the data context:
-    /// every binding (`@path`) at any depth, relative ones joined to `context` as evaluation
-    /// joins them, sorted by pointer string (the root prints as `/`), each once.
-    ///
-    /// A binding to a path that does not exist yet is a dependency too: writing it later
-    /// changes the value. The keys of `updateDataModel`'s `updates` and a literal
-    /// `targetDataPath` are write targets, not dependencies. A function that reads the model
-    /// itself adds the paths it declares ([`Function::reads`](crate::Function::reads)), or the
-    /// root `/` (the whole model) when it cannot tell. The list is known without evaluating, and computing it
-    /// for another context only joins the relative paths (see
-    /// [`depends_on_context`](Payload::depends_on_context)).
-    ///
-    /// ```
-    /// use a2ui_catalog_mcp::{Environment, JsonPointer};
-    /// use serde_json::json;
-    ///
-    /// let env = Environment::new();
-    /// let payload = env.compile(&json!({
-    ///     "@call": "updateDataModel",
-    ///     "args": {"updates": {"/copy": {"@path": "name"}, "/seen": {"@path": "/clock"}}}
-    /// }))?;
-    /// let row = JsonPointer::parse("/rows/3")?;
-    /// let deps: Vec<String> = payload.dependencies(&row).iter().map(ToString::to_string).collect();
-    /// assert_eq!(deps, ["/clock", "/rows/3/name"]);
-    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
-    /// ```
-    pub fn dependencies(&self, context: &JsonPointer) -> Vec<JsonPointer> {
-        let deps = &self.deps;
+impl Deps {
+    /// See [`Payload::dependencies`](crate::Payload::dependencies).
+    pub(crate) fn dependencies(&self, context: &JsonPointer) -> Vec<JsonPointer> {
+        let deps = self;
         if deps.relative.is_empty() {
             return deps.absolute.iter().map(|(_, p)| p.clone()).collect();
         }
@@ -159,56 +133,24 @@ impl Payload {
         out
     }
 
-    /// Whether the payload has relative bindings, so that its
-    /// [`dependencies`](Payload::dependencies) differ from one data context to another. When it
-    /// has none, one list serves every row of a template.
-    ///
-    /// ```
-    /// # use a2ui_catalog_mcp::Environment;
-    /// # use serde_json::json;
-    /// let env = Environment::new();
-    /// assert!(env.compile(&json!({"@path": "name"}))?.depends_on_context());
-    /// assert!(!env.compile(&json!({"@path": "/title"}))?.depends_on_context());
-    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
-    /// ```
-    pub fn depends_on_context(&self) -> bool {
-        !self.deps.relative.is_empty()
+    /// See [`Payload::depends_on_context`](crate::Payload::depends_on_context).
+    pub(crate) fn depends_on_context(&self) -> bool {
+        !self.relative.is_empty()
     }
 
-    /// The absolute paths the payload reads, whatever its context (sorted, each once).
+    /// See [`Payload::absolute_dependencies`](crate::Payload::absolute_dependencies).
     pub(crate) fn absolute_dependencies(&self) -> impl Iterator<Item = &JsonPointer> {
-        self.deps.absolute.iter().map(|(_, p)| p)
+        self.absolute.iter().map(|(_, p)| p)
     }
 
-    /// The relative paths the payload reads, as tokens to append to its context.
+    /// See [`Payload::relative_dependencies`](crate::Payload::relative_dependencies).
     pub(crate) fn relative_dependencies(&self) -> impl Iterator<Item = &[String]> {
-        self.deps
-            .relative
-            .iter()
-            .map(|(_, tokens)| tokens.as_slice())
+        self.relative.iter().map(|(_, tokens)| tokens.as_slice())
     }
 
-    /// Whether evaluating the payload may write to the data model: it calls `updateDataModel`,
-    /// passes a `targetDataPath` to `callMcpTool`, or calls a host function that declares writes
-    /// ([`Function::may_write`](crate::catalog::Function::may_write)). A payload that may not
-    /// write only reads the model.
-    ///
-    /// ```
-    /// # use a2ui_catalog_mcp::Environment;
-    /// # use serde_json::json;
-    /// let env = Environment::new();
-    /// let label = env.compile(&json!({"@call": "split", "args": {"value": {"@path": "/csv"}, "separator": ","}}))?;
-    /// assert!(!label.may_write());
-    /// let select = env.compile(&json!({"@call": "updateDataModel", "args": {"updates": {"/selected": 1}}}))?;
-    /// assert!(select.may_write());
-    /// let search = env.compile(&json!({"@call": "callMcpTool", "args": {"name": "search", "targetDataPath": "/results"}}))?;
-    /// assert!(search.may_write());
-    /// let fetch = env.compile(&json!({"@call": "callMcpTool", "args": {"name": "search"}}))?;
-    /// assert!(!fetch.may_write());
-    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
-    /// ```
-    pub fn may_write(&self) -> bool {
-        self.deps.may_write
+    /// See [`Payload::may_write`](crate::Payload::may_write).
+    pub(crate) fn may_write(&self) -> bool {
+        self.may_write
     }
 }
 

@@ -13,7 +13,9 @@
 //! then stops once more so that its owner can forward what the result carried (A2UI messages)
 //! between the write and the rest of the payload, as `eval_async` forwards them.
 
-use super::{Payload, ReadOnly, Step};
+use super::compiled::Payload;
+use super::eval::Step;
+use super::eval_sync::ReadOnly;
 use crate::error::{Error, ErrorCode};
 use crate::model::{DataModel, Write, check_write_depth, padding_bound};
 use crate::origin::Origin;

@@ -73,40 +73,20 @@ mod bindings;
 mod change_set;
 mod equal;
 mod index;
+mod relation;
 mod runs;
 mod tracked;
+
+#[cfg(all(doctest, feature = "testing"))]
+mod guide;
 
 pub use bindings::{BindingDone, BindingRun, Bindings, Change, RowChanges, ValueState};
 pub use change_set::{ChangeSet, ChangeSetIntoIter, ChangeSetIter};
 pub use equal::json_eq;
 pub use index::PathIndex;
+pub use relation::affects;
 pub use runs::{Run, Runs, Ticket};
 pub use tracked::TrackedModel;
-
-use crate::path::JsonPointer;
-
-/// Whether a change at `change` affects a value that reads `dependency`: one is the other, or
-/// lies under it, token by token.
-///
-/// ```
-/// use a2ui_catalog_mcp::{JsonPointer, reactive::affects};
-/// let p = |s: &str| JsonPointer::parse(s).unwrap();
-/// assert!(affects(&p("/rows/1/name"), &p("/rows"))); // the list was replaced
-/// assert!(affects(&p("/rows"), &p("/rows/1/name"))); // a row of the list was edited
-/// assert!(!affects(&p("/rows/1"), &p("/rows/10"))); // tokens, not characters
-/// assert!(affects(&p("/x/y"), &p("/"))); // the root is above every path
-/// ```
-pub fn affects(dependency: &JsonPointer, change: &JsonPointer) -> bool {
-    let (d, c) = (dependency.tokens(), change.tokens());
-    let common = d.len().min(c.len());
-    d[..common] == c[..common]
-}
-
-// The renderer guide's examples (docs/renderers.md) run as doctests; they use the scripted
-// server of `testing`.
-#[doc = include_str!("../../docs/renderers.md")]
-#[cfg(all(doctest, feature = "testing"))]
-pub struct RenderersGuideDoctests;
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,5 @@
 use super::*;
+use crate::path::JsonPointer;
 use proptest::prelude::*;
 use serde_json::json;
 use std::collections::{BTreeSet, HashMap};

@@ -35,12 +35,13 @@
 //! # Ok::<(), a2ui_catalog_mcp::stream::MessageError>(())
 //! ```
 
-use crate::error::{Error, ErrorCode};
+use crate::error::Error;
 use crate::json::kind_name;
 use crate::path::{JsonPointer, escape_token};
 use serde_json::{Map, Value};
 use std::fmt;
 
+pub(crate) mod split;
 #[cfg(test)]
 mod tests;
 
@@ -125,40 +126,9 @@ impl fmt::Display for Version {
     }
 }
 
-/// The kind of a problem, as the A2UI conformance suite names error categories.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Category {
-    /// The message or a component is malformed or does not match its schema.
-    Validation,
-    /// The surfaces' state forbids it: a deleted surface, duplicate ids, a cycle, a dangling
-    /// child in strict mode.
-    Integrity,
-    /// A catalog is unknown, empty, missing or of another protocol version.
-    Catalog,
-    /// Nesting or size past a limit (depth, component count): `LIMIT_EXCEEDED`.
-    Recursion,
-}
-
-impl Category {
-    /// The suite's name: `ValidationError`, `IntegrityError`, `CatalogError`, `RecursionError`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Category::Validation => "ValidationError",
-            Category::Integrity => "IntegrityError",
-            Category::Catalog => "CatalogError",
-            Category::Recursion => "RecursionError",
-        }
-    }
-
-    /// The crate's [`ErrorCode`] for this category.
-    pub fn code(self) -> ErrorCode {
-        match self {
-            Category::Validation | Category::Integrity => ErrorCode::ValidationFailed,
-            Category::Catalog => ErrorCode::CatalogError,
-            Category::Recursion => ErrorCode::LimitExceeded,
-        }
-    }
-}
+/// The kind of a problem, as the A2UI conformance suite names error categories (it lives with
+/// [`Error`], whose [`category`](Error::category) it is).
+pub use crate::error::Category;
 
 /// A problem of one message: its category, a JSON Pointer inside the message, and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,9 +155,11 @@ impl MessageError {
         }
     }
 
-    /// The crate's [`Error`], located at the pointer.
+    /// The crate's [`Error`], located at the pointer, of this category.
     pub fn to_error(&self) -> Error {
-        Error::new(self.category.code(), self.message.clone()).with_location(self.pointer.clone())
+        Error::new(self.category.code(), self.message.clone())
+            .with_location(self.pointer.clone())
+            .with_category(self.category)
     }
 }
 
@@ -797,12 +769,7 @@ fn update_data_model(
     let path = match body.get("path") {
         None => JsonPointer::root(),
         Some(Value::String(p)) => JsonPointer::parse_limited(p, max_depth).map_err(|e| {
-            let category = if e.code() == crate::ErrorCode::LimitExceeded {
-                Category::Recursion
-            } else {
-                Category::Validation
-            };
-            MessageError::new(category, format!("{at}/path"), e.message().to_owned())
+            MessageError::new(e.category(), format!("{at}/path"), e.message().to_owned())
         })?,
         Some(other) => {
             return Err(MessageError::new(

@@ -61,8 +61,8 @@ mod schema;
 #[cfg(test)]
 mod tests;
 
-use crate::env::Environment;
-use crate::error::{Error, ErrorCode};
+use crate::env::{CompileScope, Environment};
+use crate::error::{Error, ErrorCode, MissingCatalog};
 use crate::origin::{Origin, Provenance};
 use crate::path::JsonPointer;
 use crate::payload::Payload;
@@ -76,10 +76,6 @@ use schema::{CatalogInfo, ComponentSchema};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
-
-/// The default catalog id given to the compiler for a surface without one: no catalog has it,
-/// so a call that relies on it fails, and its error is reworded.
-const NO_DEFAULT: &str = "urn:a2ui-catalog-mcp:surface-without-default-catalog";
 
 /// The most warnings a processor keeps until the host takes them
 /// ([`Processor::take_warnings`]); later ones are dropped.
@@ -247,9 +243,9 @@ pub struct ProcessError {
 }
 
 impl ProcessError {
-    /// The error as the crate's [`Error`].
+    /// The error as the crate's [`Error`]: its category, the message's index, the pointer.
     pub fn to_error(&self) -> Error {
-        self.error.to_error()
+        self.error.to_error().with_message_index(self.index)
     }
 
     /// The renderer-to-agent `error` message to send the agent (v1.0):
@@ -264,11 +260,7 @@ impl ProcessError {
     /// assert_eq!(err.to_agent_message()["error"]["code"], "VALIDATION_FAILED");
     /// ```
     pub fn to_agent_message(&self) -> Value {
-        let code = match self.error.category {
-            Category::Validation | Category::Integrity => "VALIDATION_FAILED",
-            Category::Catalog => "CATALOG_ERROR",
-            Category::Recursion => "LIMIT_EXCEEDED",
-        };
+        let code = self.error.category.code().as_str();
         let mut body = Map::new();
         body.insert("code".into(), code.into());
         body.insert(
@@ -563,10 +555,6 @@ pub enum Applied {
 pub struct Processor {
     options: ProcessorOptions,
     env: Environment,
-    /// The environment with each other default catalog, made once per catalog id.
-    envs: HashMap<String, Environment>,
-    /// The same in the `@` spelling, for the surfaces that read it.
-    envs_at: HashMap<String, Environment>,
     /// Warnings of the messages applied, not yet taken.
     warnings: Vec<ProcessWarning>,
     catalogs: HashMap<String, CatalogInfo>,
@@ -627,8 +615,6 @@ impl Processor {
         Processor {
             options,
             env,
-            envs: HashMap::new(),
-            envs_at: HashMap::new(),
             warnings: Vec::new(),
             catalogs,
             surfaces: BTreeMap::new(),
@@ -699,8 +685,6 @@ impl Processor {
                 &json!({"catalogId": id, "functions": functions}),
             )?;
             self.env.add_catalog(catalog);
-            self.envs.clear();
-            self.envs_at.clear();
         }
         // A document that declares no components (functions only) keeps the component
         // schemas an earlier document of the same catalog gave.
@@ -810,44 +794,29 @@ impl Processor {
         out
     }
 
-    /// The environment whose default catalog is `catalog` (a surface's default; none: no
-    /// catalog, so a call relying on it fails), made once per catalog.
-    fn env_for(&mut self, catalog: Option<&str>) -> &Environment {
-        let default = catalog.unwrap_or(NO_DEFAULT);
-        let base = &self.env;
-        if default == base.default_catalog() {
-            return base;
-        }
-        self.envs.entry(default.to_owned()).or_insert_with(|| {
-            let mut env = base.clone();
-            env.set_default_catalog(default);
-            env
-        })
-    }
-
-    /// [`env_for`](Processor::env_for) in `spelling`.
-    fn env_spelled(&mut self, catalog: Option<&str>, spelling: Spelling) -> &Environment {
-        if spelling == Spelling::Plain {
-            return self.env_for(catalog);
-        }
-        let default = catalog.unwrap_or(NO_DEFAULT);
-        let base = &self.env;
-        self.envs_at.entry(default.to_owned()).or_insert_with(|| {
-            let mut env = base.clone();
-            env.set_default_catalog(default);
-            env.set_spelling(Spelling::At);
-            env
-        })
-    }
-
-    /// The environment a surface's values are compiled in: its default catalog, its spelling
-    /// ([`Surface::spelling`]). A surface that is not there gets the plain one.
-    fn env_of_surface(&mut self, surface_id: &str) -> &Environment {
-        let (catalog, spelling) = match self.surfaces.get(surface_id) {
-            Some(s) => (s.catalog_id.clone(), s.spelling.unwrap_or(Spelling::Plain)),
+    /// Where a surface's values are compiled: its default catalog (none: a call must name its
+    /// own), its spelling ([`Surface::spelling`]). A surface that is not there gets neither
+    /// catalog nor `@`.
+    fn scope_of_surface(&self, surface_id: &str, caller: Option<Origin>) -> CompileScope<'_> {
+        let (default_catalog, spelling) = match self.surfaces.get(surface_id) {
+            Some(s) => (
+                s.catalog_id.as_deref(),
+                s.spelling.unwrap_or(Spelling::Plain),
+            ),
             None => (None, Spelling::Plain),
         };
-        self.env_spelled(catalog.as_deref(), spelling)
+        CompileScope {
+            default_catalog,
+            spelling,
+            caller,
+        }
+    }
+
+    /// Compiles a value of a surface in the surface's scope
+    /// ([`scope_of_surface`](Processor::scope_of_surface)).
+    fn compile_in_surface(&self, surface_id: &str, value: &Value) -> Result<Payload, Error> {
+        let scope = self.scope_of_surface(surface_id, None);
+        self.env.compile_in(value, scope).0
     }
 
     /// The warnings of the messages applied since the last call, each with its message index
@@ -938,8 +907,7 @@ impl Processor {
                     // In the surface's spelling, which a component with a call has decided
                     // for good: the kept payload stays right.
                     let compiled = self
-                        .env_of_surface(surface_id)
-                        .compile(call)
+                        .compile_in_surface(surface_id, call)
                         .map(std::sync::Arc::new);
                     if let (Ok(payload), Some(component)) = (
                         &compiled,
@@ -993,7 +961,7 @@ impl Processor {
         }
         for (key, value) in dynamic {
             let resolved = if has_dynamic(&value) {
-                let compiled = self.env_of_surface(surface_id).compile(&value);
+                let compiled = self.compile_in_surface(surface_id, &value);
                 let surface = &self.surfaces[surface_id];
                 match compiled.and_then(|p| p.eval_read(surface.data.get(), data_path)) {
                     Ok(v) => v,
@@ -1907,9 +1875,15 @@ impl Processor {
         spelling: Spelling,
         warnings: &mut Vec<crate::error::Warning>,
     ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, MessageError> {
-        let default = surface.catalog_id.as_deref().unwrap_or(NO_DEFAULT);
-        let known_default = self.catalogs.contains_key(default);
-        let env = self.env_spelled(surface.catalog_id.as_deref(), spelling);
+        let known_default = surface
+            .catalog_id
+            .as_deref()
+            .is_some_and(|id| self.catalogs.contains_key(id));
+        let scope = CompileScope {
+            default_catalog: surface.catalog_id.as_deref(),
+            spelling,
+            caller: Some(Origin::Binding),
+        };
         let mut out = Vec::new();
         let mut parts: Vec<(&str, &Value)> =
             def.props.iter().map(|(k, v)| (k.as_str(), v)).collect();
@@ -1933,7 +1907,7 @@ impl Processor {
             } else {
                 format!("{}/{}", def.pointer, crate::path::escape_token(prop))
             };
-            let compiled = env.compile_for(value, Origin::Binding);
+            let compiled = self.env.compile_in(value, scope).0;
             if let Ok(payload) = &compiled {
                 warnings.extend(payload.warnings().iter().map(|w| {
                     let location = format!("{at}{}", w.location());
@@ -1951,8 +1925,8 @@ impl Processor {
                         .expect("an error has a problem");
                     // Calls relying on a default catalog the host did not register are not
                     // checked (the surface's catalog is the host's business).
-                    if e.code() == ErrorCode::CatalogError && !known_default {
-                        if e.message().contains(NO_DEFAULT) {
+                    match e.missing_catalog() {
+                        Some(MissingCatalog::NoDefault) => {
                             return Err(MessageError::new(
                                 Category::Catalog,
                                 format!("{}/{prop}{}", def.pointer, e.location()),
@@ -1962,17 +1936,15 @@ impl Processor {
                                 ),
                             ));
                         }
-                        if e.message().contains(&format!("'{default}'")) {
+                        Some(MissingCatalog::NotRegistered(id))
+                            if !known_default && surface.catalog_id.as_deref() == Some(id) =>
+                        {
                             continue;
                         }
+                        _ => {}
                     }
-                    let category = match e.code() {
-                        ErrorCode::CatalogError => Category::Catalog,
-                        ErrorCode::LimitExceeded => Category::Recursion,
-                        _ => Category::Validation,
-                    };
                     return Err(MessageError::new(
-                        category,
+                        e.category(),
                         format!("{at}{}", e.location()),
                         e.message().to_owned(),
                     ));

@@ -10,8 +10,9 @@
 //! that requires it is refused (the v1.0 catalog schema only lets `rendererOnly` functions
 //! require it). A call belongs to no surface: it reads an empty data model and may not write.
 
-use super::{Applied, NO_DEFAULT, ProcessError, Processor, has_dynamic, run_call};
-use crate::error::{Denial, Error, ErrorCode};
+use super::{Applied, ProcessError, Processor, has_dynamic, run_call};
+use crate::env::CompileScope;
+use crate::error::{Denial, Error, ErrorCode, MissingCatalog};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
 use crate::stream::{Category, FunctionCallMessage, MessageError, Version};
@@ -203,9 +204,15 @@ impl Processor {
         // A call nested in the arguments resolves its catalog on its own, and the agent's call
         // has no surface whose default catalog it could fall back on (the older message: the
         // renderer's default).
-        let env = if older { &self.env } else { self.env_for(None) };
-        let payload = env.compile(&Value::Object(call.clone())).map_err(|e| {
-            let said = if e.message().contains(NO_DEFAULT) {
+        let default_catalog = older.then(|| self.env.default_catalog());
+        let scope = CompileScope {
+            default_catalog,
+            spelling: self.env.spelling(),
+            caller: None,
+        };
+        let compiled = self.env.compile_in(&Value::Object(call.clone()), scope).0;
+        let payload = compiled.map_err(|e| {
+            let said = if e.missing_catalog() == Some(&MissingCatalog::NoDefault) {
                 format!(
                     "a call in the arguments of '{name}' names no catalogId, and an agent's call has no default catalog"
                 )
@@ -284,7 +291,7 @@ impl Processor {
             let mut resolved = Map::new();
             for (key, value) in args {
                 let value = if has_dynamic(value) {
-                    let payload = self.env_of_surface(surface_id).compile(value)?;
+                    let payload = self.compile_in_surface(surface_id, value)?;
                     let surface = &self.surfaces[surface_id];
                     payload.eval_read(surface.data.get(), &JsonPointer::root())?
                 } else {

@@ -4,6 +4,8 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod npm_server;
 pub mod python_env;
 

@@ -1,5 +1,8 @@
-//! A2UI over MCP, both directions: the helpers of the Elixir reference's `A2UIAgent.MCP`
-//! module, in Rust, for servers and clients alike.
+//! The pure layer of MCP: A2UI over MCP in both directions (the helpers of the Elixir
+//! reference's `A2UIAgent.MCP` module, in Rust, for servers and clients alike), the `McpApp`
+//! component ([`app`]) and MCP Apps visibility ([`Visibility`]). JSON values in, JSON values
+//! out: nothing here calls a tool or holds a host, so the payload layers may use it; the host
+//! that does call tools is above the engine.
 //!
 //! Presentation and data travel separately. A server lists its layouts (`createSurface` and
 //! `updateComponents` messages, with data bindings) as MCP resources of MIME type
@@ -45,8 +48,12 @@
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 
+pub mod app;
+// The host layer decodes `blob` resources and reads messages from tool results with these.
+pub(crate) mod base64;
 mod mime;
 pub(crate) mod read;
+mod visibility;
 mod write;
 
 pub use mime::{
@@ -55,6 +62,7 @@ pub use mime::{
 pub use read::{
     RendererCapabilities, a2ui_messages, action, error, renderer_capabilities, same_version,
 };
+pub use visibility::Visibility;
 pub use write::{
     ACTION_TOOL_NAME, DEFAULT_MESSAGES_URI, ERROR_TOOL_NAME, ResourceOptions, Role, ToolOptions,
     ToolResultOptions, action_tool, error_tool, resource, resource_contents, tool, tool_result,

@@ -1,12 +1,12 @@
 //! The values a client or server reads: the A2UI messages in a tool result, the arguments of
 //! `a2ui_action` and `a2ui_error` calls, and the renderer capabilities a client declares.
 
+use super::base64;
 use super::mime::is_a2ui_mime_type;
 use super::write::{ACTION_TOOL_NAME, ERROR_TOOL_NAME};
 use crate::error::{Error, ErrorCode};
 use crate::json::{depth_exceeds, from_str_limited, kind_name};
 use crate::limits::Limits;
-use crate::mcp::base64;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 

@@ -1,8 +1,16 @@
 use super::*;
 use crate::Environment;
+use crate::error::ErrorCode;
+use crate::model::{DataModel, SharedModel};
+use crate::path::JsonPointer;
+use crate::payload::Payload;
+use crate::reactive::ChangeSet;
 use crate::reactive::TrackedModel;
 use crate::testing::{ScriptedServer, block_on};
+use serde_json::Value;
 use serde_json::json;
+use std::borrow::Cow;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 fn p(s: &str) -> JsonPointer {

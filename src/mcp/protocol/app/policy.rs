@@ -3,7 +3,7 @@
 //!
 //! The schemas are checked with `jsonschema` when the crate's `json-schema` feature is on. Without
 //! it the check fails closed: a listed function whose schema constrains anything is refused with
-//! [`Denial::SchemaNotChecked`], never allowed unchecked; a schema that constrains nothing (`{}`,
+//! [`AppDenial::SchemaNotChecked`], never allowed unchecked; a schema that constrains nothing (`{}`,
 //! or only annotations such as `title` and `description`) still allows any arguments.
 
 use crate::error::{Error, ErrorCode};
@@ -21,11 +21,11 @@ const MAX_REPORTED_VIOLATIONS: usize = 16;
 /// outside themselves (no network or file `$ref`), their `pattern`s run on the linear-time
 /// `regex` engine (no lookaround or backreferences, no catastrophic backtracking), `format` is
 /// an annotation only. Their depth is bounded by the component's (checked by
-/// [`McpAppProps::parse`](super::McpAppProps::parse)).
+/// [`McpAppProps::parse`](crate::mcp::app::McpAppProps::parse)).
 ///
 /// The schema is compiled and checked only with the `json-schema` feature. Without it a schema
 /// must still be an object, and a call to a function whose schema constrains its arguments is
-/// refused ([`Denial::SchemaNotChecked`]): an unchecked call is never allowed.
+/// refused ([`AppDenial::SchemaNotChecked`]): an unchecked call is never allowed.
 #[derive(Debug, Clone)]
 pub struct AllowedFunction {
     name: String,
@@ -82,7 +82,7 @@ impl AllowedFunction {
     /// The ways `args` breaks the schema (at most 16), each with its location; empty when the
     /// arguments are valid.
     #[cfg(feature = "json-schema")]
-    fn check(&self, args: &Value) -> Result<(), Denial> {
+    fn check(&self, args: &Value) -> Result<(), AppDenial> {
         let violations: Vec<String> = self
             .validator
             .iter_errors(args)
@@ -95,7 +95,7 @@ impl AllowedFunction {
         if violations.is_empty() {
             return Ok(());
         }
-        Err(Denial::InvalidArguments {
+        Err(AppDenial::InvalidArguments {
             function: self.name.clone(),
             violations,
         })
@@ -103,13 +103,13 @@ impl AllowedFunction {
 
     /// Without a validator only a schema that constrains nothing lets a call through.
     #[cfg(not(feature = "json-schema"))]
-    fn check(&self, _args: &Value) -> Result<(), Denial> {
+    fn check(&self, _args: &Value) -> Result<(), AppDenial> {
         let constrains = self
             .schema
             .as_object()
             .is_none_or(|m| m.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())));
         if constrains {
-            return Err(Denial::SchemaNotChecked {
+            return Err(AppDenial::SchemaNotChecked {
                 function: self.name.clone(),
             });
         }
@@ -118,9 +118,9 @@ impl AllowedFunction {
 }
 
 /// Why a request of the app is refused. The host answers the request with a JSON-RPC error
-/// carrying [`Denial::message`].
+/// carrying [`AppDenial::message`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Denial {
+pub enum AppDenial {
     /// The tool is not in `allowedTools`.
     ToolNotAllowed {
         /// The tool the app asked for.
@@ -147,30 +147,30 @@ pub enum Denial {
     },
 }
 
-impl Denial {
+impl AppDenial {
     /// A message for the app.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::app::Denial;
-    /// let denial = Denial::ToolNotAllowed { tool: "delete_all".into() };
+    /// use a2ui_catalog_mcp::mcp::app::AppDenial;
+    /// let denial = AppDenial::ToolNotAllowed { tool: "delete_all".into() };
     /// assert_eq!(denial.message(), "Tool 'delete_all' is not allowed by allowedTools");
     /// ```
     pub fn message(&self) -> String {
         match self {
-            Denial::ToolNotAllowed { tool } => {
+            AppDenial::ToolNotAllowed { tool } => {
                 format!("Tool '{tool}' is not allowed by allowedTools")
             }
-            Denial::FunctionNotAllowed { function } => {
+            AppDenial::FunctionNotAllowed { function } => {
                 format!("Function '{function}' is not allowed by allowedFunctions")
             }
-            Denial::InvalidArguments {
+            AppDenial::InvalidArguments {
                 function,
                 violations,
             } => format!(
                 "Arguments of function '{function}' do not match its schema: {}",
                 violations.join("; ")
             ),
-            Denial::SchemaNotChecked { function } => format!(
+            AppDenial::SchemaNotChecked { function } => format!(
                 "Arguments of function '{function}' cannot be checked against its schema: \
                  the host was built without the `json-schema` feature of a2ui-catalog-mcp"
             ),
@@ -190,7 +190,7 @@ pub enum ToolCallDecision {
         arguments: Map<String, Value>,
     },
     /// Refused.
-    Denied(Denial),
+    Denied(AppDenial),
 }
 
 /// The outcome of checking an app's `ui/requests/function-call` request against
@@ -205,7 +205,7 @@ pub enum FunctionCallDecision {
         args: Map<String, Value>,
     },
     /// Refused.
-    Denied(Denial),
+    Denied(AppDenial),
 }
 
 fn malformed(message: String) -> Error {
@@ -277,7 +277,7 @@ pub(super) fn decide_function_call(
     args: Map<String, Value>,
 ) -> FunctionCallDecision {
     let Some(entry) = allowed.iter().find(|f| f.name == function) else {
-        return FunctionCallDecision::Denied(Denial::FunctionNotAllowed {
+        return FunctionCallDecision::Denied(AppDenial::FunctionNotAllowed {
             function: function.to_owned(),
         });
     };

@@ -2,14 +2,14 @@
 //! bridge): checked against the widget's `allowedTools`, then the host's policy, audited, and
 //! sent.
 
-use super::app::{McpAppProps, ToolCallDecision};
 use super::audit::{AuditRecord, CallOutcome};
 use super::call::{authorize, is_tool_error, resolve};
-use super::host::McpHost;
+use super::mcp_host::McpHost;
 use super::policy::Decision;
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
+use crate::mcp::protocol::app::{McpAppProps, ToolCallDecision};
 use crate::origin::{Invocation, Origin, Provenance};
 use serde_json::Value;
 

@@ -7,13 +7,13 @@
 
 /// The messages' texts, and what stopped the cut early if anything did (then the texts found
 /// before it are still returned).
-pub(super) struct Cut<'t> {
-    pub(super) messages: Vec<&'t str>,
-    pub(super) broken: Option<String>,
+pub(crate) struct Cut<'t> {
+    pub(crate) messages: Vec<&'t str>,
+    pub(crate) broken: Option<String>,
 }
 
 /// Cuts `text` into messages.
-pub(super) fn cut(text: &str) -> Cut<'_> {
+pub(crate) fn cut(text: &str) -> Cut<'_> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let bytes = text.as_bytes();
     let mut cut = Cut {

@@ -6,130 +6,30 @@
 
 use super::audit::{AuditRecord, CallOutcome};
 use super::client::{McpAppResource, MessageSink, ToolClient};
-use super::host::McpHost;
+use super::mcp_host::McpHost;
 use super::policy::{Decision, ToolCallRequest};
-use super::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
-use super::visibility::Visibility;
 use crate::catalog::ToolCall;
 use crate::error::{Denial, Error, ErrorCode};
 use crate::json::Structure;
 use crate::json::kind_name;
-use crate::limits::{EvalBudget, Limits};
+use crate::limits::Limits;
+use crate::mcp::protocol::Visibility;
+use crate::mcp::protocol::{is_a2ui_mime_type, is_mcp_app_mime_type};
 use crate::model::{DataModel, SharedModel, Write, check_write_depth, padding_bound};
 use crate::origin::{Invocation, Origin, Provenance};
-use crate::path::{JsonPointer, write_target};
-use crate::payload::{Payload, Step};
+use crate::path::write_target;
+use crate::payload::{Answer, CallScope, ToolHost, sealed};
 use crate::value::{AppMembers, JsonMember, JsonText, TextMember, ToolResponse, read_json};
 use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::Arc;
 
-impl Payload {
-    /// Evaluates a payload that may call tools, with `host`'s MCP clients, against a model that
-    /// other evaluations may share (see [`SharedModel`]).
-    ///
-    /// The model is locked only while the evaluation runs synchronously, never while a tool
-    /// call is pending. Dropping the future cancels the evaluation: nothing is written after
-    /// that. The future needs no particular runtime and is `Send` when `M` is.
-    ///
-    /// Each tool call first passes the host's [`ToolPolicy`](crate::mcp::ToolPolicy), once its
-    /// arguments are evaluated and its client is known: a denied call is an `EXPRESSION_ERROR`
-    /// (`MCP tool '<name>' is not allowed: <reason>`), nothing is sent, written or forwarded,
-    /// and the rest of the payload does not run. Every call is reported to the host's
-    /// [`AuditSink`](crate::mcp::AuditSink).
-    ///
-    /// ```
-    /// # #[cfg(feature = "testing")] {
-    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, SharedModel, testing::{ScriptedServer, block_on}};
-    /// # use serde_json::json;
-    /// let server = ScriptedServer::from_json(&json!({"results": {"ping": [{"content": [{"type": "text", "text": "pong"}]}]}}))?;
-    /// let host = server.host();
-    /// let payload = Environment::new().compile(&json!({
-    ///     "@call": "callMcpTool", "args": {"name": "ping", "targetDataPath": "/reply"}
-    /// }))?;
-    /// let model = SharedModel::new(json!({}));
-    /// block_on(payload.eval_async(&model, &JsonPointer::root(), &host))?;
-    /// assert_eq!(model.lock()["reply"]["text"], "pong");
-    /// # }
-    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
-    /// ```
-    pub async fn eval_async<M: DataModel + Send>(
-        &self,
-        model: &SharedModel<M>,
-        context: &JsonPointer,
-        host: &McpHost,
-    ) -> Result<Value, Error> {
-        self.eval_async_from(model, context, host, Origin::Binding)
-            .await
-    }
-
-    /// [`eval_async`](Payload::eval_async) for an evaluation of this origin, and, for a surface
-    /// a tool's result created, with the surface's provenance: an [`Origin`] or an
-    /// [`Invocation`]. The origin is checked against what catalogs declare, as with
-    /// [`eval_from`](Payload::eval_from); the host's [`ToolPolicy`](crate::mcp::ToolPolicy) and
-    /// [`AuditSink`](crate::mcp::AuditSink) see it, and the provenance, in each tool call.
-    ///
-    /// ```
-    /// # #[cfg(feature = "testing")] {
-    /// # use a2ui_catalog_mcp::{Environment, JsonPointer, Origin, SharedModel, testing::{ScriptedServer, block_on}};
-    /// # use a2ui_catalog_mcp::mcp::{BoxFuture, Decision, ToolCallRequest, ToolPolicy};
-    /// # use serde_json::json;
-    /// struct OnlyOnTap;
-    /// impl ToolPolicy for OnlyOnTap {
-    ///     fn decide<'a>(&'a self, call: &'a ToolCallRequest<'a>) -> BoxFuture<'a, Decision> {
-    ///         let tap = call.origin == Origin::Action;
-    ///         Box::pin(async move { if tap { Decision::Allow } else { Decision::deny("no tap") } })
-    ///     }
-    /// }
-    /// let server = ScriptedServer::from_json(&json!({"results": {"send": [{"content": []}]}}))?;
-    /// let host = server.host().with_policy(OnlyOnTap);
-    /// let send = Environment::new().compile(&json!({"@call": "callMcpTool", "args": {"name": "send"}}))?;
-    /// let model = SharedModel::new(json!({}));
-    /// let root = JsonPointer::root();
-    /// assert!(block_on(send.eval_async(&model, &root, &host)).is_err());
-    /// assert!(block_on(send.eval_async_from(&model, &root, &host, Origin::Action)).is_ok());
-    /// # }
-    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
-    /// ```
-    pub async fn eval_async_from<M: DataModel + Send>(
-        &self,
-        model: &SharedModel<M>,
-        context: &JsonPointer,
-        host: &McpHost,
-        invocation: impl Into<Invocation>,
-    ) -> Result<Value, Error> {
-        let invocation = invocation.into();
-        let mut machine = self.machine(context, invocation.origin);
-        let mut state = EvalState::default();
-        loop {
-            let step = machine.run(&mut *model.lock(), true)?;
-            let request = match step {
-                Step::Done(value) => return Ok(value),
-                Step::Tool(request) => request,
-            };
-            let scope = CallScope {
-                context,
-                limits: self.limits(),
-                invocation: &invocation,
-            };
-            let value = call_tool(
-                host,
-                model,
-                &scope,
-                &mut state,
-                machine.budget(),
-                request.call,
-            )
-            .await
-            .map_err(|e| e.at_call(request.function, request.location))?;
-            machine.resume(value);
-        }
-    }
-}
-
 /// What one evaluation remembers across its tool calls: the surfaces its forwarded messages
 /// created (a later resource that would create one of them again is skipped).
-struct EvalState {
+// `pub` in a private module: the host's session type of `ToolHost`, which no one outside the
+// crate can name.
+#[derive(Debug)]
+pub struct EvalState {
     created_surfaces: HashSet<String>,
     /// The messages will be forwarded to the host's sink (which then says which surfaces
     /// exist); `false` when the evaluation's holder processes them itself.
@@ -147,13 +47,6 @@ impl Default for EvalState {
 
 fn expression_error(message: String) -> Error {
     Error::new(ErrorCode::ExpressionError, message)
-}
-
-/// Where a tool call runs: the evaluation's data context, limits and invocation.
-struct CallScope<'a> {
-    context: &'a JsonPointer,
-    limits: &'a Limits,
-    invocation: &'a Invocation,
 }
 
 /// A call the policy allowed, with its client and its audit record (which the caller
@@ -234,20 +127,38 @@ async fn send(
     outcome
 }
 
+impl sealed::Sealed for McpHost {}
+
+// Sealed: the types are the evaluator's own, which no one outside the crate names.
+#[allow(private_interfaces)]
+impl ToolHost for McpHost {
+    type Session = EvalState;
+
+    fn answer_call<'a, M: DataModel + Send>(
+        &'a self,
+        model: &'a SharedModel<M>,
+        scope: CallScope<'a>,
+        session: &'a mut EvalState,
+        call: ToolCall,
+    ) -> Answer<'a> {
+        Box::pin(call_tool(self, model, scope, session, call))
+    }
+}
+
 /// Runs one call through to its value. The model is locked only to write.
 async fn call_tool<M: DataModel + Send>(
     host: &McpHost,
     model: &SharedModel<M>,
-    scope: &CallScope<'_>,
+    scope: CallScope<'_>,
     state: &mut EvalState,
-    budget: &EvalBudget,
     call: ToolCall,
 ) -> Result<Arc<ToolResponse>, Error> {
     let CallScope {
         context,
         limits,
         invocation,
-    } = *scope;
+        budget,
+    } = scope;
     let ToolCall {
         name,
         arguments,
@@ -789,7 +700,7 @@ impl Collected<'_> {
             ) {
                 (Some(text), _) => text.to_owned(),
                 (None, Some(blob)) => {
-                    let bytes = super::base64::decode(blob).map_err(|e| {
+                    let bytes = crate::mcp::protocol::base64::decode(blob).map_err(|e| {
                         expression_error(format!(
                             "the MCP App resource '{uri}' has a blob that is not base64: {e}"
                         ))
@@ -819,15 +730,15 @@ impl Collected<'_> {
     fn a2ui(&mut self, uri: &str, item: &Map<String, Value>) -> Result<(), Error> {
         let mut messages = Vec::new();
         let subject = format!("the A2UI resource '{uri}'");
-        super::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
+        crate::mcp::protocol::read::read_messages(item, "", self.limits, &subject, &mut messages)
             .map_err(|e| {
-                let code = if e.code() == ErrorCode::LimitExceeded {
-                    ErrorCode::LimitExceeded
-                } else {
-                    ErrorCode::ExpressionError
-                };
-                Error::new(code, e.message().to_owned()).with_source(e)
-            })?;
+            let code = if e.code() == ErrorCode::LimitExceeded {
+                ErrorCode::LimitExceeded
+            } else {
+                ErrorCode::ExpressionError
+            };
+            Error::new(code, e.message().to_owned()).with_source(e)
+        })?;
         // A resource that would create a surface that already exists is skipped whole: a second
         // call reuses the surface instead of re-creating it.
         let creates = |m: &Value| {

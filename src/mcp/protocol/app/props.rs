@@ -1,51 +1,9 @@
-//! The `McpApp` component of the MCP catalog (`htmlContent`, `title`, `allowedTools`,
-//! `allowedFunctions`, `data.paths`, `csp`, `permissions`): what a host needs to render it
-//! safely.
-//!
-//! Rendering the app (the double-iframe sandbox, the MCP Apps bridge) is the host's job. This
-//! module gives it the decisions, as pure functions:
-//!
-//! - [`McpAppProps::parse`]: the component's properties, checked against the catalog schema and
-//!   typed; every problem is reported at once.
-//! - [`decode_html_content`] / [`decode_uri_component`]: `url_encoded:` HTML, decoded exactly
-//!   like JavaScript's `decodeURIComponent`.
-//! - [`McpAppProps::check_tool_call`]: a `tools/call` request of the app against
-//!   `allowedTools`.
-//! - [`McpAppProps::check_function_call`]: a `ui/requests/function-call` request against
-//!   `allowedFunctions` and the JSON Schema of the function's arguments. The schema check needs
-//!   the `json-schema` feature; without it a call whose schema constrains anything is refused
-//!   ([`Denial::SchemaNotChecked`]), never allowed unchecked.
-//! - [`AppBinding`]: the reserved `data.paths` keys and the MCP Apps messages they map to.
-//!
-//! ```
-//! use a2ui_catalog_mcp::mcp::app::{AppBinding, McpAppProps, ToolCallDecision};
-//! use serde_json::json;
-//!
-//! let props = McpAppProps::parse(&json!({
-//!     "id": "board",
-//!     "component": "McpApp",
-//!     "htmlContent": "url_encoded:%3Ch1%3EKanban%3C%2Fh1%3E",
-//!     "title": {"@path": "/board/title"},
-//!     "allowedTools": ["move_card"],
-//!     "allowedFunctions": {"formatDate": {"type": "object", "required": ["value"]}},
-//!     "data": {"paths": {"toolResult": "/board/last", "cards": "/board/cards"}}
-//! }), &a2ui_catalog_mcp::Limits::default())?;
-//! assert_eq!(props.html_content.as_literal(), Some("<h1>Kanban</h1>"));
-//! assert_eq!(props.data_paths[0].binding.method(), "ui/notifications/tool-result");
-//!
-//! let call = json!({"name": "move_card", "arguments": {"card": 3, "to": "done"}});
-//! assert!(matches!(props.check_tool_call(&call)?, ToolCallDecision::Allowed { .. }));
-//! # Ok::<(), a2ui_catalog_mcp::Error>(())
-//! ```
+//! [`McpAppProps`]: the component's properties, parsed and checked against the catalog schema,
+//! and the checks of the app's requests against them.
 
-mod paths;
-mod policy;
-mod uri;
-
-pub use paths::{AppBinding, DATA_MODEL_CHANGE, DATA_MODEL_UPDATE, PathBinding};
-pub use policy::{AllowedFunction, Denial, FunctionCallDecision, ToolCallDecision};
-pub use uri::{URL_ENCODED_PREFIX, decode_html_content, decode_uri_component};
-
+use super::paths::{AppBinding, PathBinding};
+use super::policy::{self, AllowedFunction, AppDenial, FunctionCallDecision, ToolCallDecision};
+use super::uri::decode_html_content;
 use crate::error::{Error, ErrorCode, Phase};
 use crate::json::{depth_exceeds, kind_name};
 use crate::limits::Limits;
@@ -585,7 +543,7 @@ impl McpAppProps {
     /// `LIMIT_EXCEEDED`.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::app::{Denial, McpAppProps, ToolCallDecision};
+    /// use a2ui_catalog_mcp::mcp::app::{AppDenial, McpAppProps, ToolCallDecision};
     /// use serde_json::json;
     ///
     /// let props = McpAppProps::parse(&json!({"component": "McpApp", "htmlContent": "<p/>",
@@ -599,7 +557,7 @@ impl McpAppProps {
     /// );
     /// assert_eq!(
     ///     props.check_tool_call(&json!({"name": "delete_board"}))?,
-    ///     ToolCallDecision::Denied(Denial::ToolNotAllowed { tool: "delete_board".into() })
+    ///     ToolCallDecision::Denied(AppDenial::ToolNotAllowed { tool: "delete_board".into() })
     /// );
     /// assert!(props.check_tool_call(&json!({"name": "move_card", "arguments": [1]})).is_err());
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
@@ -609,7 +567,7 @@ impl McpAppProps {
         let arguments =
             policy::request_arguments(params, "arguments", "tools/call", self.max_depth)?;
         if !self.allowed_tools.iter().any(|t| t == tool) {
-            return Ok(ToolCallDecision::Denied(Denial::ToolNotAllowed {
+            return Ok(ToolCallDecision::Denied(AppDenial::ToolNotAllowed {
                 tool: tool.to_owned(),
             }));
         }
@@ -623,7 +581,7 @@ impl McpAppProps {
     /// (`{"call": …, "args": {…}}`) against `allowedFunctions`: the function must be listed and
     /// its arguments must match its JSON Schema. The schema is checked with the `json-schema`
     /// feature; without it, a function whose schema constrains anything (more than `{}` or
-    /// annotations like `title`) is [`Denial::SchemaNotChecked`].
+    /// annotations like `title`) is [`AppDenial::SchemaNotChecked`].
     ///
     /// A malformed request is an error (`VALIDATION_FAILED`): params that are not an object, a
     /// `call` that is missing, empty or not a string, `args` that are not an object (absent or
@@ -631,7 +589,7 @@ impl McpAppProps {
     /// Whether the function exists in the surface's catalog is for the host to check.
     ///
     /// ```
-    /// use a2ui_catalog_mcp::mcp::app::{Denial, FunctionCallDecision, McpAppProps};
+    /// use a2ui_catalog_mcp::mcp::app::{AppDenial, FunctionCallDecision, McpAppProps};
     /// use serde_json::json;
     ///
     /// let props = McpAppProps::parse(&json!({"component": "McpApp", "htmlContent": "<p/>",
@@ -644,7 +602,7 @@ impl McpAppProps {
     /// # #[cfg(feature = "json-schema")]
     /// assert!(matches!(ok, FunctionCallDecision::Allowed { .. }));
     /// # #[cfg(not(feature = "json-schema"))]
-    /// assert!(matches!(ok, FunctionCallDecision::Denied(Denial::SchemaNotChecked { .. })));
+    /// assert!(matches!(ok, FunctionCallDecision::Denied(AppDenial::SchemaNotChecked { .. })));
     ///
     /// let bad = props.check_function_call(&json!({"call": "formatDate", "args": {"value": 3}}))?;
     /// let FunctionCallDecision::Denied(denial) = bad else { panic!() };
@@ -653,7 +611,7 @@ impl McpAppProps {
     ///                               schema: 3 is not of type \"string\" at /value");
     ///
     /// let unlisted = props.check_function_call(&json!({"call": "openUrl", "args": {}}))?;
-    /// assert_eq!(unlisted, FunctionCallDecision::Denied(Denial::FunctionNotAllowed {
+    /// assert_eq!(unlisted, FunctionCallDecision::Denied(AppDenial::FunctionNotAllowed {
     ///     function: "openUrl".into() }));
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
@@ -668,6 +626,3 @@ impl McpAppProps {
         ))
     }
 }
-
-#[cfg(test)]
-mod tests;

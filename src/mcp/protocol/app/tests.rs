@@ -1,6 +1,9 @@
 use super::*;
+use crate::error::Error;
 use crate::error::ErrorCode;
+use crate::limits::Limits;
 use serde_json::json;
+use serde_json::{Map, Value};
 
 fn parse(component: &Value) -> Result<McpAppProps, Error> {
     McpAppProps::parse(component, &Limits::default())
@@ -351,7 +354,8 @@ fn recursive_schemas_terminate() {
     let decision = props
         .check_function_call(&json!({"call": "tree", "args": {"child": {"leaf": 1}}}))
         .unwrap();
-    let FunctionCallDecision::Denied(Denial::InvalidArguments { violations, .. }) = decision else {
+    let FunctionCallDecision::Denied(AppDenial::InvalidArguments { violations, .. }) = decision
+    else {
         panic!("expected invalid arguments, got {decision:?}");
     };
     assert_eq!(violations.len(), 1);
@@ -371,7 +375,7 @@ fn pattern_runs_on_linear_engine() {
         .unwrap();
     assert!(matches!(
         decision,
-        FunctionCallDecision::Denied(Denial::InvalidArguments { .. })
+        FunctionCallDecision::Denied(AppDenial::InvalidArguments { .. })
     ));
 }
 
@@ -386,7 +390,8 @@ fn violations_are_capped() {
     let decision = props
         .check_function_call(&json!({"call": "f", "args": args}))
         .unwrap();
-    let FunctionCallDecision::Denied(Denial::InvalidArguments { violations, .. }) = decision else {
+    let FunctionCallDecision::Denied(AppDenial::InvalidArguments { violations, .. }) = decision
+    else {
         panic!("expected invalid arguments");
     };
     assert_eq!(violations.len(), 16);
@@ -413,7 +418,7 @@ fn tool_calls() {
     );
     assert_eq!(
         props.check_tool_call(&json!({"name": "T"})).unwrap(),
-        ToolCallDecision::Denied(Denial::ToolNotAllowed { tool: "T".into() })
+        ToolCallDecision::Denied(AppDenial::ToolNotAllowed { tool: "T".into() })
     );
     let nobody = parse(&app(json!({}))).unwrap();
     assert!(matches!(
@@ -526,7 +531,7 @@ fn without_json_schema_constraining_schemas_fail_closed() {
             .unwrap();
         assert_eq!(
             decision,
-            FunctionCallDecision::Denied(Denial::SchemaNotChecked {
+            FunctionCallDecision::Denied(AppDenial::SchemaNotChecked {
                 function: function.into()
             })
         );
@@ -536,14 +541,14 @@ fn without_json_schema_constraining_schemas_fail_closed() {
 #[test]
 fn denial_messages() {
     assert_eq!(
-        Denial::FunctionNotAllowed {
+        AppDenial::FunctionNotAllowed {
             function: "f".into()
         }
         .message(),
         "Function 'f' is not allowed by allowedFunctions"
     );
     assert_eq!(
-        Denial::InvalidArguments {
+        AppDenial::InvalidArguments {
             function: "f".into(),
             violations: vec!["a".into(), "b".into()]
         }
@@ -551,7 +556,7 @@ fn denial_messages() {
         "Arguments of function 'f' do not match its schema: a; b"
     );
     assert_eq!(
-        Denial::SchemaNotChecked {
+        AppDenial::SchemaNotChecked {
             function: "f".into()
         }
         .message(),
