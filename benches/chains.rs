@@ -2,7 +2,7 @@
 //! over to the writes in the data model, at 1 000 and 10 000 records — the figures to compare
 //! with the Node reference (`docs/performance.md` says how that one is run).
 //!
-//! `json-policy` is the json chain under the README's five-line policy, for the policy's cost.
+//! `json-policy` is the json chain under the five-line policy of `docs/mcp.md`'s "Security", for the policy's cost.
 //! `json-call` is the same call with a `transformData` that reads none of `json` (the call and
 //! the reader's checking pass), and `depth-pass` the depth scan alone over the same text (the
 //! floor issue 26 measures the chain against); `scan` (with the `internals` feature) the
@@ -195,7 +195,7 @@ fn chains(c: &mut Criterion) {
                 json!({"query": "a2ui mcp"}),
             ),
         ];
-        // The same json chain under README's five-line policy (read-only anywhere, the rest
+        // The same json chain under docs/mcp.md's five-line policy (read-only anywhere, the rest
         // after a tap with consent, only from the surface's own server), evaluated as a binding
         // of a surface that came from the server: the policy allows, so the difference with
         // `json` is its cost (tool list held, annotations read, provenance compared).
