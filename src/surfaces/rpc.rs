@@ -4,13 +4,15 @@
 //! `functionCallId`.
 //!
 //! An agent's call runs through the same entry as an action's `functionCall`
-//! ([`run_call`](super::run_call)), with the origin [`Origin::Agent`]: what the catalog
+//! ([`run_call`](super::activation::run_call)), with the origin [`Origin::Agent`]: what the catalog
 //! declares (`allowedCallers`, `requiresUserActivation`) is enforced by the evaluator on every
 //! call of the payload, nested ones included. The agent has no user activation, so a function
 //! that requires it is refused (the v1.0 catalog schema only lets `rendererOnly` functions
 //! require it). A call belongs to no surface: it reads an empty data model and may not write.
 
-use super::{Applied, ProcessError, Processor, has_dynamic, run_call};
+use super::activation::run_call;
+use super::judge::has_dynamic;
+use super::{Applied, ProcessError, Processor};
 use crate::env::CompileScope;
 use crate::error::{Denial, Error, ErrorCode, MissingCatalog};
 use crate::origin::Origin;

@@ -1,6 +1,13 @@
 use super::graph::slot_pointer;
+use super::problem::*;
+use super::processor::*;
 use super::schema::{Kind, check_prop, children_of, read_components};
 use super::*;
+use crate::env::Environment;
+use crate::error::{Error, ErrorCode};
+use crate::path::JsonPointer;
+use crate::stream::{Category, Version};
+use serde_json::{Value, json};
 
 #[test]
 fn slots_become_pointers() {
