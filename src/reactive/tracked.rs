@@ -412,15 +412,20 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
 
     fn apply(&mut self, writes: Vec<Write>, max_index: usize) -> Result<(), Error> {
         let paths: Vec<JsonPointer> = writes.iter().map(|w| w.path.clone()).collect();
+        // The common case, one write replacing what a path holds: what it held is read once,
+        // what it will hold is the value written.
+        if let (Some(bytes), [write]) = (self.bytes, writes.as_slice())
+            && let Some(before) = self.model.read(&write.path).map(|old| content_bytes(&old))
+        {
+            let after = content_bytes(&write.value);
+            self.model.apply(writes, max_index)?;
+            self.bytes = Some(bytes.saturating_sub(before).saturating_add(after));
+            self.changes.extend(paths);
+            return Ok(());
+        }
         let mut spots: Vec<Spot> = Vec::new();
         if self.bytes.is_some() {
-            // One write, the common case, is its own top.
-            let tops = if paths.len() == 1 {
-                vec![&paths[0]]
-            } else {
-                tops(&paths)
-            };
-            for top in tops {
+            for top in tops(&paths) {
                 let spot = self.spot(top);
                 // Two writes creating the same missing parent measure it once.
                 if !spots.iter().any(|s| s.path == spot.path) {
