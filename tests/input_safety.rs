@@ -14,6 +14,8 @@
 
 #[path = "support/deep.rs"]
 mod deep;
+#[path = "support/peak.rs"]
+mod peak;
 use a2ui_catalog_mcp::reactive::{Bindings, TrackedModel};
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
@@ -25,36 +27,6 @@ use a2ui_catalog_mcp::{
 use deep::drop_deep;
 use serde_json::{Value, json};
 use std::sync::Arc;
-
-const MEMORY_BOUND: u64 = 64 << 20;
-
-/// A field of `/proc/self/status`, in bytes.
-#[cfg(target_os = "linux")]
-fn status_bytes(field: &str) -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("procfs");
-    let line = status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .unwrap_or_else(|| panic!("{field} in /proc/self/status"));
-    let kb: u64 = line[field.len()..]
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .expect("a number of kB");
-    kb * 1024
-}
-
-/// What `run` took at its peak beyond the memory the process held when it started.
-#[cfg(target_os = "linux")]
-fn peak_of<T>(run: impl FnOnce() -> T) -> (T, u64) {
-    // Resets the high-water mark to the current resident size (Linux 4.0 and later); where it
-    // cannot, the mark may be higher than the attack's own peak, never lower.
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-    let before = status_bytes("VmRSS:");
-    let out = run();
-    (out, status_bytes("VmHWM:").saturating_sub(before))
-}
 
 /// Runs `f` on a thread with a 2 MiB stack; a stack overflow there aborts the test binary.
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
@@ -464,7 +436,7 @@ fn run_attack(name: &str) -> u64 {
                 json!({})
             };
             let mut model = start.clone();
-            let (result, peak) = peak_of(|| payload.eval(&mut model));
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
             limit(result);
             assert_eq!(model, start);
             peak
@@ -478,7 +450,7 @@ fn run_attack(name: &str) -> u64 {
                 .compile(&json!({"@call": "updateDataModel", "args": {"updates": updates}}))
                 .unwrap();
             let mut model = json!({"keep": 1});
-            let (result, peak) = peak_of(|| payload.eval(&mut model));
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
             let err = limit(result);
             assert!(err.message().contains("Limits::max_eval_items"), "{err}");
             assert_eq!(model, json!({"keep": 1}));
@@ -491,7 +463,7 @@ fn run_attack(name: &str) -> u64 {
                 .compile(&json!({"@call": "split", "args": {"value": {"@path": "/t"}, "separator": ","}}))
                 .unwrap();
             let mut model = json!({"t": ",".repeat(16 << 20)});
-            let (result, peak) = peak_of(|| payload.eval(&mut model));
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
             let err = limit(result);
             assert_eq!(err.function(), Some("split"));
             peak
@@ -500,7 +472,7 @@ fn run_attack(name: &str) -> u64 {
         "huge-result" => {
             let payload = env.compile(&doubling(19)).unwrap();
             let mut model = json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-            let (result, peak) = peak_of(|| payload.eval(&mut model));
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
             limit(result);
             peak
         }
@@ -512,7 +484,7 @@ fn run_attack(name: &str) -> u64 {
                     "jmespath": (["[@,@]"; 10].join(" | ")), "data": {"@path": "/s"}}}))
                 .unwrap();
             let mut model = json!({"s": "x".repeat(1 << 20)});
-            let (result, peak) = peak_of(|| payload.eval(&mut model));
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut model));
             limit(result);
             peak
         }
@@ -523,7 +495,7 @@ fn run_attack(name: &str) -> u64 {
                 .compile(&json!({"@call": "transformData", "args": {
                     "jmespath": (["[@,@] | []"; 22].join(" | ")), "data": [0]}}))
                 .unwrap();
-            let (result, peak) = peak_of(|| payload.eval(&mut json!({})));
+            let (result, peak) = peak::peak_of(|| payload.eval(&mut json!({})));
             limit(result);
             peak
         }
@@ -535,39 +507,19 @@ fn run_attack(name: &str) -> u64 {
 #[cfg(target_os = "linux")]
 #[test]
 fn the_memory_attacks_stay_under_64_mib() {
-    const TEST: &str = "the_memory_attacks_stay_under_64_mib";
-    if let Ok(name) = std::env::var("A2UI_ATTACK") {
-        println!("\npeak {}", run_attack(&name));
-        return;
-    }
-    for name in [
-        "doubling-empty",
-        "doubling-a",
-        "padding",
-        "split",
-        "huge-result",
-        "string-copies",
-        "flatten-doubling",
-    ] {
-        let out = std::process::Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", TEST, "--nocapture", "--test-threads=1"])
-            .env("A2UI_ATTACK", name)
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{name}: {stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let peak: u64 = stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("peak "))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or_else(|| panic!("{name}: {stdout}"));
-        eprintln!("{name}: peak {} KiB", peak >> 10);
-        assert!(peak < MEMORY_BOUND, "{name}: peak {peak} bytes");
-    }
+    peak::each_in_a_child(
+        "the_memory_attacks_stay_under_64_mib",
+        &[
+            "doubling-empty",
+            "doubling-a",
+            "padding",
+            "split",
+            "huge-result",
+            "string-copies",
+            "flatten-doubling",
+        ],
+        run_attack,
+    );
 }
 
 #[test]

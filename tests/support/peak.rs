@@ -1,7 +1,8 @@
 //! Peak memory of one attack, measured in a child process of its own (this test binary run
 //! again for one case), so that one attack's memory cannot hide another's.
 
-/// The bound every attack's peak must stay under: the README's promise of engine memory.
+/// The bound every attack's peak must stay under: the engine memory the crate's "Input safety"
+/// section promises.
 pub const MEMORY_BOUND: u64 = 64 << 20;
 
 /// A field of `/proc/self/status`, in bytes.
