@@ -248,29 +248,16 @@ impl EvalBudget {
 }
 
 /// What a copy of `value` holds, estimated from above (each value's slot, each string's and
-/// key's text); `None` past `max`. Walks with a stack: a host's model may nest deep.
+/// key's text; not the allocator's share, which the surfaces' estimate adds); `None` past `max`.
 pub(crate) fn copy_bytes(value: &serde_json::Value, max: u64) -> Option<u64> {
-    use serde_json::Value;
-    const SLOT: u64 = std::mem::size_of::<Value>() as u64;
-    let mut total = SLOT;
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        // A container's slots are counted before its items are stacked: a long one is
-        // refused unwalked.
-        total += match v {
-            Value::String(s) => s.len() as u64,
-            Value::Array(items) => items.len() as u64 * SLOT,
-            Value::Object(map) => map.keys().map(|k| k.len() as u64 + 32 + SLOT).sum(),
-            _ => 0,
-        };
-        if total > max {
-            return None;
-        }
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.values()),
-            _ => {}
-        }
-    }
-    Some(total)
+    const SLOT: usize = std::mem::size_of::<serde_json::Value>();
+    const COPY: crate::json::ByteCosts = crate::json::ByteCosts {
+        string: 0,
+        item: SLOT,
+        array: 0,
+        entry: 32 + SLOT,
+        object: 0,
+    };
+    let max = usize::try_from(max).unwrap_or(usize::MAX);
+    crate::json::bytes_with(value, max, &COPY).map(|n| n as u64)
 }
