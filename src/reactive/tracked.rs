@@ -58,9 +58,9 @@ pub struct TrackedModel<M = Value> {
     max_index: usize,
     max_depth: usize,
     /// The bytes the model holds, estimated as [`held_bytes`](TrackedModel::held_bytes) says,
-    /// kept up to date by every write through this wrapper; `None` until first asked and after
+    /// kept up to date by every write through this wrapper; unknown until first asked and after
     /// [`untracked_mut`](TrackedModel::untracked_mut).
-    bytes: Option<usize>,
+    bytes: KeptBytes,
 }
 
 impl<M: Default> Default for TrackedModel<M> {
@@ -79,7 +79,7 @@ impl<M> TrackedModel<M> {
             changes: ChangeSet::new(),
             max_index: Limits::default().max_index,
             max_depth: Limits::default().max_depth,
-            bytes: None,
+            bytes: KeptBytes::default(),
         }
     }
 
@@ -118,7 +118,7 @@ impl<M> TrackedModel<M> {
     /// The wrapped model, to change it by other means than the [`DataModel`] methods: such
     /// changes are not recorded, say them with [`changes_mut`](TrackedModel::changes_mut).
     pub fn untracked_mut(&mut self) -> &mut M {
-        self.bytes = None;
+        self.bytes.set(None);
         &mut self.model
     }
 
@@ -286,24 +286,20 @@ impl<M: DataModel> TrackedModel<M> {
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
     pub fn held_bytes(&mut self) -> usize {
-        if let Some(bytes) = self.bytes {
+        self.held_bytes_now()
+    }
+
+    /// [`held_bytes`](TrackedModel::held_bytes) from a shared reference: a processor sums its
+    /// surfaces' figures while it judges a message. Measured once when unknown, then kept.
+    pub(crate) fn held_bytes_now(&self) -> usize {
+        if let Some(bytes) = self.bytes.get() {
             return bytes;
         }
         let bytes = self.model.read(&JsonPointer::root()).map_or(0, |v| {
             crate::json::value_bytes(&v, usize::MAX).unwrap_or(usize::MAX)
         });
-        self.bytes = Some(bytes);
+        self.bytes.set(Some(bytes));
         bytes
-    }
-
-    /// [`held_bytes`](TrackedModel::held_bytes) without keeping the figure when it must be
-    /// measured (after [`untracked_mut`](TrackedModel::untracked_mut)).
-    pub(crate) fn held_bytes_now(&self) -> usize {
-        self.bytes.unwrap_or_else(|| {
-            self.model.read(&JsonPointer::root()).map_or(0, |v| {
-                crate::json::value_bytes(&v, usize::MAX).unwrap_or(usize::MAX)
-            })
-        })
     }
 
     /// Where a write at `path` changes what the model holds, before it is made.
@@ -371,6 +367,42 @@ impl<M: DataModel> TrackedModel<M> {
     }
 }
 
+/// The kept figure of [`TrackedModel::held_bytes`]: atomic so that asking through a shared
+/// reference can keep what it measured (`usize::MAX`: unknown).
+#[derive(Debug)]
+struct KeptBytes(std::sync::atomic::AtomicUsize);
+
+impl KeptBytes {
+    const UNKNOWN: usize = usize::MAX;
+
+    fn get(&self) -> Option<usize> {
+        match self.0.load(std::sync::atomic::Ordering::Relaxed) {
+            KeptBytes::UNKNOWN => None,
+            bytes => Some(bytes),
+        }
+    }
+
+    fn set(&self, bytes: Option<usize>) {
+        // A figure of usize::MAX (a model past measuring) stays unknown: measured again.
+        let value = bytes.unwrap_or(KeptBytes::UNKNOWN);
+        self.0.store(value, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Default for KeptBytes {
+    fn default() -> KeptBytes {
+        KeptBytes(std::sync::atomic::AtomicUsize::new(KeptBytes::UNKNOWN))
+    }
+}
+
+impl Clone for KeptBytes {
+    fn clone(&self) -> KeptBytes {
+        KeptBytes(std::sync::atomic::AtomicUsize::new(
+            self.0.load(std::sync::atomic::Ordering::Relaxed),
+        ))
+    }
+}
+
 /// What a write changes the model's bytes at: the path measured (the write's own, or the
 /// shallowest part of it the write creates), what was there, and for a part the write creates
 /// what its slot in the parent costs.
@@ -414,17 +446,18 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
         let paths: Vec<JsonPointer> = writes.iter().map(|w| w.path.clone()).collect();
         // The common case, one write replacing what a path holds: what it held is read once,
         // what it will hold is the value written.
-        if let (Some(bytes), [write]) = (self.bytes, writes.as_slice())
+        if let (Some(bytes), [write]) = (self.bytes.get(), writes.as_slice())
             && let Some(before) = self.model.read(&write.path).map(|old| content_bytes(&old))
         {
             let after = content_bytes(&write.value);
             self.model.apply(writes, max_index)?;
-            self.bytes = Some(bytes.saturating_sub(before).saturating_add(after));
+            self.bytes
+                .set(Some(bytes.saturating_sub(before).saturating_add(after)));
             self.changes.extend(paths);
             return Ok(());
         }
         let mut spots: Vec<Spot> = Vec::new();
-        if self.bytes.is_some() {
+        if self.bytes.get().is_some() {
             for top in tops(&paths) {
                 let spot = self.spot(top);
                 // Two writes creating the same missing parent measure it once.
@@ -434,10 +467,11 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
             }
         }
         self.model.apply(writes, max_index)?;
-        if let Some(bytes) = self.bytes {
+        if let Some(bytes) = self.bytes.get() {
             let before: usize = spots.iter().map(|s| s.before).sum();
             let after: usize = spots.iter().map(|s| self.after(s)).sum();
-            self.bytes = Some(bytes.saturating_sub(before).saturating_add(after));
+            self.bytes
+                .set(Some(bytes.saturating_sub(before).saturating_add(after)));
         }
         self.changes.extend(paths);
         Ok(())
@@ -455,7 +489,7 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
             }
             None => false,
         };
-        let held = match self.bytes {
+        let held = match self.bytes.get() {
             Some(_) => self.model.read(path).map(|v| {
                 content_bytes(&v)
                     + match path.tokens().last() {
@@ -466,13 +500,13 @@ impl<M: DataModel> DataModel for TrackedModel<M> {
             None => None,
         };
         let removed = self.model.remove(path)?;
-        if removed && let (Some(bytes), Some(held)) = (self.bytes, held) {
+        if removed && let (Some(bytes), Some(held)) = (self.bytes.get(), held) {
             // Removing the root leaves an empty object, measured again when asked.
-            self.bytes = if path.tokens().is_empty() {
+            self.bytes.set(if path.tokens().is_empty() {
                 None
             } else {
                 Some(bytes.saturating_sub(held))
-            };
+            });
         }
         if removed {
             self.changes.record_removal(path.clone(), parent_is_array);

@@ -405,3 +405,19 @@ fn held_bytes_follow_every_write() {
         );
     }
 }
+
+/// A change made around the wrapper leaves the figure unknown; it is measured again once,
+/// through a shared reference too, and kept up to date from there.
+#[test]
+fn held_bytes_after_an_untracked_change() {
+    let mut model = TrackedModel::new(json!({"a": "x"}));
+    let small = model.held_bytes();
+    model.untracked_mut()["a"] = json!("y".repeat(5_000));
+    let big = model.held_bytes_now();
+    assert!(big >= small + 4_999, "{small} {big}");
+    model
+        .set(&JsonPointer::parse("/b").unwrap(), json!("z".repeat(1_000)))
+        .unwrap();
+    let walked = TrackedModel::new(model.get().clone()).held_bytes();
+    assert_eq!(model.held_bytes(), walked);
+}
