@@ -262,19 +262,21 @@ pub(super) fn component_bytes(
     children: &[(String, String, bool)],
 ) -> usize {
     let value = |v: &Value| crate::json::value_bytes(v, usize::MAX).unwrap_or(usize::MAX);
+    // Each property walked once; a dynamic one counted twice, for what it compiles to.
     let props: usize = def
         .props
         .iter()
-        .map(|(k, v)| k.len() + crate::json::ENTRY_BYTES + value(v))
+        .map(|(k, v)| {
+            let size = value(v);
+            let twice = compiled.iter().any(|(p, _)| p == k);
+            (k.len() + crate::json::ENTRY_BYTES)
+                .saturating_add(size)
+                .saturating_add(if twice { size } else { 0 })
+        })
         .fold(0, usize::saturating_add);
     let envelope: usize = [&def.checks, &def.accessibility]
         .into_iter()
         .flatten()
-        .map(value)
-        .fold(0, usize::saturating_add);
-    let compiled: usize = compiled
-        .iter()
-        .filter_map(|(prop, _)| def.props.get(prop))
         .map(value)
         .fold(0, usize::saturating_add);
     let children: usize = children
@@ -285,7 +287,6 @@ pub(super) fn component_bytes(
         .saturating_add(def.pointer.len())
         .saturating_add(props)
         .saturating_add(envelope)
-        .saturating_add(compiled)
         .saturating_add(children)
 }
 
