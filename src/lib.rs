@@ -174,6 +174,10 @@
 
 // The modules in layers, lowest first, each importing only from the layers before it
 // (tests/layers.rs checks this); the root re-exports what an embedder uses.
+// The unit tests' random generator.
+#[cfg(test)]
+mod test_rng;
+
 mod error;
 
 mod origin;

@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may import from the layers before its own.
 const LAYERS: &[&[&str]] = &[
+    // The unit tests' random generator (test builds only), below everything that uses it.
+    &["test_rng"],
     &["error"],
     &["origin"],
     &["cache"],

@@ -1222,13 +1222,7 @@ mod tests {
             0x22 ^ 0x80,
         ];
         let tricky = [0x00, 0x01, 0x1f, 0x20, 0x21, 0x7f, 0x80, 0xff, b'"', b'\\'];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
         let mut checked = 0;
         for len in 0..40 {
             for _ in 0..20 {

@@ -733,13 +733,7 @@ mod tests {
     #[test]
     fn incremental_checks_agree_with_whole_graph_walks() {
         use std::collections::{HashMap, HashSet};
-        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::test_rng::below(0x2545_f491_4f6c_dd1d);
         let ids = [
             "root", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k",
         ];

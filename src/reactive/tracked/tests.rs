@@ -347,13 +347,7 @@ fn host_writes_edit_existing_elements_above_the_index_limit() {
 #[test]
 fn held_bytes_follow_every_write() {
     use crate::model::Write;
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |n: u64| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed % n
-    };
+    let mut next = crate::test_rng::below(0x9e37_79b9_7f4a_7c15);
     let mut model = TrackedModel::new(json!({"a": [1, "two"], "b": {"c": null}}));
     model.held_bytes();
     let keys = ["a", "b", "c", "0", "1", "3", "long key of a few words"];
