@@ -131,7 +131,10 @@ impl fmt::Display for Version {
 pub use crate::error::Category;
 
 /// A problem of one message: its category, a JSON Pointer inside the message, and what is wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A view of the crate's [`Error`] ([`to_error`](MessageError::to_error)): a problem found by
+/// compiling a value keeps the compiler's own error (its code, function and
+/// [`missing_catalog`](Error::missing_catalog)), which equality does not look at.
+#[derive(Debug, Clone)]
 pub struct MessageError {
     /// What kind of problem.
     pub category: Category,
@@ -139,7 +142,28 @@ pub struct MessageError {
     pub pointer: String,
     /// What is wrong.
     pub message: String,
+    /// What the engine's error behind it said beyond the category, when it has its own code
+    /// (a value that does not compile).
+    detail: Option<Box<Detail>>,
 }
+
+/// What a [`MessageError`] keeps of the engine's [`Error`] it was made from.
+#[derive(Debug, Clone)]
+struct Detail {
+    code: crate::error::ErrorCode,
+    phase: crate::error::Phase,
+    function: Option<String>,
+    missing_catalog: Option<crate::error::MissingCatalog>,
+}
+
+impl PartialEq for MessageError {
+    fn eq(&self, other: &MessageError) -> bool {
+        (self.category, &self.pointer, &self.message)
+            == (other.category, &other.pointer, &other.message)
+    }
+}
+
+impl Eq for MessageError {}
 
 impl MessageError {
     /// A problem at `pointer`.
@@ -152,14 +176,44 @@ impl MessageError {
             category,
             pointer: pointer.into(),
             message: message.into(),
+            detail: None,
+        }
+    }
+
+    /// The problem an [`Error`] of the engine is, at `pointer` in the message: its category,
+    /// message, and (through [`to_error`](MessageError::to_error)) its code and function.
+    pub fn of_error(error: Error, pointer: impl Into<String>) -> MessageError {
+        MessageError {
+            category: error.category(),
+            pointer: pointer.into(),
+            message: error.message().to_owned(),
+            detail: Some(Box::new(Detail {
+                code: error.code(),
+                phase: error.phase(),
+                function: error.function().map(str::to_owned),
+                missing_catalog: error.missing_catalog().cloned(),
+            })),
         }
     }
 
     /// The crate's [`Error`], located at the pointer, of this category.
     pub fn to_error(&self) -> Error {
-        Error::new(self.category.code(), self.message.clone())
+        let Some(detail) = &self.detail else {
+            return Error::new(self.category.code(), self.message.clone())
+                .with_location(self.pointer.clone())
+                .with_category(self.category);
+        };
+        let mut error = Error::new(detail.code, self.message.clone())
             .with_location(self.pointer.clone())
             .with_category(self.category)
+            .with_phase(detail.phase);
+        if let Some(function) = &detail.function {
+            error = error.with_function(function.clone());
+        }
+        if let Some(missing) = &detail.missing_catalog {
+            error = error.with_missing_catalog(missing.clone());
+        }
+        error
     }
 }
 
@@ -460,12 +514,87 @@ pub fn parse_message(message: &Value) -> Result<Message, MessageError> {
 /// assert_eq!(err.message, "Missing required version field");
 /// ```
 pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Message, MessageError> {
+    let mut found = Found::first();
+    match read_message(message, options, &mut found) {
+        Ok(message) if found.problems.is_empty() => Ok(message),
+        _ => Err(found
+            .problems
+            .into_iter()
+            .next()
+            .expect("a reading stops at a problem")),
+    }
+}
+
+/// Reads one message as [`parse_message_with`] does, and goes on past each problem it can step
+/// over (a component it cannot read is left out, a member of the wrong type is read as absent):
+/// every problem of the message, in the order of the message, the first being the one
+/// [`parse_message_with`] gives; and what could be read of the message, when its kind and body
+/// could (a judge of every problem goes on with it; nothing may be applied from it).
+///
+/// ```
+/// use a2ui_catalog_mcp::stream::{ParseOptions, parse_message_all};
+/// use serde_json::json;
+/// let (read, problems) = parse_message_all(&json!({"version": "v1.0", "updateComponents": {"surfaceId": 5,
+///     "components": [{"component": "Text"}, {"id": "ok", "component": "Text"}, {"id": "b", "component": 1}]}}), ParseOptions::default());
+/// let at: Vec<&str> = problems.iter().map(|p| p.pointer.as_str()).collect();
+/// assert_eq!(at, ["/updateComponents/surfaceId", "/updateComponents/components/0", "/updateComponents/components/2/component"]);
+/// assert_eq!(read.unwrap().surface_id(), Some(""));
+/// ```
+pub fn parse_message_all(
+    message: &Value,
+    options: ParseOptions,
+) -> (Option<Message>, Vec<MessageError>) {
+    let mut found = Found {
+        all: true,
+        problems: Vec::new(),
+    };
+    let read = read_message(message, options, &mut found).ok();
+    (read, found.problems)
+}
+
+/// Where a reading puts its problems: the first stops it, or (`all`) each is kept and the
+/// reading steps over it. One reading serves both, so that the problem a processor stops at is
+/// always the first of the ones a check reports.
+struct Found {
+    all: bool,
+    problems: Vec<MessageError>,
+}
+
+/// A reading stopped at a problem (kept in its [`Found`]).
+struct Stopped;
+
+impl Found {
+    fn first() -> Found {
+        Found {
+            all: false,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Keeps a problem; stops the reading unless every problem is wanted.
+    fn push(&mut self, problem: MessageError) -> Result<(), Stopped> {
+        self.problems.push(problem);
+        if self.all { Ok(()) } else { Err(Stopped) }
+    }
+
+    /// Keeps a problem that no reading can step over.
+    fn stop<T>(&mut self, problem: MessageError) -> Result<T, Stopped> {
+        self.problems.push(problem);
+        Err(Stopped)
+    }
+}
+
+fn read_message(
+    message: &Value,
+    options: ParseOptions,
+    found: &mut Found,
+) -> Result<Message, Stopped> {
     use Category::Validation;
     // Measured before any part is copied (a copy recurses as deep as its value): a message may
     // nest its envelope (message, body, list, component, property) above values of up to the
     // depth limit, and no more.
     if crate::json::depth_exceeds(message, options.max_depth + ENVELOPE_DEPTH) {
-        return Err(MessageError::new(
+        return found.stop(MessageError::new(
             Category::Recursion,
             "",
             format!(
@@ -476,7 +605,7 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
         ));
     }
     let Value::Object(map) = message else {
-        return Err(MessageError::new(
+        return found.stop(MessageError::new(
             Validation,
             "",
             format!("a message is a JSON object, got {}", kind_name(message)),
@@ -484,31 +613,34 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
     };
     let version = match map.get("version") {
         None if options.require_version => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 "",
                 "Missing required version field",
-            ));
+            ))?;
+            None
         }
         None => None,
         Some(Value::String(v)) => match Version::parse(v) {
             Some(v) => Some(v),
             None => {
-                return Err(MessageError::new(
+                found.push(MessageError::new(
                     Validation,
                     "/version",
                     format!(
                         "Unsupported protocol version '{v}' (read: v0.9, v0.9.1, v0.10, v1.0 or 1.0)"
                     ),
-                ));
+                ))?;
+                None
             }
         },
         Some(other) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 "/version",
                 format!("'version' must be a string, got {}", kind_name(other)),
-            ));
+            ))?;
+            None
         }
     };
     let keys: Vec<&str> = map
@@ -520,7 +652,7 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
         [kind] => *kind,
         [] => {
             if let Some(old) = map.keys().find(|k| V0_8_KEYS.contains(&k.as_str())) {
-                return Err(MessageError::new(
+                return found.stop(MessageError::new(
                     Validation,
                     format!("/{}", escape_token(old)),
                     format!(
@@ -539,10 +671,10 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
             if !theirs.is_empty() {
                 why.push_str(&format!(" (its keys: {})", theirs.join(", ")));
             }
-            return Err(MessageError::new(Validation, "", why));
+            return found.stop(MessageError::new(Validation, "", why));
         }
         several => {
-            return Err(MessageError::new(
+            return found.stop(MessageError::new(
                 Validation,
                 "",
                 format!(
@@ -554,7 +686,7 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
     };
     let at = format!("/{kind}");
     let Value::Object(body) = &map[kind] else {
-        return Err(MessageError::new(
+        return found.stop(MessageError::new(
             Validation,
             at,
             format!("'{kind}' must be an object, got {}", kind_name(&map[kind])),
@@ -564,53 +696,58 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
     // v1.0's schema closes each body (`additionalProperties: false`): a key it does not name is
     // a mistake (a misspelt `dataModel`, a `components` one level too high) that would
     // otherwise be dropped without a word. `theme` is read from v0.9 streams and kept.
-    if v1
-        && let Some(known) = body_keys(kind)
-        && let Some(extra) = body.keys().find(|k| !known.contains(&k.as_str()))
-    {
-        return Err(MessageError::new(
-            Validation,
-            format!("{at}/{}", escape_token(extra)),
-            format!(
-                "{kind} has no key '{extra}' (its keys: {})",
-                known.join(", ")
-            ),
-        ));
+    if v1 && let Some(known) = body_keys(kind) {
+        for extra in body.keys().filter(|k| !known.contains(&k.as_str())) {
+            found.push(MessageError::new(
+                Validation,
+                format!("{at}/{}", escape_token(extra)),
+                format!(
+                    "{kind} has no key '{extra}' (its keys: {})",
+                    known.join(", ")
+                ),
+            ))?;
+        }
     }
     let body = match kind {
-        "createSurface" => Body::CreateSurface(create_surface(&at, body, v1)?),
+        "createSurface" => Body::CreateSurface(create_surface(&at, body, v1, found)?),
         "updateComponents" => Body::UpdateComponents(UpdateComponents {
-            surface_id: surface_id(&at, body)?,
+            surface_id: surface_id(&at, body, found)?,
             components: match body.get("components") {
-                Some(list) => components(&format!("{at}/components"), list, v1)?,
+                Some(list) => components(&format!("{at}/components"), list, v1, found)?,
                 None => {
-                    return Err(MessageError::new(
+                    found.push(MessageError::new(
                         Validation,
                         at,
                         "updateComponents needs 'components'",
-                    ));
+                    ))?;
+                    Vec::new()
                 }
             },
         }),
-        "updateDataModel" => {
-            Body::UpdateDataModel(update_data_model(&at, body, v1, options.max_depth)?)
-        }
+        "updateDataModel" => Body::UpdateDataModel(update_data_model(
+            &at,
+            body,
+            v1,
+            options.max_depth,
+            found,
+        )?),
         "deleteSurface" => Body::DeleteSurface {
-            surface_id: surface_id(&at, body)?,
+            surface_id: surface_id(&at, body, found)?,
         },
         "callRendererFunction" | "callFunction" => {
             let id = match body.get("functionCallId").or(map.get("functionCallId")) {
                 None => None,
                 Some(Value::String(id)) => Some(id.clone()),
                 Some(other) => {
-                    return Err(MessageError::new(
+                    found.push(MessageError::new(
                         Validation,
                         format!("{at}/functionCallId"),
                         format!(
                             "'functionCallId' must be a string, got {}",
                             kind_name(other)
                         ),
-                    ));
+                    ))?;
+                    None
                 }
             };
             Body::CallRendererFunction(FunctionCallMessage {
@@ -650,58 +787,64 @@ fn body_keys(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-fn surface_id(at: &str, body: &Map<String, Value>) -> Result<String, MessageError> {
-    match body.get("surfaceId") {
-        Some(Value::String(id)) => Ok(id.clone()),
-        None => Err(MessageError::new(
+fn surface_id(at: &str, body: &Map<String, Value>, found: &mut Found) -> Result<String, Stopped> {
+    let problem = match body.get("surfaceId") {
+        Some(Value::String(id)) => return Ok(id.clone()),
+        None => MessageError::new(
             Category::Validation,
             at,
             format!("{} needs a 'surfaceId'", &at[1..]),
-        )),
-        Some(other) => Err(MessageError::new(
+        ),
+        Some(other) => MessageError::new(
             Category::Validation,
             format!("{at}/surfaceId"),
             format!("surfaceId must be a string, got {}", kind_name(other)),
-        )),
-    }
+        ),
+    };
+    // Read on as the empty id, which no surface has.
+    found.push(problem)?;
+    Ok(String::new())
 }
 
 fn create_surface(
     at: &str,
     body: &Map<String, Value>,
     v1: bool,
-) -> Result<CreateSurface, MessageError> {
+    found: &mut Found,
+) -> Result<CreateSurface, Stopped> {
     use Category::Validation;
-    let surface_id = surface_id(at, body)?;
+    let surface_id = surface_id(at, body, found)?;
     let catalog_id = match body.get("catalogId") {
         None => None,
         Some(Value::String(c)) => Some(c.clone()),
         Some(other) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 format!("{at}/catalogId"),
                 format!("catalogId must be a string, got {}", kind_name(other)),
-            ));
+            ))?;
+            None
         }
     };
     let send_data_model = match body.get("sendDataModel") {
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(other) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 format!("{at}/sendDataModel"),
                 format!("sendDataModel must be a boolean, got {}", kind_name(other)),
-            ));
+            ))?;
+            false
         }
     };
     let metadata = body.get("metadata").cloned();
     if v1 && let Some(meta) = &metadata {
-        check_metadata(&format!("{at}/metadata"), meta)?;
+        check_metadata(&format!("{at}/metadata"), meta, found)?;
     }
     let components = match body.get("components") {
         None => None,
-        Some(list) => Some(components(&format!("{at}/components"), list, v1)?),
+        Some(list) => Some(components(&format!("{at}/components"), list, v1, found)?),
     };
     Ok(CreateSurface {
         surface_id,
@@ -715,35 +858,37 @@ fn create_surface(
 }
 
 /// v1.0's `metadata`: an object holding only `extensions`, whose keys are identifiers.
-fn check_metadata(at: &str, meta: &Value) -> Result<(), MessageError> {
+fn check_metadata(at: &str, meta: &Value, found: &mut Found) -> Result<(), Stopped> {
     let bad = |pointer: String, why: String| MessageError::new(Category::Validation, pointer, why);
     let Value::Object(meta) = meta else {
-        return Err(bad(
+        return found.push(bad(
             at.into(),
             format!("metadata must be an object, got {}", kind_name(meta)),
         ));
     };
     for (key, value) in meta {
         if key != "extensions" {
-            return Err(bad(
+            found.push(bad(
                 format!("{at}/{}", escape_token(key)),
                 format!("metadata holds only 'extensions', not '{key}'"),
-            ));
+            ))?;
+            continue;
         }
         let Value::Object(extensions) = value else {
-            return Err(bad(
+            found.push(bad(
                 format!("{at}/extensions"),
                 format!("extensions must be an object, got {}", kind_name(value)),
-            ));
+            ))?;
+            continue;
         };
         for name in extensions.keys() {
             if !is_identifier(name) {
-                return Err(bad(
+                found.push(bad(
                     format!("{at}/extensions/{}", escape_token(name)),
                     format!(
                         "extension key '{name}' is not an identifier (letters, digits, '_', not starting with a digit)"
                     ),
-                ));
+                ))?;
             }
         }
     }
@@ -764,41 +909,55 @@ fn update_data_model(
     body: &Map<String, Value>,
     v1: bool,
     max_depth: usize,
-) -> Result<UpdateDataModel, MessageError> {
-    let surface_id = surface_id(at, body)?;
+    found: &mut Found,
+) -> Result<UpdateDataModel, Stopped> {
+    let surface_id = surface_id(at, body, found)?;
+    // A path that cannot be read is read on as the root (the value's depth is then measured
+    // against the whole limit).
     let path = match body.get("path") {
         None => JsonPointer::root(),
-        Some(Value::String(p)) => JsonPointer::parse_limited(p, max_depth).map_err(|e| {
-            MessageError::new(e.category(), format!("{at}/path"), e.message().to_owned())
-        })?,
+        Some(Value::String(p)) => match JsonPointer::parse_limited(p, max_depth) {
+            Ok(path) => path,
+            Err(e) => {
+                found.push(MessageError::new(
+                    e.category(),
+                    format!("{at}/path"),
+                    e.message().to_owned(),
+                ))?;
+                JsonPointer::root()
+            }
+        },
         Some(other) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Category::Validation,
                 format!("{at}/path"),
                 format!("'path' must be a string, got {}", kind_name(other)),
-            ));
+            ))?;
+            JsonPointer::root()
         }
     };
     let value = match body.get("value") {
         None if v1 => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Category::Validation,
                 at,
                 "updateDataModel needs a 'value' in v1.0 (null removes what is at 'path')",
-            ));
+            ))?;
+            None
         }
         None => None,
         Some(Value::Null) if v1 => None,
         // Measured before it is copied: the copy of a value nested past the limit would
         // recurse that deep.
         Some(value) if crate::json::depth_exceeds(value, max_depth - path.tokens().len()) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Category::Recursion,
                 format!("{at}/value"),
                 format!(
                     "the value would nest deeper than the limit of {max_depth} levels at '{path}'"
                 ),
-            ));
+            ))?;
+            None
         }
         Some(value) => Some(value.clone()),
     };
@@ -819,30 +978,42 @@ const ENVELOPE: [(&str, &str); 4] = [
 
 /// The components of a message; in v1.0, a component's `metadata` holds only `extensions`, as
 /// a surface's does.
-fn components(at: &str, list: &Value, v1: bool) -> Result<Vec<ComponentDef>, MessageError> {
+fn components(
+    at: &str,
+    list: &Value,
+    v1: bool,
+    found: &mut Found,
+) -> Result<Vec<ComponentDef>, Stopped> {
     let Value::Array(list) = list else {
-        return Err(MessageError::new(
+        found.push(MessageError::new(
             Category::Validation,
             at,
             format!("'components' must be an array, got {}", kind_name(list)),
-        ));
+        ))?;
+        return Ok(Vec::new());
     };
-    list.iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let at = format!("{at}/{i}");
-            let def = component(&at, c)?;
-            if v1 && let Some(meta) = &def.metadata {
-                let key = if c.get("metadata").is_some() {
-                    "metadata"
-                } else {
-                    "@metadata"
-                };
-                check_metadata(&format!("{at}/{key}"), meta)?;
+    let mut out = Vec::with_capacity(list.len());
+    for (i, c) in list.iter().enumerate() {
+        let at = format!("{at}/{i}");
+        // A component that cannot be read is left out; the others are read on.
+        let Some(def) = component(&at, c, found)? else {
+            continue;
+        };
+        if v1 && let Some(meta) = &def.metadata {
+            let key = if c.get("metadata").is_some() {
+                "metadata"
+            } else {
+                "@metadata"
+            };
+            let before = found.problems.len();
+            check_metadata(&format!("{at}/{key}"), meta, found)?;
+            if found.problems.len() > before {
+                continue;
             }
-            Ok(def)
-        })
-        .collect()
+        }
+        out.push(def);
+    }
+    Ok(out)
 }
 
 /// Reads one component.
@@ -856,62 +1027,78 @@ fn components(at: &str, list: &Value, v1: bool) -> Result<Vec<ComponentDef>, Mes
 /// assert_eq!(err.pointer, "/c/component");
 /// ```
 pub fn parse_component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
-    component(at, value)
+    let mut found = Found::first();
+    match component(at, value, &mut found) {
+        Ok(Some(def)) => Ok(def),
+        _ => Err(found
+            .problems
+            .into_iter()
+            .next()
+            .expect("a component not read has a problem")),
+    }
 }
 
-fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
+/// One component, or `None` when it has a problem (each of its problems kept in `found`).
+fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<ComponentDef>, Stopped> {
     use Category::Validation;
     let Value::Object(map) = value else {
-        return Err(MessageError::new(
+        found.push(MessageError::new(
             Validation,
             at,
             format!("a component is an object, got {}", kind_name(value)),
-        ));
+        ))?;
+        return Ok(None);
     };
+    let before = found.problems.len();
     let id = match map.get("id") {
         Some(Value::String(id)) => id.clone(),
         None => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 at,
                 "a component is missing an 'id'",
-            ));
+            ))?;
+            String::new()
         }
         Some(other) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 format!("{at}/id"),
                 format!(
                     "a component's 'id' must be a string, got {}",
                     kind_name(other)
                 ),
-            ));
+            ))?;
+            String::new()
         }
     };
     let component = match map.get("component") {
         Some(Value::String(c)) => c.clone(),
         None => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 at,
                 format!(
                     "Cannot create component '{id}' without a 'component' (its type, such as \"Text\")"
                 ),
-            ));
+            ))?;
+            String::new()
         }
         Some(Value::Object(_)) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 format!("{at}/component"),
                 "'component' is the component's type name (v0.9 and later); the v0.8 form {\"Text\": {…}} is not read",
-            ));
+            ))?;
+            String::new()
         }
         Some(other) => {
-            return Err(MessageError::new(
+            found.push(MessageError::new(
                 Validation,
                 format!("{at}/component"),
                 format!("'component' must be a string, got {}", kind_name(other)),
-            ));
+            ))?;
+            String::new()
         }
     };
     let mut def = ComponentDef {
@@ -938,14 +1125,15 @@ fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
                 let slot = match *plain {
                     "catalogId" => {
                         let Value::String(c) = value else {
-                            return Err(MessageError::new(
+                            found.push(MessageError::new(
                                 Validation,
                                 format!("{at}/{}", escape_token(key)),
                                 format!("catalogId must be a string, got {}", kind_name(value)),
-                            ));
+                            ))?;
+                            continue;
                         };
                         if def.catalog_id.replace(c.clone()).is_some() {
-                            return Err(both_spellings(at, key));
+                            found.push(both_spellings(at, key))?;
                         }
                         continue;
                     }
@@ -954,7 +1142,7 @@ fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
                     _ => &mut def.metadata,
                 };
                 if slot.replace(value.clone()).is_some() {
-                    return Err(both_spellings(at, key));
+                    found.push(both_spellings(at, key))?;
                 }
             }
             None if key == "id" || key == "component" => {}
@@ -963,7 +1151,7 @@ fn component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
             }
         }
     }
-    Ok(def)
+    Ok((found.problems.len() == before).then_some(def))
 }
 
 fn both_spellings(at: &str, key: &str) -> MessageError {

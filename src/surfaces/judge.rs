@@ -164,10 +164,25 @@ impl Processor {
             }
             _ => return Vec::new(),
         };
+        let problems = self.every_component_problem(&surface, defs);
+        if existing {
+            self.surfaces.insert(surface.id.clone(), surface);
+        }
+        problems
+    }
+
+    /// Every problem of the components `defs` of one message on `surface` as it stands (see
+    /// [`component_problems`](Processor::component_problems)); nothing is changed.
+    pub(super) fn every_component_problem(
+        &mut self,
+        surface: &Surface,
+        defs: Vec<ComponentDef>,
+    ) -> Vec<MessageError> {
         let mut problems = Vec::new();
+        let collecting = self.collecting.replace(Vec::new());
         let mut seen = HashSet::with_capacity(defs.len());
         let mut passed = Vec::with_capacity(defs.len());
-        let (spelling, _, _) = message_spelling(&surface, &defs);
+        let (spelling, _, _) = message_spelling(surface, &defs);
         for def in defs {
             if !seen.insert(def.id.clone()) {
                 problems.push(MessageError::new(
@@ -190,7 +205,7 @@ impl Processor {
             };
             let mut unknown = Vec::new();
             let mut positions: HashMap<String, usize> = HashMap::new();
-            if let Some(schema) = self.schema_of(&surface, &def)
+            if let Some(schema) = self.schema_of(surface, &def)
                 && def.props.keys().any(|p| !schema.props.contains_key(p))
             {
                 for (i, prop) in def.props.keys().enumerate() {
@@ -208,20 +223,32 @@ impl Processor {
             }
             // Bounded: each round sets one property the schema names aside.
             loop {
-                match self.component(&surface, def.clone(), spelling, &mut Vec::new()) {
+                match self.component(surface, def.clone(), spelling, &mut Vec::new()) {
                     Ok(component) => {
+                        // What its values' compilation found (they compile on past a problem).
+                        problems.extend(self.collecting.iter_mut().flat_map(std::mem::take));
                         passed.push(component);
                         break;
                     }
                     Err(e) => {
                         let prop = prop_of(&e.pointer, &def.pointer)
                             .filter(|p| def.props.contains_key(p.as_str()));
+                        let whole = e.category != Category::Catalog;
                         problems.push(e);
                         match prop {
                             Some(prop) => {
                                 def.props.shift_remove(&prop);
                             }
-                            None => break,
+                            None => {
+                                // A problem of the whole component (a required property
+                                // missing) does not hide its values' problems; a component
+                                // without a catalog has no catalog to compile them with.
+                                if whole {
+                                    let _ = self.compile(surface, &def, spelling, &mut Vec::new());
+                                }
+                                problems.extend(self.collecting.iter_mut().flat_map(std::mem::take));
+                                break;
+                            }
                         }
                     }
                 }
@@ -243,7 +270,7 @@ impl Processor {
                 problems.extend(found.into_iter().map(|(_, e)| e));
             }
         }
-        if let Err(e) = graph::check(&surface, &passed, self.options.strict) {
+        if let Err(e) = graph::check(surface, &passed, self.options.strict) {
             problems.push(e);
         }
         // The graph check stops at its first problem: in strict mode every dangling child.
@@ -272,9 +299,7 @@ impl Processor {
                 }
             }
         }
-        if existing {
-            self.surfaces.insert(surface.id.clone(), surface);
-        }
+        self.collecting = collecting;
         problems
     }
 
@@ -517,6 +542,7 @@ impl Processor {
             children,
             action_call: std::sync::OnceLock::new(),
             bytes,
+            message: self.messages.saturating_sub(1),
         })
     }
 
@@ -668,15 +694,18 @@ impl Processor {
                         if let Some(catalog) = catalog.and_then(|c| self.env.catalog(c))
                             && !catalog.function_names().contains(&name)
                         {
-                            return Err(MessageError::new(
-                                Category::Validation,
-                                at,
+                            // The compiler's code and function, the suite's words.
+                            let error = crate::error::Error::new(
+                                crate::error::ErrorCode::ExpressionError,
                                 format!(
                                     "Unrecognized function '{name}' in catalog '{}' (its functions: {})",
                                     catalog.id(),
                                     catalog.function_names().join(", ")
                                 ),
-                            ));
+                            )
+                            .with_function(name)
+                            .with_phase(crate::error::Phase::Compile);
+                            return Err(MessageError::of_error(error, at));
                         }
                     }
                     for (k, v) in map {
@@ -746,11 +775,8 @@ impl Processor {
                 Ok(_) if prop == "accessibility" => {}
                 Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
-                    let e = err
-                        .into_problems()
-                        .into_iter()
-                        .next()
-                        .expect("an error has a problem");
+                    let mut problems = err.into_problems().into_iter();
+                    let e = problems.next().expect("an error has a problem");
                     // Calls relying on a default catalog the host did not register are not
                     // checked (the surface's catalog is the host's business).
                     match e.missing_catalog() {
@@ -771,11 +797,25 @@ impl Processor {
                         }
                         _ => {}
                     }
-                    return Err(MessageError::new(
-                        e.category(),
-                        format!("{at}{}", e.location()),
-                        e.message().to_owned(),
-                    ));
+                    let located = |e: crate::error::Error| {
+                        let pointer = format!("{at}{}", e.location());
+                        MessageError::of_error(e, pointer)
+                    };
+                    // Judging every problem (`check`), each of the value's problems is kept and
+                    // the other values are compiled on; else the first refuses the message.
+                    let Some(collected) = &mut self.collecting else {
+                        return Err(located(e));
+                    };
+                    collected.push(located(e));
+                    for e in problems {
+                        if let Some(MissingCatalog::NotRegistered(id)) = e.missing_catalog()
+                            && !known_default
+                            && surface.catalog_id.as_deref() == Some(id.as_str())
+                        {
+                            continue;
+                        }
+                        collected.push(located(e));
+                    }
                 }
             }
         }

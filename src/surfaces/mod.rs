@@ -45,6 +45,7 @@
 //! ```
 
 mod activation;
+mod check;
 mod graph;
 mod guide;
 mod judge;
@@ -71,6 +72,7 @@ pub use rpc::{
 pub use tool_runs::{RunOutcome, ToolDone, ToolRun};
 
 pub use activation::Activation;
+pub use check::Checked;
 pub use options::ProcessorOptions;
 pub use problem::{ProcessError, ProcessWarning};
 pub use processor::{Applied, Processor};

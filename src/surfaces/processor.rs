@@ -67,6 +67,11 @@ pub struct Processor {
     pub(super) forwarded_errors: Vec<ProcessError>,
     /// The size of the live trees together, bounded by the live [`ResolveLimits`](crate::surfaces::ResolveLimits).
     pub(super) live_totals: live::Totals,
+    /// While every problem of a message is judged ([`Processor::check`](crate::surfaces::Processor::check)): the
+    /// problems of the values compiled, each value's all of them.
+    pub(super) collecting: Option<Vec<MessageError>>,
+    /// What [`Processor::check`](crate::surfaces::Processor::check) remembers of the stream's spellings, for its warnings.
+    pub(super) stream_spelling: check::StreamSpelling,
 }
 
 impl std::fmt::Debug for Processor {
@@ -167,6 +172,8 @@ impl Processor {
             runs: tool_runs::Runs::default(),
             forwarded_errors: Vec::new(),
             live_totals: live::Totals::default(),
+            collecting: None,
+            stream_spelling: check::StreamSpelling::default(),
         }
     }
 

@@ -110,12 +110,13 @@ impl Processor {
         }
     }
 
-    /// Runs the agent's `callRendererFunction` (v1.0: `{functionCallId, callFunction: {call,
-    /// catalogId, args}}`; the older `callFunction` message carries the call itself).
-    pub(super) fn call_renderer_function(
-        &mut self,
+    /// The call an agent's `callRendererFunction` carries (v1.0: `{functionCallId,
+    /// callFunction: {call, catalogId, args}}`; the older `callFunction` message carries the
+    /// call itself): its `functionCallId`, the call, where the call is in the message, and
+    /// whether the message is the older one.
+    fn agent_call_of(
         message: FunctionCallMessage,
-    ) -> Result<Applied, MessageError> {
+    ) -> Result<(String, Map<String, Value>, String, bool), MessageError> {
         let at = format!("/{}", message.key);
         let Some(id) = message.function_call_id else {
             return Err(MessageError::new(
@@ -127,8 +128,8 @@ impl Processor {
                 ),
             ));
         };
-        let call = match message.call.get("callFunction") {
-            Some(Value::Object(call)) => call.clone(),
+        let (call, call_at) = match message.call.get("callFunction") {
+            Some(Value::Object(call)) => (call.clone(), format!("{at}/callFunction")),
             Some(_) => {
                 return Err(MessageError::new(
                     Category::Validation,
@@ -148,12 +149,21 @@ impl Processor {
                 let mut call = message.call.clone();
                 call.remove("functionCallId");
                 call.remove("callableFrom");
-                call
+                (call, at)
             }
         };
         // v1.0 requires the call's catalog (the call belongs to no surface whose default could
         // stand in); the older message used the renderer's default catalog.
         let older = message.key != "callRendererFunction";
+        Ok((id, call, call_at, older))
+    }
+
+    /// Runs the agent's `callRendererFunction`.
+    pub(super) fn call_renderer_function(
+        &mut self,
+        message: FunctionCallMessage,
+    ) -> Result<Applied, MessageError> {
+        let (id, call, _, older) = Processor::agent_call_of(message)?;
         let (outcome, detail) = match self.run_agent_call(&call, older) {
             Ok(value) => (Ok(value), None),
             Err((code, said, error)) => (Err((code.to_owned(), said)), Some(error.to_string())),
@@ -165,12 +175,68 @@ impl Processor {
         }))
     }
 
+    /// The problems of the agent's `callRendererFunction` judged and not run
+    /// ([`Processor::check`](crate::surfaces::Processor::check)): its shape, then what refuses
+    /// the call before it runs (its catalog and function, who may call it, each problem of its
+    /// compilation), located in the message.
+    pub(super) fn agent_call_problems(&self, mut message: FunctionCallMessage) -> Vec<MessageError> {
+        let mut problems = Vec::new();
+        // A missing id does not hide the call's own problems.
+        if message.function_call_id.is_none() {
+            let probe = FunctionCallMessage {
+                key: message.key.clone(),
+                function_call_id: None,
+                call: Map::new(),
+            };
+            problems.extend(Processor::agent_call_of(probe).err());
+            message.function_call_id = Some(String::new());
+        }
+        let (_, call, at, older) = match Processor::agent_call_of(message) {
+            Ok(found) => found,
+            Err(e) => {
+                problems.push(e);
+                return problems;
+            }
+        };
+        if let Err((_, _, error)) = self.prepare_agent_call(&call, older, true) {
+            problems.extend(error.into_problems().into_iter().map(|e| {
+                let pointer = format!("{at}{}", e.location());
+                MessageError::of_error(e, pointer)
+            }));
+        }
+        problems
+    }
+
     /// The value of an agent's call, or the code, the message for the agent and the error.
     fn run_agent_call(
         &mut self,
         call: &Map<String, Value>,
         older: bool,
     ) -> Result<Value, (&'static str, String, Error)> {
+        let payload = self.prepare_agent_call(call, older, false)?;
+        run_call(&payload, None, Origin::Agent).map_err(|e| match e.denial() {
+            // A call nested in the arguments: the engine's own words name it and its rule.
+            Some(Denial::AllowedCallers | Denial::UserActivation) => {
+                (INVALID_FUNCTION_CALL, e.message().to_owned(), e)
+            }
+            _ => (
+                EXECUTION_ERROR,
+                "An error occurred during function execution.".to_owned(),
+                e,
+            ),
+        })
+    }
+
+    /// An agent's call compiled, or why it may not run: its catalog and function, who may
+    /// call it (unless `judged_only`: a check judges the message, and who may call what is the
+    /// answer the call gets when it runs, not a problem of the message), its compilation,
+    /// whether it writes.
+    fn prepare_agent_call(
+        &self,
+        call: &Map<String, Value>,
+        older: bool,
+        judged_only: bool,
+    ) -> Result<crate::payload::Payload, (&'static str, String, Error)> {
         let invalid = |said: String| {
             let error = Error::new(ErrorCode::ExpressionError, said.clone());
             (INVALID_FUNCTION_CALL, said, error)
@@ -196,7 +262,7 @@ impl Processor {
         };
         // The called function's own declaration, in the suite's words; the evaluator enforces
         // the same rule again for it and for every call nested in its arguments.
-        if let Some((denial, _)) = function.access.refusal(Origin::Agent) {
+        if !judged_only && let Some((denial, _)) = function.access.refusal(Origin::Agent) {
             return Err(invalid(denial_message(
                 &name,
                 denial,
@@ -223,22 +289,12 @@ impl Processor {
             };
             (INVALID_FUNCTION_CALL, said, e)
         })?;
-        if payload.may_write() {
+        if !judged_only && payload.may_write() {
             return Err(invalid(format!(
                 "Function '{name}' may write the data model, and a callRendererFunction belongs to no surface"
             )));
         }
-        run_call(&payload, None, Origin::Agent).map_err(|e| match e.denial() {
-            // A call nested in the arguments: the engine's own words name it and its rule.
-            Some(Denial::AllowedCallers | Denial::UserActivation) => {
-                (INVALID_FUNCTION_CALL, e.message().to_owned(), e)
-            }
-            _ => (
-                EXECUTION_ERROR,
-                "An error occurred during function execution.".to_owned(),
-                e,
-            ),
-        })
+        Ok(payload)
     }
 
     /// The renderer calls a function of the agent (`callAgentFunction`) for `surface_id`: the

@@ -24,12 +24,20 @@ pub struct Component {
     pub(super) action_call: std::sync::OnceLock<std::sync::Arc<Payload>>,
     /// What it holds, charged to [`ProcessorOptions::max_held_bytes`](crate::surfaces::ProcessorOptions::max_held_bytes).
     pub(super) bytes: usize,
+    /// The index of the message that sent it (its definition is at `def.pointer` there).
+    pub(super) message: usize,
 }
 
 impl Component {
     /// The definition, as sent.
     pub fn def(&self) -> &ComponentDef {
         &self.def
+    }
+
+    /// The index of the message that sent this definition (0-based, counting every message
+    /// given to the processor); [`def`](Component::def)'s `pointer` is where it is in it.
+    pub fn message_index(&self) -> usize {
+        self.message
     }
 
     /// The catalog the component resolved to (its own `catalogId` or the surface's default),
