@@ -775,7 +775,7 @@ mod tests {
             {"id": "wrong", "messages": [create, create],
              "expect": {"messageCount": 1, "problems": [{"index": 0, "location": "/x", "code": "DATA_ERROR"}], "warnings": [{}]}},
             {"id": "nothing", "expect": {}},
-            {"streamText": "[{\"version\": \"v1.0\", \"deleteSurface\": {\"surfaceId\": \"s\"}}",
+            {"streamText": "[{\"version\": \"v1.0\", \"updateDataModel\": {\"surfaceId\": \"s\", \"value\": 1}}",
              "expect": {"problems": [{"index": 0}, {"index": null, "messageContains": "cannot be read further"}]}}
         ]});
         let out = run_file(&file).unwrap();

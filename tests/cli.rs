@@ -182,7 +182,7 @@ fn check_lints_a_mixed_catalog_stream() {
     assert_eq!(out["errors"][0]["location"], "/createSurface/catalogId");
     let (_, _, err) = run(&["check", &file]);
     assert!(
-        err.contains("unknown catalog 'https://example.com/mine.json'"),
+        err.contains("Catalog not found: https://example.com/mine.json"),
         "{err}"
     );
     assert!(

@@ -281,6 +281,7 @@ fn judge(env: &Environment, strict: bool) -> Processor {
         env.clone(),
         ProcessorOptions::default()
             .accept_unregistered_catalogs(true)
+            .earlier_spelling(env.spelling())
             .strict(strict),
     )
 }

@@ -6,31 +6,40 @@
 //! next line is read. Messages of A2UI v0.9 (with or without
 //! `"version"`), v0.10 and v1.0 are read:
 //!
+//! There is one judge of A2UI messages in the crate: the surfaces processor
+//! ([`crate::surfaces::Processor`]). A check runs each message through a processor on the
+//! environment in the mode that lists every problem instead of stopping at the first
+//! ([`Processor::check`](crate::surfaces::Processor::check)), so what a check reports is what a
+//! renderer's processor refuses, in the same words, with the same pointers; the processor keeps
+//! the surfaces the stream builds, and what the stream leaves is judged at its end
+//! ([`StreamChecker::finish`]). What is judged, message by message:
+//!
 //! | message | what is checked |
 //! |---|---|
-//! | `createSurface` | `surfaceId` (new, or deleted before); `catalogId`, the surface's default catalog, registered in the [`Environment`] (required before v1.0; without it, the environment's default catalog); v1.0's inline `components` as in `updateComponents` |
-//! | `updateComponents` | the surface was created; every component has a string `id` and `component`; every dynamic value in its properties, `checks` and actions compiles with the surface's catalogs (for a surface that is not known, only the calls that name their `catalogId`, and the bindings) |
-//! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer |
-//! | `deleteSurface` | the surface was created |
-//! | `callFunction` | `functionCallId` is given; the call (`{"@call": …, "args": …}`, or `{"call": …}` in the plain spelling, with v0.10's `callableFrom` set aside) compiles; it belongs to no surface, so without its own `catalogId` the environment's default catalog is used |
-//! | `actionResponse` | nothing more |
+//! | `createSurface` | `surfaceId` (new, or deleted before); `catalogId`, the surface's default catalog, registered in the [`Environment`] (required before v1.0; a v1.0 surface without one has no default catalog, and its calls name theirs); v1.0's inline `components` as in `updateComponents` |
+//! | `updateComponents` | the surface was created; every component has a string `id` and `component`; it is checked against its catalog's component schema when one is registered; every dynamic value in its properties, `checks`, `accessibility` and actions compiles with the surface's catalogs, each value's every problem listed; the graph (duplicate ids, cycles; in strict mode dangling children, orphans, `root`) |
+//! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer; v1.0 gives `value` |
+//! | `deleteSurface` | `surfaceId` |
+//! | `callRendererFunction` (`callFunction`) | `functionCallId` is given; the call compiles as the agent's (it belongs to no surface: v1.0 names its `catalogId`, the older message may use the environment's default catalog); it is judged, not run |
+//! | `agentFunctionResponse` (`actionResponse`) | it can be read |
 //!
-//! A component is compiled as one payload through [`Environment::compile`], with the surface's
-//! catalog as default catalog: every binding and call in it, however deep, is found, and a call
-//! with its own `catalogId` uses that catalog. When the surface's catalog is not registered,
-//! that is reported once, at its `createSurface`, not at every call relying on it. Data (`updateDataModel`'s `value`,
-//! `createSurface`'s `dataModel`) is not compiled: what it holds is data.
+//! A `createSurface` naming a catalog the environment does not have is one problem, at its
+//! `catalogId`, and the surface is judged on (its calls relying on that catalog are not
+//! reported again); a refused `createSurface` still leaves its surface for the check to judge
+//! the later messages against. Data (`updateDataModel`'s `value`, `createSurface`'s
+//! `dataModel`) is not compiled: what it holds is data.
 //!
-//! Bindings and calls are read in the environment's [`Spelling`](crate::Spelling): in the `@`
-//! spelling a value written in the plain one (`{"path": …}`, `{"call": …}`, as the A2UI
-//! specification writes them) compiles as a literal and is reported as a warning
-//! ([`StreamWarning`], in [`Report::warnings`]), with the `@` form to write; a `callFunction`
-//! whose body is such a call too. v1.0 messages are read in both spellings, one per surface,
-//! as the processor reads them ([`Surface::spelling`](crate::surfaces::Surface::spelling)): a
-//! surface whose values are written with `@` reads a plain-shaped object as a literal (warned
-//! at its location), a surface written only in the plain spelling reads it as a binding or a
-//! call, and a plain surface given `@` values is warned about once. Warnings never make the
-//! check fail.
+//! Bindings and calls are read as the processor reads them: v1.0 messages in both spellings,
+//! one per surface ([`Surface::spelling`](crate::surfaces::Surface::spelling)): a surface whose
+//! values are written with `@` reads a plain-shaped object as a literal (warned at its location,
+//! [`StreamWarning`], in [`Report::warnings`]), a surface written only in the plain spelling
+//! reads it as a binding or a call, and a plain surface given `@` values is warned about once;
+//! earlier versions in the environment's [`Spelling`](crate::Spelling)
+//! ([`ProcessorOptions::earlier_spelling`](crate::surfaces::ProcessorOptions::earlier_spelling)):
+//! in the `@` spelling each plain-shaped value is a literal and a warning, with the `@` form to
+//! write. A stream that
+//! writes v1.0's `version` both as `"1.0"` and `"v1.0"`, or a component's envelope keys both
+//! with and without `@`, is warned about once. Warnings never make the check fail.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
 //! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,
@@ -55,7 +64,7 @@
 //! let problems: Vec<String> = report.problems().iter().map(|p| p.to_string()).collect();
 //! assert_eq!(problems, [
 //!     "message 1 at /updateComponents/components/0/text: VALIDATION_FAILED in split: 'split' requires the argument 'separator'",
-//!     "message 2 at /updateDataModel/surfaceId: VALIDATION_FAILED: surface 't' was never created (no createSurface before this message)",
+//!     "message 2 at /updateDataModel/surfaceId: VALIDATION_FAILED: Surface not found: 't' was never created (no createSurface before this message)",
 //! ]);
 //! ```
 

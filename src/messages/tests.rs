@@ -1,4 +1,7 @@
 use super::*;
+use crate::env::Environment;
+use crate::error::ErrorCode;
+use serde_json::Value;
 use crate::catalog::{ArgSchema, Args, Catalog};
 use crate::{MCP_CATALOG_ID, limits::Limits};
 use serde_json::json;
@@ -98,7 +101,7 @@ fn every_problem_is_located_and_none_hides_another() {
         ],
     );
     let expected = [
-        (Some(0), "", ErrorCode::ValidationFailed),
+        (Some(0), "/surfaceUpdate", ErrorCode::ValidationFailed),
         (Some(1), "", ErrorCode::ValidationFailed),
         (
             Some(3),
@@ -138,6 +141,7 @@ fn every_problem_is_located_and_none_hides_another() {
         // The calls relying on the unknown surface's catalog are not reported (see below).
         (Some(5), "/updateDataModel", ErrorCode::ValidationFailed),
         (Some(6), "/updateDataModel/path", ErrorCode::DataError),
+        (Some(6), "/updateDataModel", ErrorCode::ValidationFailed),
         (
             Some(7),
             "/deleteSurface/surfaceId",
@@ -151,7 +155,7 @@ fn every_problem_is_located_and_none_hides_another() {
             ErrorCode::ValidationFailed,
         ),
         // A plain call in the `@` spelling: a literal, and a warning (below).
-        (Some(9), "", ErrorCode::ValidationFailed),
+        (Some(9), "/callFunction", ErrorCode::ValidationFailed),
         (
             Some(10),
             "/callFunction/callableFrom",
@@ -171,9 +175,9 @@ fn every_problem_is_located_and_none_hides_another() {
         .collect();
     assert_eq!(located(&report), expected, "{report}");
     let messages: Vec<&str> = report.problems().iter().map(Problem::message).collect();
-    assert!(messages[2].contains("unknown function 'nope'"));
-    assert!(messages[16].contains("requires the argument"));
-    assert!(messages[19].contains("requires the argument 'separator'"));
+    assert!(messages[2].contains("Unrecognized function 'nope'"));
+    assert!(messages[17].contains("requires the argument"));
+    assert!(messages[20].contains("requires the argument 'separator'"));
     assert_eq!(report.problems()[2].function(), Some("nope"));
     assert!(report.warnings().is_empty(), "{report}");
 }
@@ -319,7 +323,9 @@ fn create_surface_rules_by_version() {
             ]}}),
         ],
     );
-    // v1.0 may omit catalogId: the environment's default (MCP) applies, where `upper` is unknown.
+    // v1.0 may omit catalogId: the surface then has no default catalog (the processor's rule),
+    // so a component that names none is a CATALOG_ERROR (its call, naming none either, is what
+    // that says).
     assert_eq!(
         located(&report),
         [
@@ -335,8 +341,8 @@ fn create_surface_rules_by_version() {
             ),
             (
                 Some(2),
-                "/createSurface/components/0/text".to_owned(),
-                ErrorCode::ExpressionError
+                "/createSurface/components/0".to_owned(),
+                ErrorCode::CatalogError
             ),
         ]
     );

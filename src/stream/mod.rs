@@ -554,7 +554,7 @@ pub fn parse_message_all(
 
 /// Where a reading puts its problems: the first stops it, or (`all`) each is kept and the
 /// reading steps over it. One reading serves both, so that the problem a processor stops at is
-/// always the first of the ones a check reports.
+/// always one of the ones a check reports (the first the reading finds).
 struct Found {
     all: bool,
     problems: Vec<MessageError>,
@@ -919,11 +919,7 @@ fn update_data_model(
         Some(Value::String(p)) => match JsonPointer::parse_limited(p, max_depth) {
             Ok(path) => path,
             Err(e) => {
-                found.push(MessageError::new(
-                    e.category(),
-                    format!("{at}/path"),
-                    e.message().to_owned(),
-                ))?;
+                found.push(MessageError::of_error(e, format!("{at}/path")))?;
                 JsonPointer::root()
             }
         },

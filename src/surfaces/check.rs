@@ -1,8 +1,8 @@
 //! The processor's judgment of a message in the mode that collects every problem instead of
 //! stopping at the first ([`Processor::check`]): what `a2ui-mcp check` and
 //! [`crate::messages`] report. It is the same judge as [`Processor::process`] (the same reading,
-//! the same checks, in the same order), so the problem `process` refuses a message with is the
-//! first of the ones `check` lists, in the same words.
+//! the same checks), so the problem `process` refuses a message with is one of the ones `check`
+//! lists, in the same words.
 
 use super::problem::*;
 use super::processor::*;
@@ -17,8 +17,8 @@ use serde_json::Value;
 pub struct Checked {
     /// What the message did, when it was applied.
     pub applied: Option<Applied>,
-    /// Every problem, in the order of the message (empty when it is clean). A refused message's
-    /// first problem is the one [`Processor::process`] refuses it with.
+    /// Every problem, in the order of the message (empty when it is clean); a refused message's
+    /// problems include the one [`Processor::process`] refuses it with.
     pub problems: Vec<ProcessError>,
 }
 
@@ -97,11 +97,15 @@ impl Processor {
             }
             Err(first) => {
                 let mut all = self.refused_problems(message);
-                // The judge is one: the first of these is `process`'s, unless a check it makes
+                // The judge is one: `process`'s problem is among these, unless a check it makes
                 // only when it applies (the model written, the bytes held) refused it.
                 if !all.contains(&first.error) {
                     all.insert(0, first.error.clone());
                 }
+                // In the order of the message: its envelope, then component by component
+                // (what reading found of a component beside what judging it found), then what
+                // is about the message as a whole (the graph).
+                all.sort_by_key(|e| message_order(&e.pointer));
                 let surface_id = first.surface_id;
                 Checked {
                     applied: None,
@@ -156,19 +160,16 @@ impl Processor {
             return problems;
         };
         let version = version.unwrap_or(crate::stream::Version::V0_9);
+        // The warnings of the values judged: a check gives them for a refused message too.
+        let mut warnings = Vec::new();
+        let surface_id = match &body {
+            Body::CreateSurface(c) => c.surface_id.clone(),
+            Body::UpdateComponents(u) => u.surface_id.clone(),
+            _ => String::new(),
+        };
         match body {
             Body::CreateSurface(create) => {
                 let at = "/createSurface";
-                if self.surfaces.contains_key(&create.surface_id) {
-                    problems.push(MessageError::new(
-                        Category::Integrity,
-                        format!("{at}/surfaceId"),
-                        format!(
-                            "surface '{}' already exists (delete it before creating it again)",
-                            create.surface_id
-                        ),
-                    ));
-                }
                 match &create.catalog_id {
                     None if !version.is_v1() => problems.push(MessageError::new(
                         Category::Validation,
@@ -193,6 +194,16 @@ impl Processor {
                     }
                     _ => {}
                 }
+                if self.surfaces.contains_key(&create.surface_id) {
+                    problems.push(MessageError::new(
+                        Category::Integrity,
+                        format!("{at}/surfaceId"),
+                        format!(
+                            "surface '{}' already exists (delete it before creating it again)",
+                            create.surface_id
+                        ),
+                    ));
+                }
                 let mut surface = Surface::empty(
                     create.surface_id,
                     version,
@@ -210,7 +221,7 @@ impl Processor {
                         // A model that cannot be written is `process`'s first problem.
                         let _ = judged.data.set(&crate::path::JsonPointer::root(), model);
                     }
-                    problems.extend(self.every_component_problem(&judged, components));
+                    problems.extend(self.every_component_problem(&judged, components, true, &mut warnings));
                 }
                 // A check goes on as if the surface had been created (its catalog, none of what
                 // the refused message carried, so nothing past a limit is held), so that its
@@ -228,15 +239,31 @@ impl Processor {
                     self.surfaces.insert(id, surface);
                 }
             }
+            // An id that could not be read was read as the empty one: its problem is said.
+            Body::UpdateComponents(update) if update.surface_id.is_empty() => {}
+            Body::UpdateDataModel(update) if update.surface_id.is_empty() => {}
             Body::UpdateComponents(update) => {
                 match self.existing(&update.surface_id, "/updateComponents") {
-                    Err(e) => problems.push(e),
+                    Err(e) => {
+                        problems.push(e);
+                        // The components are judged all the same, on a surface whose default
+                        // catalog is not known: the empty id, which no catalog has (a
+                        // `createSurface` naming it is refused), so the calls relying on it
+                        // are those of a catalog not registered, not reported once more.
+                        let unknown = Surface::empty(
+                            update.surface_id,
+                            version,
+                            Some(String::new()),
+                            false,
+                        );
+                        problems.extend(self.every_component_problem(&unknown, update.components, false, &mut warnings));
+                    }
                     Ok(_) => {
                         let surface = self
                             .surfaces
                             .remove(&update.surface_id)
                             .expect("it exists");
-                        problems.extend(self.every_component_problem(&surface, update.components));
+                        problems.extend(self.every_component_problem(&surface, update.components, true, &mut warnings));
                         self.surfaces.insert(update.surface_id, surface);
                     }
                 }
@@ -248,6 +275,16 @@ impl Processor {
             }
             _ => {}
         }
+        let index = self.messages.saturating_sub(1);
+        for warning in warnings {
+            if self.warnings.len() < MAX_WARNINGS {
+                self.warnings.push(ProcessWarning {
+                    index,
+                    surface_id: surface_id.clone(),
+                    warning,
+                });
+            }
+        }
         problems
     }
 
@@ -257,10 +294,26 @@ impl Processor {
         let (read, mut problems) = parse_message_all(message, self.parse_options());
         if let Some(Message {
             body: Body::CallRendererFunction(call),
-            ..
+            version,
         }) = read
         {
-            problems.extend(self.agent_call_problems(call));
+            // Read as the components of its version are (v1.0: as a surface not decided).
+            let spelling = match version {
+                Some(v) if v.is_v1() => crate::syntax::Spelling::Plain,
+                _ => self.options.earlier_spelling,
+            };
+            let mut warnings = Vec::new();
+            problems.extend(self.agent_call_problems(call, spelling, &mut warnings));
+            let index = self.messages.saturating_sub(1);
+            for warning in warnings {
+                if self.warnings.len() < MAX_WARNINGS {
+                    self.warnings.push(ProcessWarning {
+                        index,
+                        surface_id: String::new(),
+                        warning,
+                    });
+                }
+            }
         }
         problems
     }
@@ -362,6 +415,19 @@ impl Processor {
                 });
             }
         }
+    }
+}
+
+/// Where a problem stands in the order of its message: the envelope first, then the
+/// components by index, then the message as a whole (pointer `""`).
+fn message_order(pointer: &str) -> (u8, usize) {
+    if pointer.is_empty() {
+        return (2, 0);
+    }
+    let mut tokens = pointer.split('/').skip(2);
+    match (tokens.next(), tokens.next().and_then(|i| i.parse().ok())) {
+        (Some("components"), Some(index)) => (1, index),
+        _ => (0, 0),
     }
 }
 

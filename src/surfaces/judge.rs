@@ -25,9 +25,10 @@ use std::collections::{HashMap, HashSet};
 pub(super) fn message_spelling(
     surface: &Surface,
     defs: &[ComponentDef],
+    earlier: Spelling,
 ) -> (Spelling, Option<Spelling>, Option<String>) {
     if !surface.version.is_v1() {
-        return (Spelling::Plain, Some(Spelling::Plain), None);
+        return (earlier, Some(earlier), None);
     }
     let mut evidence = crate::syntax::Evidence::default();
     for def in defs {
@@ -164,7 +165,7 @@ impl Processor {
             }
             _ => return Vec::new(),
         };
-        let problems = self.every_component_problem(&surface, defs);
+        let problems = self.every_component_problem(&surface, defs, true, &mut Vec::new());
         if existing {
             self.surfaces.insert(surface.id.clone(), surface);
         }
@@ -177,12 +178,14 @@ impl Processor {
         &mut self,
         surface: &Surface,
         defs: Vec<ComponentDef>,
+        graph: bool,
+        warnings: &mut Vec<crate::error::Warning>,
     ) -> Vec<MessageError> {
         let mut problems = Vec::new();
         let collecting = self.collecting.replace(Vec::new());
         let mut seen = HashSet::with_capacity(defs.len());
         let mut passed = Vec::with_capacity(defs.len());
-        let (spelling, _, _) = message_spelling(surface, &defs);
+        let (spelling, _, _) = message_spelling(surface, &defs, self.options.earlier_spelling);
         for def in defs {
             if !seen.insert(def.id.clone()) {
                 problems.push(MessageError::new(
@@ -223,8 +226,11 @@ impl Processor {
             }
             // Bounded: each round sets one property the schema names aside.
             loop {
-                match self.component(surface, def.clone(), spelling, &mut Vec::new()) {
+                // The warnings of the last round only: a round judges the component again.
+                let mut round = Vec::new();
+                match self.component(surface, def.clone(), spelling, &mut round) {
                     Ok(component) => {
+                        warnings.append(&mut round);
                         // What its values' compilation found (they compile on past a problem).
                         problems.extend(self.collecting.iter_mut().flat_map(std::mem::take));
                         passed.push(component);
@@ -233,7 +239,6 @@ impl Processor {
                     Err(e) => {
                         let prop = prop_of(&e.pointer, &def.pointer)
                             .filter(|p| def.props.contains_key(p.as_str()));
-                        let whole = e.category != Category::Catalog;
                         problems.push(e);
                         match prop {
                             Some(prop) => {
@@ -241,11 +246,10 @@ impl Processor {
                             }
                             None => {
                                 // A problem of the whole component (a required property
-                                // missing) does not hide its values' problems; a component
-                                // without a catalog has no catalog to compile them with.
-                                if whole {
-                                    let _ = self.compile(surface, &def, spelling, &mut Vec::new());
-                                }
+                                // missing, no catalog) does not hide its values' problems (a
+                                // call relying on a default catalog that is not there stops
+                                // the compilation, and is what the whole problem says).
+                                let _ = self.compile(surface, &def, spelling, warnings);
                                 problems.extend(self.collecting.iter_mut().flat_map(std::mem::take));
                                 break;
                             }
@@ -269,6 +273,10 @@ impl Processor {
                 found.sort_by_key(|(at, _)| *at);
                 problems.extend(found.into_iter().map(|(_, e)| e));
             }
+        }
+        if !graph {
+            self.collecting = collecting;
+            return problems;
         }
         if let Err(e) = graph::check(surface, &passed, self.options.strict) {
             problems.push(e);
@@ -339,7 +347,7 @@ impl Processor {
                 ),
             ));
         }
-        let (spelling, decided, mixed_at) = message_spelling(surface, &defs);
+        let (spelling, decided, mixed_at) = message_spelling(surface, &defs, self.options.earlier_spelling);
         let mut spelled = Spelled {
             spelling: decided,
             warnings: Vec::new(),

@@ -44,6 +44,11 @@ pub struct ProcessorOptions {
     /// [`Surface::live`](crate::surfaces::Surface::live)). Default none: a renderer that resolves whole trees
     /// ([`Surface::resolve`](crate::surfaces::Surface::resolve)) pays nothing for it.
     pub live: Option<ResolveLimits>,
+    /// The spelling the values of messages before v1.0 are read in. Default the plain one, as
+    /// their specifications write them; a linter that wants the `@` spelling everywhere (the
+    /// stream check in an `@` environment) reads them in it, each plain-shaped value a literal
+    /// and a warning.
+    pub earlier_spelling: crate::syntax::Spelling,
     /// The most tool runs that may wait for their answer at once ([`Processor::take_tool_runs`](crate::surfaces::Processor::take_tool_runs)).
     /// Default 4 096; one more fails its evaluation with `LIMIT_EXCEEDED`.
     pub max_pending_runs: usize,
@@ -61,6 +66,7 @@ impl Default for ProcessorOptions {
             accept_unregistered_catalogs: false,
             check_calls: true,
             live: None,
+            earlier_spelling: crate::syntax::Spelling::Plain,
             max_pending_runs: 4096,
         }
     }
@@ -88,6 +94,12 @@ impl ProcessorOptions {
     /// Sets [`accept_unregistered_catalogs`](ProcessorOptions::accept_unregistered_catalogs).
     pub fn accept_unregistered_catalogs(mut self, accept: bool) -> ProcessorOptions {
         self.accept_unregistered_catalogs = accept;
+        self
+    }
+
+    /// Sets [`earlier_spelling`](ProcessorOptions::earlier_spelling).
+    pub fn earlier_spelling(mut self, spelling: crate::syntax::Spelling) -> ProcessorOptions {
+        self.earlier_spelling = spelling;
         self
     }
 

@@ -179,8 +179,35 @@ impl Processor {
     /// ([`Processor::check`](crate::surfaces::Processor::check)): its shape, then what refuses
     /// the call before it runs (its catalog and function, who may call it, each problem of its
     /// compilation), located in the message.
-    pub(super) fn agent_call_problems(&self, mut message: FunctionCallMessage) -> Vec<MessageError> {
+    pub(super) fn agent_call_problems(
+        &self,
+        mut message: FunctionCallMessage,
+        spelling: crate::syntax::Spelling,
+        warnings: &mut Vec<crate::error::Warning>,
+    ) -> Vec<MessageError> {
         let mut problems = Vec::new();
+        // v0.10's `callableFrom`, on the message or in the call: the agent may call only what is
+        // callable remotely.
+        let from = message
+            .call
+            .get("callFunction")
+            .and_then(|c| c.get("callableFrom"))
+            .map(|f| (format!("/{}/callFunction/callableFrom", message.key), f))
+            .or_else(|| {
+                message
+                    .call
+                    .get("callableFrom")
+                    .map(|f| (format!("/{}/callableFrom", message.key), f))
+            });
+        if let Some((at, from)) = from
+            && !matches!(from.as_str(), Some("remoteOnly" | "clientOrRemote"))
+        {
+            problems.push(MessageError::new(
+                Category::Validation,
+                at,
+                format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
+            ));
+        }
         // A missing id does not hide the call's own problems.
         if message.function_call_id.is_none() {
             let probe = FunctionCallMessage {
@@ -191,6 +218,7 @@ impl Processor {
             problems.extend(Processor::agent_call_of(probe).err());
             message.function_call_id = Some(String::new());
         }
+        let key = message.key.clone();
         let (_, call, at, older) = match Processor::agent_call_of(message) {
             Ok(found) => found,
             Err(e) => {
@@ -198,11 +226,36 @@ impl Processor {
                 return problems;
             }
         };
-        if let Err((_, _, error)) = self.prepare_agent_call(&call, older, true) {
-            problems.extend(error.into_problems().into_iter().map(|e| {
+        // Read in `spelling`, the call must be one: in the `@` spelling a plain call written
+        // with anything more than its own keys is a literal object.
+        use crate::syntax::{Form, PlainShape, form, plain_shape};
+        if !matches!(form(&call, spelling), Some(Form::Call(_)))
+            && plain_shape(&call) != Some(PlainShape::Call)
+        {
+            let hint = if call.contains_key("call") {
+                " ('call' without '@' is the plain spelling, read only as {\"call\": name, \"args\"?: {…}, \"catalogId\"?: …, \"returnType\"?: …} with nothing else)"
+            } else {
+                ""
+            };
+            problems.push(MessageError::new(
+                Category::Validation,
+                at,
+                format!(
+                    "'{}' must be a function call {{\"@call\": name, \"args\": {{…}}}}{hint}",
+                    key
+                ),
+            ));
+            return problems;
+        }
+        match self.prepare_agent_call(&call, older, true, Some(spelling)) {
+            Ok(payload) => warnings.extend(payload.warnings().iter().map(|w| {
+                let location = format!("{at}{}", w.location());
+                w.clone().with_location(location)
+            })),
+            Err((_, _, error)) => problems.extend(error.into_problems().into_iter().map(|e| {
                 let pointer = format!("{at}{}", e.location());
                 MessageError::of_error(e, pointer)
-            }));
+            })),
         }
         problems
     }
@@ -213,7 +266,7 @@ impl Processor {
         call: &Map<String, Value>,
         older: bool,
     ) -> Result<Value, (&'static str, String, Error)> {
-        let payload = self.prepare_agent_call(call, older, false)?;
+        let payload = self.prepare_agent_call(call, older, false, None)?;
         run_call(&payload, None, Origin::Agent).map_err(|e| match e.denial() {
             // A call nested in the arguments: the engine's own words name it and its rule.
             Some(Denial::AllowedCallers | Denial::UserActivation) => {
@@ -236,6 +289,7 @@ impl Processor {
         call: &Map<String, Value>,
         older: bool,
         judged_only: bool,
+        spelling: Option<crate::syntax::Spelling>,
     ) -> Result<crate::payload::Payload, (&'static str, String, Error)> {
         let invalid = |said: String| {
             let error = Error::new(ErrorCode::ExpressionError, said.clone());
@@ -275,7 +329,7 @@ impl Processor {
         let default_catalog = older.then(|| self.env.default_catalog());
         let scope = CompileScope {
             default_catalog,
-            spelling: self.env.spelling(),
+            spelling: spelling.unwrap_or(self.env.spelling()),
             caller: None,
         };
         let compiled = self.env.compile_in(&Value::Object(call.clone()), scope).0;
