@@ -85,7 +85,7 @@ fn every_deliberate_mistake_of_the_restaurant_finder_is_found() {
     assert_eq!(
         located(&report),
         expect(&[
-            (1, "", ErrorCode::ValidationFailed, None),
+            (1, "/beginRendering", ErrorCode::ValidationFailed, None),
             (
                 2,
                 "/updateComponents/components/1/text",
@@ -114,7 +114,7 @@ fn every_deliberate_mistake_of_the_restaurant_finder_is_found() {
         "{report}"
     );
     let messages: Vec<&str> = report.problems().iter().map(|p| p.message()).collect();
-    assert!(messages[0].contains("not an A2UI message"));
+    assert!(messages[0].contains("it is a v0.8 message"));
     assert!(messages[1].contains("returns string") && messages[1].contains("'number'"));
     assert!(messages[2].contains("requires the argument 'other'"));
     assert!(messages[4].contains("never created"));
@@ -201,7 +201,7 @@ fn every_deliberate_mistake_of_the_order_summary_is_found() {
                 Some("callMcpTool")
             ),
             (1, lines, ErrorCode::ExpressionError, Some("transformData")),
-            (3, "", ErrorCode::ValidationFailed, None),
+            (3, "/callFunction", ErrorCode::ValidationFailed, None),
             (
                 3,
                 "/callFunction/args/url",
@@ -213,7 +213,7 @@ fn every_deliberate_mistake_of_the_order_summary_is_found() {
     );
     let messages: Vec<&str> = report.problems().iter().map(|p| p.message()).collect();
     assert!(messages[3].contains(&format!(
-        "unknown function 'callMcpTool' in catalog '{BASIC}'"
+        "Unrecognized function 'callMcpTool' in catalog '{BASIC}'"
     )));
     assert!(messages[5].contains("in JMESPath expression: json.lines[].{name: title"));
     assert!(messages[7].contains("\"receipt page\" is not a \"uri\""));

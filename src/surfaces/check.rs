@@ -204,10 +204,17 @@ impl Processor {
                         ),
                     ));
                 }
+                // A surface refused for lacking its catalogId is judged on as one whose catalog is
+                // not known (see the unknown surface of an update below), that problem being said
+                // once.
+                let catalog_id = match create.catalog_id {
+                    None if !version.is_v1() => Some(String::new()),
+                    other => other,
+                };
                 let mut surface = Surface::empty(
                     create.surface_id,
                     version,
-                    create.catalog_id,
+                    catalog_id,
                     create.send_data_model,
                 );
                 if let Some(components) = create.components {

@@ -197,6 +197,7 @@ impl Processor {
             }
             let mut def = def;
             let first = problems.len();
+            self.set_aside.clear();
             // The properties the schema does not name are set aside in one pass (judging the
             // component again per unknown property would be quadratic in its properties).
             // The property a problem is at, when it is at one.
@@ -243,6 +244,7 @@ impl Processor {
                         match prop {
                             Some(prop) => {
                                 def.props.shift_remove(&prop);
+                                self.set_aside.insert(prop);
                             }
                             None => {
                                 // A problem of the whole component (a required property
@@ -250,7 +252,12 @@ impl Processor {
                                 // call relying on a default catalog that is not there stops
                                 // the compilation, and is what the whole problem says).
                                 let _ = self.compile(surface, &def, spelling, warnings);
-                                problems.extend(self.collecting.iter_mut().flat_map(std::mem::take));
+                                // What the call check already said there (an unknown function
+                                // in `checks`) is not said again by the compiler.
+                                let said: HashSet<String> =
+                                    problems[first..].iter().map(|p| p.pointer.clone()).collect();
+                                let compiled = self.collecting.iter_mut().flat_map(std::mem::take);
+                                problems.extend(compiled.filter(|p| !said.contains(&p.pointer)));
                                 break;
                             }
                         }
@@ -274,6 +281,7 @@ impl Processor {
                 problems.extend(found.into_iter().map(|(_, e)| e));
             }
         }
+        self.set_aside.clear();
         if !graph {
             self.collecting = collecting;
             return problems;
@@ -496,7 +504,8 @@ impl Processor {
                 ));
             };
             for required in &schema.required {
-                if !def.props.contains_key(required) {
+                // A property set aside for its own problem (judging every problem) is there.
+                if !def.props.contains_key(required) && !self.set_aside.contains(required) {
                     return Err(MessageError::new(
                         Category::Validation,
                         at.clone(),
@@ -579,14 +588,18 @@ impl Processor {
             ));
         }
         match self.catalogs.get(id) {
-            None => Err(MessageError::new(
-                Category::Catalog,
-                pointer,
-                format!(
-                    "Catalog not found: {id} (registered: {})",
-                    self.catalog_list()
-                ),
-            )),
+            None => {
+                let error = crate::error::Error::new(
+                    crate::error::ErrorCode::CatalogError,
+                    format!(
+                        "Catalog not found: {id} (registered: {})",
+                        self.catalog_list()
+                    ),
+                )
+                .with_missing_catalog(MissingCatalog::NotRegistered(id.to_owned()))
+                .with_phase(crate::error::Phase::Compile);
+                Err(MessageError::of_error(error, pointer))
+            }
             Some(info) => match info.version {
                 Some(v) if !v.same_line(surface.version) => Err(MessageError::new(
                     Category::Catalog,

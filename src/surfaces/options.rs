@@ -37,7 +37,8 @@ pub struct ProcessorOptions {
     /// then not checked against a schema). Default off: `Catalog not found`, a `CatalogError`.
     pub accept_unregistered_catalogs: bool,
     /// Calls are checked (their catalogs resolved, their functions and arguments compiled).
-    /// Default on; a checker that compiles them itself, reporting every problem, turns it off.
+    /// Default on; a host that only needs the surfaces' structure (a test of actions that
+    /// compiles them itself) turns it off, and then nothing of a component is compiled.
     pub check_calls: bool,
     /// Keep each surface's resolved tree live, with the limits of its resolution, and record
     /// what each message, host write and refresh changes ([`Processor::take_changes`](crate::surfaces::Processor::take_changes),

@@ -70,6 +70,9 @@ pub struct Processor {
     /// While every problem of a message is judged ([`Processor::check`](crate::surfaces::Processor::check)): the
     /// problems of the values compiled, each value's all of them.
     pub(super) collecting: Option<Vec<MessageError>>,
+    /// While every problem of a component is judged: the properties set aside for their own
+    /// problems, which its required properties count as given.
+    pub(super) set_aside: HashSet<String>,
     /// What [`Processor::check`](crate::surfaces::Processor::check) remembers of the stream's spellings, for its warnings.
     pub(super) stream_spelling: check::StreamSpelling,
 }
@@ -173,6 +176,7 @@ impl Processor {
             forwarded_errors: Vec::new(),
             live_totals: live::Totals::default(),
             collecting: None,
+            set_aside: HashSet::new(),
             stream_spelling: check::StreamSpelling::default(),
         }
     }
