@@ -470,7 +470,6 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "connect",
     "jmespath",
     "json",
-    "model",
 ];
 
 /// Folders whose sub-modules still import each other in a circle (same rules as above).
