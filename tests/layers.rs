@@ -468,7 +468,6 @@ const NOT_YET_A_TABLE_OF_CONTENTS: &[&str] = &[
     "catalog",
     "catalog::document",
     "connect",
-    "jmespath",
 ];
 
 /// Folders whose sub-modules still import each other in a circle (same rules as above).
