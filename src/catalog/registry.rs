@@ -343,8 +343,9 @@ mod tests {
             ArgSchema::new().required("a").optional("b").optional("c"),
             Show,
         );
-        let mut env = crate::Environment::new();
-        env.add_catalog(catalog).set_default_catalog("c");
+        let env = crate::Environment::new()
+            .with_catalog(catalog)
+            .with_default_catalog("c");
         let payload = env
             .compile(&json!({"@call": "show", "args": {"a": {"@path": "/x"}, "b": 2}}))
             .unwrap();
