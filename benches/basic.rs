@@ -28,10 +28,9 @@ fn model() -> Value {
 }
 
 fn env() -> Environment {
-    let mut env = Environment::new();
-    env.add_catalog(BasicCatalog::new().build());
-    env.set_default_catalog(BASIC_CATALOG_ID);
-    env
+    Environment::new()
+        .with_catalog(BasicCatalog::new().build())
+        .with_default_catalog(BASIC_CATALOG_ID)
 }
 
 fn contexts(prefix: &str) -> Vec<JsonPointer> {

@@ -88,7 +88,7 @@ fn split_1mb(c: &mut Criterion) {
     let mut env = Environment::new();
     let mut limits = env.limits().clone();
     limits.max_eval_items = 4 << 20;
-    env.set_limits(limits);
+    env = env.with_limits(limits);
     let line = "Title: A2UI and MCP\nURL: https://example.com/a2ui/mcp\n\n";
     let text: String = line.repeat((1 << 20) / line.len());
     // split only reads: the same model serves every iteration.

@@ -72,6 +72,22 @@ impl Environment {
         self
     }
 
+    /// [`add_catalog`](Environment::add_catalog), by value: the form for building an
+    /// environment in one expression.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Catalog, Environment};
+    ///
+    /// let env = Environment::new()
+    ///     .with_catalog(Catalog::new("https://example.com/mine.json"))
+    ///     .with_default_catalog("https://example.com/mine.json");
+    /// assert_eq!(env.default_catalog(), "https://example.com/mine.json");
+    /// ```
+    pub fn with_catalog(mut self, catalog: Catalog) -> Environment {
+        self.add_catalog(catalog);
+        self
+    }
+
     /// The catalog with this id, to add functions to it.
     pub fn catalog_mut(&mut self, id: &str) -> Option<&mut Catalog> {
         self.catalogs.get_mut(id)
@@ -79,7 +95,7 @@ impl Environment {
 
     /// Sets the catalog used by calls without `catalogId` (normally the surface's catalog).
     /// Default: the MCP catalog.
-    pub fn set_default_catalog(&mut self, id: impl Into<String>) -> &mut Environment {
+    pub fn with_default_catalog(mut self, id: impl Into<String>) -> Environment {
         self.default_catalog = id.into();
         self
     }
@@ -96,25 +112,25 @@ impl Environment {
 
     /// Replaces all limits. Payloads compiled from now on apply them (functions read them
     /// from each call); payloads compiled before keep theirs.
-    pub fn set_limits(&mut self, limits: Limits) -> &mut Environment {
+    pub fn with_limits(mut self, limits: Limits) -> Environment {
         self.limits = limits;
         self
     }
 
     /// Deepest payload nesting (default 128).
-    pub fn set_max_depth(&mut self, depth: usize) -> &mut Environment {
+    pub fn with_max_depth(mut self, depth: usize) -> Environment {
         self.limits.max_depth = depth;
         self
     }
 
     /// Highest array index a write may use (default 10 000).
-    pub fn set_max_index(&mut self, index: usize) -> &mut Environment {
+    pub fn with_max_index(mut self, index: usize) -> Environment {
         self.limits.max_index = index;
         self
     }
 
     /// Most items and bytes of text one function may return (defaults 4 194 304 and 64 MiB).
-    pub fn set_max_output(&mut self, items: usize, bytes: usize) -> &mut Environment {
+    pub fn with_max_output(mut self, items: usize, bytes: usize) -> Environment {
         self.limits.max_output_items = items;
         self.limits.max_output_bytes = bytes;
         self
@@ -130,16 +146,16 @@ impl Environment {
     /// use serde_json::json;
     ///
     /// let payload = json!({"@call": "updateDataModel", "args": {"updates": {"/copy": {"path": "/name"}}}});
-    /// let mut env = Environment::new();
+    /// let env = Environment::new();
     /// let mut model = json!({"name": "Ada"});
     /// env.compile(&payload)?.eval(&mut model)?; // the `@` spelling: a literal object, and a warning
     /// assert_eq!(model["copy"], json!({"path": "/name"}));
-    /// env.set_spelling(Spelling::Plain);
+    /// let env = env.with_spelling(Spelling::Plain);
     /// env.compile(&payload)?.eval(&mut model)?; // the plain spelling: a binding
     /// assert_eq!(model["copy"], json!("Ada"));
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
-    pub fn set_spelling(&mut self, spelling: Spelling) -> &mut Environment {
+    pub fn with_spelling(mut self, spelling: Spelling) -> Environment {
         self.spelling = spelling;
         self
     }
@@ -168,20 +184,47 @@ impl Environment {
     /// env.add_catalog(BasicCatalog::new().build());
     /// let call = json!({"@call": "add", "catalogId": BASIC_CATALOG_ID, "args": {"a": "5", "b": 1}});
     /// assert!(env.compile(&call).is_ok()); // numeric text, as the reference adds it
-    /// env.set_schema_checks(true);
+    /// let env = env.with_schema_checks(true);
     /// # #[cfg(feature = "json-schema")]
     /// assert_eq!(env.check(&call).errors()[0].location(), "/args/a");
     /// # }
     /// ```
-    pub fn set_schema_checks(&mut self, on: bool) -> &mut Environment {
+    pub fn with_schema_checks(mut self, on: bool) -> Environment {
         self.schema_checks = on;
         self
     }
 
     /// Whether literal arguments are validated against the catalogs' schemas
-    /// ([`set_schema_checks`](Environment::set_schema_checks)).
+    /// ([`with_schema_checks`](Environment::with_schema_checks)).
     pub fn schema_checks(&self) -> bool {
         self.schema_checks
+    }
+
+    // The `set_*` forms below are kept, hidden, only for the callers in `src/surfaces/`,
+    // `src/messages/` and `tests/surfaces_input_safety.rs`, which another branch of issue 37
+    // converts; they go with its last caller.
+    #[doc(hidden)]
+    pub fn set_default_catalog(&mut self, id: impl Into<String>) -> &mut Environment {
+        self.default_catalog = id.into();
+        self
+    }
+
+    #[doc(hidden)]
+    pub fn set_limits(&mut self, limits: Limits) -> &mut Environment {
+        self.limits = limits;
+        self
+    }
+
+    #[doc(hidden)]
+    pub fn set_spelling(&mut self, spelling: Spelling) -> &mut Environment {
+        self.spelling = spelling;
+        self
+    }
+
+    #[doc(hidden)]
+    pub fn set_schema_checks(&mut self, on: bool) -> &mut Environment {
+        self.schema_checks = on;
+        self
     }
 
     fn scope(&self, caller: Option<Origin>) -> Scope<'_> {

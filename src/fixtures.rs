@@ -271,14 +271,14 @@ fn case_environment(case: &Value, shared: Option<&Value>) -> Result<Environment,
         }
     }
     if let Some(id) = case.get("defaultCatalogId") {
-        env.set_default_catalog(id.as_str().ok_or("defaultCatalogId is not a string")?);
+        env = env.with_default_catalog(id.as_str().ok_or("defaultCatalogId is not a string")?);
     }
     match case.get("spelling") {
         None => {}
         Some(Value::String(s)) => {
             let spelling = Spelling::parse(s)
                 .ok_or_else(|| format!("spelling is \"at\" or \"plain\", not {s:?}"))?;
-            env.set_spelling(spelling);
+            env = env.with_spelling(spelling);
         }
         Some(_) => return Err("spelling is not a string".into()),
     }

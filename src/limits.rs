@@ -16,8 +16,7 @@ pub(crate) const DEFAULT_CACHE_CAPACITY: usize = 256;
 /// let mut limits = Limits::default();
 /// assert_eq!((limits.max_depth, limits.max_index, limits.cache_capacity), (128, 10_000, 256));
 /// limits.jmespath.max_length = 64;
-/// let mut env = Environment::new();
-/// env.set_limits(limits);
+/// let env = Environment::new().with_limits(limits);
 /// assert_eq!(env.limits().jmespath.max_length, 64);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]

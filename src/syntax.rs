@@ -39,8 +39,7 @@ use serde_json::{Map, Value};
 /// use a2ui_catalog_mcp::{Environment, Spelling};
 /// use serde_json::json;
 ///
-/// let mut env = Environment::new();
-/// env.set_spelling(Spelling::Plain);
+/// let env = Environment::new().with_spelling(Spelling::Plain);
 /// let payload = env.compile(&json!({"items": {"call": "split", "args": {"value": {"path": "/csv"}, "separator": ","}}}))?;
 /// assert_eq!(payload.eval(&mut json!({"csv": "a,b"}))?, json!({"items": ["a", "b"]}));
 /// assert_eq!(Spelling::parse("plain"), Some(Spelling::Plain));

@@ -13,10 +13,9 @@ fn basic() -> Catalog {
 }
 
 fn env() -> Environment {
-    let mut env = Environment::new();
-    env.add_catalog(basic());
-    env.set_default_catalog(BASIC);
-    env
+    Environment::new()
+        .with_catalog(basic())
+        .with_default_catalog(BASIC)
 }
 
 /// `(code, location)` of every compile problem, or nothing when the payload compiles.

@@ -206,10 +206,10 @@ fn env() -> Environment {
     basic
         .implement_function("formatString", FormatString)
         .unwrap();
-    let mut env = Environment::new();
-    env.add_catalog(basic);
-    env.set_default_catalog(BASIC);
-    env
+
+    Environment::new()
+        .with_catalog(basic)
+        .with_default_catalog(BASIC)
 }
 
 fn pointer(text: &str) -> JsonPointer {

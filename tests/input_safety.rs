@@ -536,8 +536,7 @@ fn padding_counts_what_writes_create() {
         .unwrap();
     let mut limits = Limits::default();
     limits.max_eval_items = 1_000;
-    let mut small = Environment::new();
-    small.set_limits(limits);
+    let small = Environment::new().with_limits(limits);
     let again = small
         .compile(&json!({"@call": "updateDataModel", "args": {"updates": {"/rows/10000": 1}}}))
         .unwrap();
@@ -563,8 +562,7 @@ fn max_output_items_bounds_a_transform_result() {
     limits.max_eval_items = u64::MAX;
     limits.max_eval_steps = u64::MAX;
     limits.max_output_items = 1_000;
-    let mut env = Environment::new();
-    env.set_limits(limits);
+    let env = Environment::new().with_limits(limits);
     let mut model = json!([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     // 2^7 copies of 11 nodes, and the 2^7 - 1 arrays above them: past 1 000.
     let err = env
@@ -585,8 +583,7 @@ fn max_output_items_bounds_a_transform_result() {
 fn split_and_regex_capture_items_share_the_budget() {
     let mut limits = Limits::default();
     limits.max_eval_items = 8;
-    let mut env = Environment::new();
-    env.set_limits(limits);
+    let env = Environment::new().with_limits(limits);
     let split = json!({"@call": "split", "args": {"value": "a,b,c", "separator": ","}});
     let capture =
         json!({"@call": "regexCapture", "args": {"value": ["ab", "cd"], "pattern": "(.)(.)"}});
@@ -609,8 +606,7 @@ fn split_and_regex_capture_items_share_the_budget() {
 fn jmespath_steps_count_for_the_whole_evaluation() {
     let mut limits = Limits::default();
     limits.max_eval_steps = 1_000;
-    let mut env = Environment::new();
-    env.set_limits(limits);
+    let env = Environment::new().with_limits(limits);
     // Each call takes a few hundred steps: alone it passes, several together do not.
     let call = json!({"@call": "transformData", "args": {"jmespath": "[*].[@, @]", "data": {"@path": "/rows"}}});
     let mut model = json!({"rows": (0..100).collect::<Vec<_>>()});

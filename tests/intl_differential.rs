@@ -67,10 +67,9 @@ fn formatting_equals_intl() {
     for case in all {
         let locale = case["locale"].as_str().unwrap();
         let env = envs.entry(locale.to_owned()).or_insert_with(|| {
-            let mut env = Environment::new();
-            env.add_catalog(BasicCatalog::new().locale(locale).unwrap().build());
-            env.set_default_catalog(BASIC_CATALOG_ID);
-            env
+            Environment::new()
+                .with_catalog(BasicCatalog::new().with_locale(locale).unwrap().build())
+                .with_default_catalog(BASIC_CATALOG_ID)
         });
         let f = case["f"].as_str().unwrap();
         let got = env

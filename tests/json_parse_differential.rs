@@ -303,7 +303,7 @@ fn env() -> Environment {
     let mut env = Environment::new();
     let mut limits = Limits::default();
     limits.max_depth = MAX_DEPTH;
-    env.set_limits(limits);
+    env = env.with_limits(limits);
     env
 }
 

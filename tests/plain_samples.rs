@@ -14,10 +14,9 @@ const SAMPLES: [&str; 3] = [
 ];
 
 fn env(spelling: Spelling) -> Environment {
-    let mut env = Environment::new();
-    env.add_catalog(Catalog::from_schema_str(include_str!("data/basic-catalog.json")).unwrap());
-    env.set_spelling(spelling);
-    env
+    Environment::new()
+        .with_catalog(Catalog::from_schema_str(include_str!("data/basic-catalog.json")).unwrap())
+        .with_spelling(spelling)
 }
 
 fn sample(name: &str) -> String {

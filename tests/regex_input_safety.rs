@@ -24,10 +24,9 @@ fn heavy(i: usize) -> String {
 }
 
 fn env() -> Environment {
-    let mut env = Environment::new();
-    env.add_catalog(BasicCatalog::new().build());
-    env.set_default_catalog(BASIC_CATALOG_ID);
-    env
+    Environment::new()
+        .with_catalog(BasicCatalog::new().build())
+        .with_default_catalog(BASIC_CATALOG_ID)
 }
 
 /// How many `LIMIT_EXCEEDED` a rendered answer holds.

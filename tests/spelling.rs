@@ -7,9 +7,7 @@ use serde_json::{Value, json};
 const BASIC: &str = "https://a2ui.org/specification/v1_0/catalogs/basic/catalog.json";
 
 fn plain() -> Environment {
-    let mut env = Environment::new();
-    env.set_spelling(Spelling::Plain);
-    env
+    Environment::new().with_spelling(Spelling::Plain)
 }
 
 fn with_basic(mut env: Environment) -> Environment {

@@ -606,9 +606,9 @@ mod output_schema {
                 Ok(args.value_or_null("value").clone())
             })
             .unwrap();
-        let mut env = Environment::new();
-        env.add_catalog(catalog)
-            .set_default_catalog("https://example.com/dates.json");
+        let env = Environment::new()
+            .with_catalog(catalog)
+            .with_default_catalog("https://example.com/dates.json");
         let compiles = |value: &str| {
             env.compile(&json!({"@call": "due", "args": {"value": value}}))
                 .is_ok()

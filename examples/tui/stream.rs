@@ -106,8 +106,8 @@ pub struct StreamApp {
 /// `locale` and `time_zone`), the basic catalog's component schemas, permissive validation.
 pub fn processor(locale: &str, time_zone: &str) -> Result<(Processor, UrlRequests), Error> {
     let basic = BasicCatalog::new()
-        .locale_or_default(locale)
-        .time_zone(time_zone)?;
+        .with_locale_or_default(locale)
+        .with_time_zone(time_zone)?;
     let urls = basic.url_requests();
     let mut env = Environment::new();
     env.add_catalog(basic.build());

@@ -68,18 +68,18 @@ impl BasicCatalog {
     }
 
     /// Sets the locale (BCP 47). A tag that cannot be read is an error here; the CLI and hosts
-    /// that want the documented fallback use [`locale_or_default`](BasicCatalog::locale_or_default).
+    /// that want the documented fallback use [`locale_or_default`](BasicCatalog::with_locale_or_default).
     /// A well-formed tag of a language the compiled data does not have falls back to `en-US`
     /// (ICU4X alone would fall back to CLDR's root locale).
     ///
     /// ```
     /// use a2ui_catalog_mcp::basic::BasicCatalog;
-    /// assert_eq!(BasicCatalog::new().locale("cy")?.locale_tag(), "cy");
-    /// assert_eq!(BasicCatalog::new().locale("ja-JP")?.locale_tag(), "ja-JP");
-    /// assert_eq!(BasicCatalog::new().locale("xx-ZZ")?.locale_tag(), "en-US");
+    /// assert_eq!(BasicCatalog::new().with_locale("cy")?.locale_tag(), "cy");
+    /// assert_eq!(BasicCatalog::new().with_locale("ja-JP")?.locale_tag(), "ja-JP");
+    /// assert_eq!(BasicCatalog::new().with_locale("xx-ZZ")?.locale_tag(), "en-US");
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
-    pub fn locale(mut self, tag: &str) -> Result<BasicCatalog, Error> {
+    pub fn with_locale(mut self, tag: &str) -> Result<BasicCatalog, Error> {
         let locale = Locale::try_from_str(tag).map_err(|e| {
             Error::new(
                 ErrorCode::ValidationFailed,
@@ -100,13 +100,13 @@ impl BasicCatalog {
     }
 
     /// Sets the locale, falling back to `en-US` when the tag cannot be read.
-    pub fn locale_or_default(self, tag: &str) -> BasicCatalog {
+    pub fn with_locale_or_default(self, tag: &str) -> BasicCatalog {
         let fallback = self.clone();
-        self.locale(tag).unwrap_or(fallback)
+        self.with_locale(tag).unwrap_or(fallback)
     }
 
     /// Sets the IANA time zone (`Europe/Berlin`); an unknown one is an error.
-    pub fn time_zone(mut self, name: &str) -> Result<BasicCatalog, Error> {
+    pub fn with_time_zone(mut self, name: &str) -> Result<BasicCatalog, Error> {
         self.time_zone = jiff::tz::TimeZone::get(name).map_err(|e| {
             Error::new(
                 ErrorCode::ValidationFailed,
@@ -117,7 +117,7 @@ impl BasicCatalog {
     }
 
     /// Lets `openUrl` open URLs of this scheme too (`mailto`, `tel`).
-    pub fn allow_scheme(mut self, scheme: &str) -> BasicCatalog {
+    pub fn with_allowed_scheme(mut self, scheme: &str) -> BasicCatalog {
         self.schemes.push(scheme.to_ascii_lowercase());
         self
     }

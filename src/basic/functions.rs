@@ -395,7 +395,7 @@ impl Shared {
     /// Whether the host opens this URL: a URI of the published form (`scheme:…`, no
     /// whitespace: [`uri_format_problem`](crate::json::uri_format_problem)), no longer than
     /// [`MAX_URL_BYTES`], of a scheme the host allows. `javascript:` has the form; it is
-    /// refused because no host allows it by default (`BasicCatalog::allow_scheme` is the
+    /// refused because no host allows it by default (`BasicCatalog::with_allowed_scheme` is the
     /// host's decision), so the message names the scheme rather than the form.
     fn url_verdict(&self, url: &str) -> Result<(), Error> {
         let kind = Kind::OpenUrl;

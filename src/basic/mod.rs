@@ -7,9 +7,9 @@
 //! use a2ui_catalog_mcp::Environment;
 //! use serde_json::json;
 //!
-//! let mut env = Environment::new();
-//! env.add_catalog(BasicCatalog::new().locale("de-DE")?.build());
-//! env.set_default_catalog(BASIC_CATALOG_ID);
+//! let env = Environment::new()
+//!     .with_catalog(BasicCatalog::new().with_locale("de-DE")?.build())
+//!     .with_default_catalog(BASIC_CATALOG_ID);
 //! let label = env.compile(&json!({"@call": "formatString", "args": {
 //!     "value": "${name}: ${formatCurrency(value: ${price}, currency: 'EUR')}"}}))?;
 //! assert_eq!(label.eval(&mut json!({"name": "Tee", "price": 1234.5}))?, json!("Tee: 1.234,50\u{a0}€"));
@@ -39,7 +39,7 @@
 //! - Operators follow JavaScript's `Number` arithmetic; a result JSON cannot hold (`x / 0`) is
 //!   `EXPRESSION_ERROR`. `equals` compares JSON values deeply.
 //! - `openUrl` does no I/O: it queues the URL for the host ([`UrlRequests`]), for `http` and
-//!   `https` only unless the host allows more ([`BasicCatalog::allow_scheme`]).
+//!   `https` only unless the host allows more ([`BasicCatalog::with_allowed_scheme`]).
 //! - `formatString`: a literal template is expanded at compile time into bindings and calls
 //!   ([`Function::expand`](crate::Function::expand)): its paths are exact dependencies, its
 //!   calls are checked and located like any other, a tool called inside it is the payload's

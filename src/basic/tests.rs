@@ -5,10 +5,9 @@ use serde_json::Value;
 use serde_json::json;
 
 fn env(locale: &str) -> Environment {
-    let mut env = Environment::new();
-    env.add_catalog(BasicCatalog::new().locale(locale).unwrap().build());
-    env.set_default_catalog(BASIC_CATALOG_ID);
-    env
+    Environment::new()
+        .with_catalog(BasicCatalog::new().with_locale(locale).unwrap().build())
+        .with_default_catalog(BASIC_CATALOG_ID)
 }
 
 fn call(env: &Environment, f: &str, args: Value, model: Value) -> Result<Value, Error> {
@@ -253,11 +252,11 @@ fn templates_from_data_call_pure_functions_only() {
 
 #[test]
 fn open_url_queues_a_request() {
-    let builder = BasicCatalog::new().allow_scheme("mailto");
+    let builder = BasicCatalog::new().with_allowed_scheme("mailto");
     let requests = builder.url_requests();
-    let mut env = Environment::new();
-    env.add_catalog(builder.build());
-    env.set_default_catalog(BASIC_CATALOG_ID);
+    let env = Environment::new()
+        .with_catalog(builder.build())
+        .with_default_catalog(BASIC_CATALOG_ID);
     let mut opened = Vec::new();
     for url in ["https://example.com", "mailto:a@b.c"] {
         let open = env
@@ -289,7 +288,10 @@ fn unknown_languages_fall_back_to_en_us() {
         ("xx-ZZ", "en-US"),
         ("zz", "en-US"),
     ] {
-        assert_eq!(BasicCatalog::new().locale(tag).unwrap().locale_tag(), kept);
+        assert_eq!(
+            BasicCatalog::new().with_locale(tag).unwrap().locale_tag(),
+            kept
+        );
     }
     give(
         "xx-ZZ",
@@ -297,7 +299,7 @@ fn unknown_languages_fall_back_to_en_us() {
         json!({"value": 1234.5}),
         json!("1,234.5"),
     );
-    assert!(BasicCatalog::new().locale("not a tag").is_err());
+    assert!(BasicCatalog::new().with_locale("not a tag").is_err());
 }
 
 #[test]
@@ -418,8 +420,7 @@ fn length_and_numeric_need_numeric_bounds() {
         json!({"value": "not_a_number"}),
         json!(false),
     );
-    let mut strict = env.clone();
-    strict.set_schema_checks(true);
+    let strict = env.clone().with_schema_checks(true);
     #[cfg(feature = "json-schema")]
     for f in ["length", "numeric"] {
         let value = if f == "length" {

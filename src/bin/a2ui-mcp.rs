@@ -260,10 +260,10 @@ fn main() -> ExitCode {
     };
     let sub_matches = matches.subcommand().map(|(_, m)| m);
     let result = match cli.command {
-        Command::Check { files, env, strict } => environment(&env).and_then(|mut e| {
+        Command::Check { files, env, strict } => environment(&env).and_then(|e| {
             // A linter of agents' output: literal arguments against the catalogs' own schemas,
             // the built-in catalogs' included.
-            e.set_schema_checks(true);
+            let e = e.with_schema_checks(true);
             check(&e, &documents(&env)?, strict, &files, cli.json)
         }),
         Command::Render {
@@ -397,8 +397,8 @@ fn print_error(err: &Error, as_json: bool) {
 fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
     let mut env = Environment::new();
     let basic = BasicCatalog::new()
-        .locale_or_default(&options.locale)
-        .time_zone(&options.time_zone)?;
+        .with_locale_or_default(&options.locale)
+        .with_time_zone(&options.time_zone)?;
     env.add_catalog(basic.build());
     for path in &options.catalogs {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
@@ -411,13 +411,12 @@ fn environment(options: &EnvOptions) -> Result<Environment, Failure> {
         }
     }
     if let Some(id) = &options.default_catalog {
-        env.set_default_catalog(id.clone());
+        env = env.with_default_catalog(id.clone());
     }
-    env.set_spelling(match options.spelling {
+    Ok(env.with_spelling(match options.spelling {
         SpellingArg::At => Spelling::At,
         SpellingArg::Plain => Spelling::Plain,
-    });
-    Ok(env)
+    }))
 }
 
 /// The catalog documents whose component schemas `check` applies: the basic catalog's, then

@@ -170,8 +170,7 @@ mod tests {
 
     #[test]
     fn output_limit() {
-        let mut env = Environment::new();
-        env.set_max_output(3, 1 << 20);
+        let env = Environment::new().with_max_output(3, 1 << 20);
         for value in [json!("a,b,c,d"), json!(["a,b", "c,d"])] {
             let payload = json!({"@call": "split", "args": {"value": value, "separator": ","}});
             let err = env

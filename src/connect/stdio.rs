@@ -8,7 +8,7 @@
 //! comes; an answer that is not JSON-RPC fails its request at once; and the whole process group
 //! is signalled on close and on drop, without a runtime.
 
-use super::Diagnostics;
+use super::diagnostics::Diagnostics;
 use rmcp::RoleClient;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;

@@ -7,8 +7,8 @@
 //! used any other way (compared, tested for truth, passed to a function, put in the result) is
 //! needed whole. It over-approximates: whatever the search could observe is in the answer.
 
-use super::Expression;
 use super::ast::{Ast, Node, NodeId};
+use super::expression::Expression;
 use super::func::Func;
 use crate::json::Need;
 

@@ -384,6 +384,23 @@ pub(crate) fn scan(text: &str, max_depth: usize) -> Result<Structure, ReadError>
     }
 }
 
+/// Whether the tool-text reader's checking pass accepts `text` within `max_depth` (the grammar,
+/// the depth limit, numbers within a double's range), recording the structure it would decode
+/// from and dropping it. With the `internals` feature only: the benchmarks measure the pass
+/// against [`nests_deeper_than`](super::nests_deeper_than) with it.
+///
+/// ```
+/// use a2ui_catalog_mcp::json::tool_text_checks;
+/// assert!(tool_text_checks(r#"[{"a": "[[[["}]"#, 2));
+/// assert!(!tool_text_checks("[[[1]]]", 2));
+/// assert!(!tool_text_checks("[1,]", 2));
+/// ```
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub fn tool_text_checks(text: &str, max_depth: usize) -> bool {
+    scan(text, max_depth).is_ok()
+}
+
 fn scan_checked(text: &str, max_depth: usize) -> Result<Structure, ReadError> {
     let b = text.as_bytes();
     // Sized for a tool text (a string every 16 bytes, a container every 64) so that they are

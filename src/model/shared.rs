@@ -3,7 +3,7 @@
 //! the same resolved path of the same model started after it (a call starts when its request
 //! is sent).
 
-use super::DataModel;
+use super::data_model::DataModel;
 use crate::path::JsonPointer;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};

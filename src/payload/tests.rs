@@ -98,7 +98,7 @@ fn depth_limit_is_inclusive_and_configurable() {
     let mut env = Environment::new();
     assert!(env.compile(&nest(128)).is_ok());
     assert!(env.compile(&nest(129)).is_err());
-    env.set_max_depth(4);
+    env = env.with_max_depth(4);
     assert!(env.compile(&nest(4)).is_ok());
     assert_eq!(
         env.compile(&nest(5)).unwrap_err().code(),
@@ -394,7 +394,7 @@ fn a_function_expands_its_literal_arguments_into_a_compiled_payload() {
         ArgSchema::new().required("value"),
         Echo,
     ));
-    env.set_default_catalog(TEST_CATALOG);
+    env = env.with_default_catalog(TEST_CATALOG);
     let payload = env
         .compile(&json!({"@call": "echo", "args": {"value": "${/name}"}}))
         .unwrap();

@@ -17,10 +17,9 @@ use serde_json::{Map, Value, json};
 const V09: &str = "protocol v0.9 semantics (a validationResult is a plain truthy object there); the crate implements v1.0";
 
 fn environment() -> Environment {
-    let mut env = Environment::new();
-    env.add_catalog(BasicCatalog::new().build());
-    env.set_default_catalog(BASIC_CATALOG_ID);
-    env
+    Environment::new()
+        .with_catalog(BasicCatalog::new().build())
+        .with_default_catalog(BASIC_CATALOG_ID)
 }
 
 fn category(code: ErrorCode) -> &'static str {
@@ -394,8 +393,7 @@ fn check_reports_the_suites_invalid_function_calls() {
             invalid += 1;
             let call = json!({"@call": case["function"], "args": case.get("args").cloned().unwrap_or(json!({}))});
             for (i, schemas) in [false, true].into_iter().enumerate() {
-                let mut env = environment();
-                env.set_schema_checks(schemas);
+                let env = environment().with_schema_checks(schemas);
                 if env.check(&call).is_ok() {
                     reported_valid[i].push(case["name"].as_str().unwrap_or("").to_owned());
                 }

@@ -19,7 +19,7 @@ const V09_BASIC_ID: &str = "https://a2ui.org/specification/v0_9/catalogs/basic/c
 /// `catalogs` (inline documents) and `catalog` (the one catalog a `validate` case's validator
 /// is built on: it checks every surface whose own catalog is not registered).
 pub fn processor(case: &Value, v1: bool, mut env: Environment) -> Result<Processor, Outcome> {
-    env.set_max_depth(SUITE_MAX_DEPTH);
+    env = env.with_max_depth(SUITE_MAX_DEPTH);
     let mut documents = Vec::new();
     for path in case["catalogPaths"].as_array().into_iter().flatten() {
         let path = path.as_str().unwrap();

@@ -1,6 +1,6 @@
 //! Validation of literal arguments with `jsonschema`, leaving dynamic ones out.
 
-use super::{FunctionDeclaration, bad_entry};
+use super::invalid::bad_entry;
 use crate::error::{Error, ErrorCode};
 use crate::path::escape_token;
 use crate::syntax::looks_dynamic;
@@ -286,7 +286,7 @@ fn describe(e: &ValidationError<'_>, dynamic: &Dynamic, base: &str) -> String {
 
 /// Validates the literal arguments of one call site, appending what is wrong to `errors`.
 pub(super) fn check(
-    decl: &FunctionDeclaration,
+    function: &str,
     validator: &Validator,
     args: &Map<String, Value>,
     location: &str,
@@ -328,19 +328,19 @@ pub(super) fn check(
         let what = match argument {
             Some(arg) => format!(
                 "'{}': the argument '{}' does not fit the catalog's schema: {}",
-                decl.name,
+                function,
                 arg.replace("~1", "/").replace("~0", "~"),
                 describe(&e, &dynamic, &format!("/{arg}"))
             ),
             None => format!(
                 "'{}': the arguments do not fit the catalog's schema: {}",
-                decl.name,
+                function,
                 describe(&e, &dynamic, "")
             ),
         };
         errors.push(
             Error::new(code, what)
-                .with_function(decl.name.clone())
+                .with_function(function.to_owned())
                 .with_location(where_),
         );
     }
