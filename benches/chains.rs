@@ -235,8 +235,8 @@ fn chains(c: &mut Criterion) {
                         tap_server.stage_next_results();
                         let mut p = Processor::new(
                             ProcessorOptions::default()
-                                .accept_unregistered_catalogs(true)
-                                .live(ResolveLimits::default()),
+                                .with_accept_unregistered_catalogs(true)
+                                .with_live(ResolveLimits::default()),
                         );
                         p.process(&tap_surface).unwrap();
                         p.take_changes();

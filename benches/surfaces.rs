@@ -62,8 +62,12 @@ fn edit(n: usize, value: &str) -> Value {
 fn options(live: bool) -> ProcessorOptions {
     let mut limits = ResolveLimits::default();
     limits.max_template_items = 100_000;
-    let options = ProcessorOptions::default().accept_unregistered_catalogs(true);
-    if live { options.live(limits) } else { options }
+    let options = ProcessorOptions::default().with_accept_unregistered_catalogs(true);
+    if live {
+        options.with_live(limits)
+    } else {
+        options
+    }
 }
 
 /// A processor after the whole stream, each message's changes taken.

@@ -200,33 +200,6 @@ impl Environment {
         self.schema_checks
     }
 
-    // The `set_*` forms below are kept, hidden, only for the callers in `src/surfaces/`,
-    // `src/messages/` and `tests/surfaces_input_safety.rs`, which another branch of issue 37
-    // converts; they go with its last caller.
-    #[doc(hidden)]
-    pub fn set_default_catalog(&mut self, id: impl Into<String>) -> &mut Environment {
-        self.default_catalog = id.into();
-        self
-    }
-
-    #[doc(hidden)]
-    pub fn set_limits(&mut self, limits: Limits) -> &mut Environment {
-        self.limits = limits;
-        self
-    }
-
-    #[doc(hidden)]
-    pub fn set_spelling(&mut self, spelling: Spelling) -> &mut Environment {
-        self.spelling = spelling;
-        self
-    }
-
-    #[doc(hidden)]
-    pub fn set_schema_checks(&mut self, on: bool) -> &mut Environment {
-        self.schema_checks = on;
-        self
-    }
-
     fn scope(&self, caller: Option<Origin>) -> Scope<'_> {
         Scope {
             catalogs: &self.catalogs,

@@ -44,7 +44,7 @@ fn render(message: Value) -> Value {
 /// Processes one message with live trees (`ProcessorOptions::live`): how many instances
 /// failed with `LIMIT_EXCEEDED`.
 fn process_live(message: Value) -> usize {
-    let options = ProcessorOptions::default().live(ResolveLimits::default());
+    let options = ProcessorOptions::default().with_live(ResolveLimits::default());
     let mut p = Processor::with_environment(env(), options);
     p.process(&message).unwrap();
     let live = p.surface("s").unwrap().live().unwrap();

@@ -137,7 +137,7 @@ fn component_mistakes_are_located() {
         ),
     ];
     for (components, strict, pointer, message) in cases {
-        let mut p = processor(ProcessorOptions::default().strict(strict));
+        let mut p = processor(ProcessorOptions::default().with_strict(strict));
         let err = p.process(&create(components.clone())).unwrap_err();
         assert_eq!(err.error.pointer, pointer, "{components}: {err}");
         assert!(err.error.message.contains(message), "{components}: {err}");
@@ -148,7 +148,7 @@ fn component_mistakes_are_located() {
 
 #[test]
 fn a_message_that_fails_changes_nothing() {
-    let mut p = processor(ProcessorOptions::default().strict(true));
+    let mut p = processor(ProcessorOptions::default().with_strict(true));
     p.process(&create(json!([
         {"id": "root", "component": "Column", "children": ["c1"]},
         {"id": "c1", "component": "Text", "text": "Valid"}
@@ -237,7 +237,7 @@ fn bad_messages_are_located_errors() {
 
 #[test]
 fn component_count_is_bounded_and_deep_values_do_not_recurse() {
-    let mut p = processor(ProcessorOptions::default().max_components(1000));
+    let mut p = processor(ProcessorOptions::default().with_max_components(1000));
     let many: Vec<Value> = (0..1001)
         .map(|i| json!({"id": format!("t{i}"), "component": "Text", "text": "x"}))
         .collect();
@@ -246,7 +246,7 @@ fn component_count_is_bounded_and_deep_values_do_not_recurse() {
     assert!(p.surface("s").is_none());
     // 100 000 components, the default limit: accepted, in linear time, once the host lets its
     // surfaces hold more than the default 64 MiB (they take about 107 MB here).
-    let mut p = processor(ProcessorOptions::default().max_held_bytes(256 << 20));
+    let mut p = processor(ProcessorOptions::default().with_max_held_bytes(256 << 20));
     let mut children = Vec::new();
     let mut many = Vec::new();
     for i in 0..99_999 {
@@ -259,7 +259,7 @@ fn component_count_is_bounded_and_deep_values_do_not_recurse() {
     assert_eq!(p.surface("s").unwrap().component_count(), 100_000);
     assert!(start.elapsed().as_secs() < 30);
     // A chain 5 000 deep (a Card in a Card…): no recursion in the graph walks.
-    let mut p = processor(ProcessorOptions::default().strict(true));
+    let mut p = processor(ProcessorOptions::default().with_strict(true));
     let mut chain = vec![json!({"id": "root", "component": "Card", "child": "c0"})];
     for i in 0..5000 {
         chain.push(
@@ -366,7 +366,7 @@ fn the_tree_resolves_templates_pending_children_and_failures() {
 fn a_template_over_a_million_items_is_bounded() {
     use a2ui_catalog_mcp::surfaces::{NodeState, ResolveLimits};
     // A million rows take 72 MB: more than the default `max_held_bytes`, which the host raises.
-    let mut p = processor(ProcessorOptions::default().max_held_bytes(256 << 20));
+    let mut p = processor(ProcessorOptions::default().with_max_held_bytes(256 << 20));
     let rows = Value::Array(vec![Value::Null; 1_000_000]);
     p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC,
         "dataModel": {"rows": rows},

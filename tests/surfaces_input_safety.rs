@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 fn live(limits: ResolveLimits) -> Processor {
     Processor::new(
         ProcessorOptions::default()
-            .accept_unregistered_catalogs(true)
-            .max_held_bytes(256 << 20)
-            .live(limits),
+            .with_accept_unregistered_catalogs(true)
+            .with_max_held_bytes(256 << 20)
+            .with_live(limits),
     )
 }
 
@@ -142,9 +142,9 @@ fn a_hundred_thousand_components() {
 fn surfaces_and_their_components_are_bounded_together() {
     let mut p = Processor::new(
         ProcessorOptions::default()
-            .accept_unregistered_catalogs(true)
-            .max_held_bytes(256 << 20)
-            .max_surfaces(3),
+            .with_accept_unregistered_catalogs(true)
+            .with_max_held_bytes(256 << 20)
+            .with_max_surfaces(3),
     );
     let texts = |n: usize| {
         let mut components = vec![json!({"id": "root", "component": "Column",
@@ -373,8 +373,9 @@ fn rendering_is_bounded_for_the_whole_processor() {
         |name| {
             let stream = resolution_attack(name);
             let (out, peak) = peak::peak_of(|| {
-                let mut p =
-                    Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+                let mut p = Processor::new(
+                    ProcessorOptions::default().with_accept_unregistered_catalogs(true),
+                );
                 let errors: Vec<_> = stream.iter().filter_map(|m| p.process(m).err()).collect();
                 assert!(errors.is_empty(), "{errors:?}");
                 let out = p.render_json(&errors, ResolveLimits::default());
@@ -488,9 +489,9 @@ fn the_benchmark_stream_and_the_default_limits() {
 fn evaluation_attack(name: &str) -> u64 {
     use a2ui_catalog_mcp::basic::{BASIC_CATALOG_ID, BasicCatalog};
     use a2ui_catalog_mcp::{Environment, ErrorCode};
-    let mut env = Environment::new();
-    env.add_catalog(BasicCatalog::new().build());
-    env.set_default_catalog(BASIC_CATALOG_ID);
+    let env = Environment::new()
+        .with_catalog(BasicCatalog::new().build())
+        .with_default_catalog(BASIC_CATALOG_ID);
     let limit = |result: Result<Value, a2ui_catalog_mcp::Error>| {
         let err = result.unwrap_err();
         assert_eq!(err.code(), ErrorCode::LimitExceeded, "{name}: {err}");
@@ -512,7 +513,7 @@ fn evaluation_attack(name: &str) -> u64 {
             let (failed, peak) = peak::peak_of(|| {
                 let options = ProcessorOptions::default();
                 let options = if is_live {
-                    options.live(ResolveLimits::default())
+                    options.with_live(ResolveLimits::default())
                 } else {
                     options
                 };
@@ -581,7 +582,7 @@ fn evaluation_is_bounded_per_evaluation_and_per_message() {
 /// property, or scanning the problems found so far per child, was quadratic: minutes here).
 #[test]
 fn per_property_and_strict_checks_are_linear_in_the_message() {
-    let mut p = Processor::new(ProcessorOptions::default().strict(true));
+    let mut p = Processor::new(ProcessorOptions::default().with_strict(true));
     p.register_catalog(&json!({"catalogId": "my", "components": {
         "Text": {"properties": {"component": {"const": "Text"}, "text": {"type": "string"},
             "variant": {"enum": ["h1", "body"]}}, "required": ["component", "text"]},
@@ -670,8 +671,9 @@ fn what_surfaces_hold_is_bounded_for_the_whole_stream() {
         &HELD_ATTACKS,
         |name| {
             let ((refused, last), peak) = peak::peak_of(|| {
-                let mut p =
-                    Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+                let mut p = Processor::new(
+                    ProcessorOptions::default().with_accept_unregistered_catalogs(true),
+                );
                 create(
                     &mut p,
                     "s",

@@ -14,8 +14,8 @@ fn root() -> PathBuf {
 
 fn live() -> ProcessorOptions {
     ProcessorOptions::default()
-        .accept_unregistered_catalogs(true)
-        .live(ResolveLimits::default())
+        .with_accept_unregistered_catalogs(true)
+        .with_live(ResolveLimits::default())
 }
 
 /// Every surface's live tree equals its resolution.
@@ -266,8 +266,8 @@ fn a_template_over_the_limit_fails_its_instance() {
     limits.max_template_items = 10;
     let mut p = Processor::new(
         ProcessorOptions::default()
-            .accept_unregistered_catalogs(true)
-            .live(limits),
+            .with_accept_unregistered_catalogs(true)
+            .with_live(limits),
     );
     stream(&mut p, &rows_surface(11));
     let live = p.surface("s").unwrap().live().unwrap();

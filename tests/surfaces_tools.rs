@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 fn live() -> ProcessorOptions {
     ProcessorOptions::default()
-        .accept_unregistered_catalogs(true)
-        .live(ResolveLimits::default())
+        .with_accept_unregistered_catalogs(true)
+        .with_live(ResolveLimits::default())
 }
 
 /// A call of the MCP catalog.
@@ -555,7 +555,7 @@ fn a_result_past_the_limits_fails_and_writes_nothing() {
 /// Taps past `max_pending_runs`: each one more fails with `LIMIT_EXCEEDED`; nothing else moves.
 #[test]
 fn pending_runs_are_bounded() {
-    let mut p = Processor::new(live().max_pending_runs(100));
+    let mut p = Processor::new(live().with_max_pending_runs(100));
     surface(
         &mut p,
         json!({"rows": (0..10_000).map(|i| json!({"i": i})).collect::<Vec<_>>()}),
@@ -719,8 +719,8 @@ fn a_bound_tool_result_is_charged_to_the_live_trees() {
     limits.max_bytes = 256 << 10;
     let mut p = Processor::new(
         ProcessorOptions::default()
-            .accept_unregistered_catalogs(true)
-            .live(limits),
+            .with_accept_unregistered_catalogs(true)
+            .with_live(limits),
     );
     let greeting = json!({"id": "greeting", "component": "Text", "text": mcp("transformData", json!({"jmespath": "text",
         "data": mcp("callMcpTool", json!({"name": "greet", "arguments": {}}))}))});

@@ -202,8 +202,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
 async fn surface(host: &McpHost) -> Result<(), Box<dyn Error>> {
     let mut processor = Processor::new(
         ProcessorOptions::default()
-            .accept_unregistered_catalogs(true)
-            .live(ResolveLimits::default()),
+            .with_accept_unregistered_catalogs(true)
+            .with_live(ResolveLimits::default()),
     );
     let call = |function: &str, args: Value| json!({"@call": function, "catalogId": MCP_CATALOG_ID, "args": args});
     let chain = call(

@@ -113,7 +113,7 @@ pub fn processor(locale: &str, time_zone: &str) -> Result<(Processor, UrlRequest
     env.add_catalog(basic.build());
     // Live: each surface's tree is kept between messages and writes, so a frame reads it
     // instead of resolving every property again.
-    let options = ProcessorOptions::default().live(ResolveLimits::default());
+    let options = ProcessorOptions::default().with_live(ResolveLimits::default());
     let mut processor = Processor::with_environment(env, options);
     let document: Value = serde_json::from_str(BASIC_CATALOG_JSON)
         .map_err(|e| Error::new(ErrorCode::ValidationFailed, e.to_string()))?;

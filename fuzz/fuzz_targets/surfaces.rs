@@ -86,8 +86,8 @@ fn message(u: &mut Unstructured<'_>) -> Result<Value> {
 }
 
 fn run(u: &mut Unstructured<'_>) -> Result<()> {
-    let options = ProcessorOptions::default().accept_unregistered_catalogs(true);
-    let mut live = Processor::new(options.clone().live(limits()));
+    let options = ProcessorOptions::default().with_accept_unregistered_catalogs(true);
+    let mut live = Processor::new(options.clone().with_live(limits()));
     let mut plain = Processor::new(options);
     let mut errors = Vec::new();
     for _ in 0..u.int_in_range(1..=16)? {

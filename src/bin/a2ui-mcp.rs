@@ -629,7 +629,7 @@ fn render(
     let with_session = servers.scripted.is_some() || !servers.specs.is_empty() || !steps.is_empty();
     for path in files {
         let options = if with_session {
-            ProcessorOptions::default().live(ResolveLimits::default())
+            ProcessorOptions::default().with_live(ResolveLimits::default())
         } else {
             ProcessorOptions::default()
         };

@@ -19,14 +19,14 @@ pub fn check_stream(env: &Environment, text: &str) -> Report {
 
 /// Checks a whole stream as [`check_stream`] does, its components also checked against the
 /// component schemas of the catalog `documents` (see [`StreamChecker::add_catalog_document`]),
-/// in strict mode when `strict` (see [`StreamChecker::strict`]).
+/// in strict mode when `strict` (see [`StreamChecker::with_strict`]).
 pub fn check_stream_with(
     env: &Environment,
     documents: &[Value],
     strict: bool,
     text: &str,
 ) -> Result<Report, Error> {
-    let mut checker = StreamChecker::new(env).strict(strict);
+    let mut checker = StreamChecker::new(env).with_strict(strict);
     for document in documents {
         checker.add_catalog_document(document)?;
     }
@@ -120,7 +120,7 @@ impl<'e> StreamChecker<'e> {
     /// judges it, so a dangling child, an orphan or a missing `root` left by any message is a
     /// problem of that message. Call it before the first message and before
     /// [`add_catalog_document`](StreamChecker::add_catalog_document).
-    pub fn strict(mut self, strict: bool) -> StreamChecker<'e> {
+    pub fn with_strict(mut self, strict: bool) -> StreamChecker<'e> {
         self.strict = strict;
         self.processor = judge(self.env, strict);
         self
@@ -280,9 +280,9 @@ fn judge(env: &Environment, strict: bool) -> Processor {
     Processor::with_environment(
         env.clone(),
         ProcessorOptions::default()
-            .accept_unregistered_catalogs(true)
-            .earlier_spelling(env.spelling())
-            .strict(strict),
+            .with_accept_unregistered_catalogs(true)
+            .with_earlier_spelling(env.spelling())
+            .with_strict(strict),
     )
 }
 

@@ -152,4 +152,3 @@ pub fn is_stream(text: &str) -> bool {
 fn is_message(value: &Value) -> bool {
     matches!(value, Value::Object(map) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k)))
 }
-

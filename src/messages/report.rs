@@ -192,4 +192,3 @@ impl fmt::Display for Report {
         Ok(())
     }
 }
-

@@ -1,9 +1,9 @@
 use super::*;
+use crate::catalog::{ArgSchema, Args, Catalog};
 use crate::env::Environment;
 use crate::error::ErrorCode;
-use serde_json::Value;
-use crate::catalog::{ArgSchema, Args, Catalog};
 use crate::{MCP_CATALOG_ID, limits::Limits};
+use serde_json::Value;
 use serde_json::json;
 
 const OTHER: &str = "https://example.com/other.json";
@@ -237,7 +237,7 @@ fn the_plain_spelling_is_read_when_the_environment_reads_it() {
             .ends_with("4 messages, 1 problem, 7 warnings")
     );
     // The plain spelling: calls and bindings, checked as such; no spelling warning.
-    env.set_spelling(crate::Spelling::Plain);
+    env = env.with_spelling(crate::Spelling::Plain);
     let report = check_messages(&env, &stream);
     assert!(
         report
@@ -442,8 +442,7 @@ fn large_and_deep_messages_are_limit_exceeded() {
 
 #[test]
 fn a_smaller_depth_limit_is_followed() {
-    let mut env = env();
-    env.set_limits(Limits {
+    let env = env().with_limits(Limits {
         max_depth: 8,
         ..Limits::default()
     });

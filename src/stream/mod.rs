@@ -724,13 +724,9 @@ fn read_message(
                 }
             },
         }),
-        "updateDataModel" => Body::UpdateDataModel(update_data_model(
-            &at,
-            body,
-            v1,
-            options.max_depth,
-            found,
-        )?),
+        "updateDataModel" => {
+            Body::UpdateDataModel(update_data_model(&at, body, v1, options.max_depth, found)?)
+        }
         "deleteSurface" => Body::DeleteSurface {
             surface_id: surface_id(&at, body, found)?,
         },

@@ -62,7 +62,7 @@ impl Processor {
     /// use a2ui_catalog_mcp::JsonPointer;
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
     /// use serde_json::json;
-    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
     /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "sendDataModel": true,
     ///     "dataModel": {"rows": [{"id": "r0"}, {"id": "r1"}]},
     ///     "components": [{"id": "root", "component": "Button", "child": "t",

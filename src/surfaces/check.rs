@@ -228,7 +228,12 @@ impl Processor {
                         // A model that cannot be written is `process`'s first problem.
                         let _ = judged.data.set(&crate::path::JsonPointer::root(), model);
                     }
-                    problems.extend(self.every_component_problem(&judged, components, true, &mut warnings));
+                    problems.extend(self.every_component_problem(
+                        &judged,
+                        components,
+                        true,
+                        &mut warnings,
+                    ));
                 }
                 // A check goes on as if the surface had been created (its catalog, none of what
                 // the refused message carried, so nothing past a limit is held), so that its
@@ -257,20 +262,23 @@ impl Processor {
                         // catalog is not known: the empty id, which no catalog has (a
                         // `createSurface` naming it is refused), so the calls relying on it
                         // are those of a catalog not registered, not reported once more.
-                        let unknown = Surface::empty(
-                            update.surface_id,
-                            version,
-                            Some(String::new()),
+                        let unknown =
+                            Surface::empty(update.surface_id, version, Some(String::new()), false);
+                        problems.extend(self.every_component_problem(
+                            &unknown,
+                            update.components,
                             false,
-                        );
-                        problems.extend(self.every_component_problem(&unknown, update.components, false, &mut warnings));
+                            &mut warnings,
+                        ));
                     }
                     Ok(_) => {
-                        let surface = self
-                            .surfaces
-                            .remove(&update.surface_id)
-                            .expect("it exists");
-                        problems.extend(self.every_component_problem(&surface, update.components, true, &mut warnings));
+                        let surface = self.surfaces.remove(&update.surface_id).expect("it exists");
+                        problems.extend(self.every_component_problem(
+                            &surface,
+                            update.components,
+                            true,
+                            &mut warnings,
+                        ));
                         self.surfaces.insert(update.surface_id, surface);
                     }
                 }

@@ -513,7 +513,7 @@ mod tests {
             "/tests/a2ui-v1/schemas/catalogs/basic/catalog.json"
         ))
         .unwrap();
-        let mut p = Processor::new(ProcessorOptions::default().strict(strict));
+        let mut p = Processor::new(ProcessorOptions::default().with_strict(strict));
         p.register_catalog(&serde_json::from_str(&text).unwrap())
             .unwrap();
         p
@@ -619,8 +619,8 @@ mod tests {
         let n = 100_000;
         let mut p = Processor::new(
             ProcessorOptions::default()
-                .max_components(n + 10)
-                .max_held_bytes(256 << 20),
+                .with_max_components(n + 10)
+                .with_max_held_bytes(256 << 20),
         );
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),

@@ -254,8 +254,10 @@ impl Processor {
                                 let _ = self.compile(surface, &def, spelling, warnings);
                                 // What the call check already said there (an unknown function
                                 // in `checks`) is not said again by the compiler.
-                                let said: HashSet<String> =
-                                    problems[first..].iter().map(|p| p.pointer.clone()).collect();
+                                let said: HashSet<String> = problems[first..]
+                                    .iter()
+                                    .map(|p| p.pointer.clone())
+                                    .collect();
                                 let compiled = self.collecting.iter_mut().flat_map(std::mem::take);
                                 problems.extend(compiled.filter(|p| !said.contains(&p.pointer)));
                                 break;
@@ -355,7 +357,8 @@ impl Processor {
                 ),
             ));
         }
-        let (spelling, decided, mixed_at) = message_spelling(surface, &defs, self.options.earlier_spelling);
+        let (spelling, decided, mixed_at) =
+            message_spelling(surface, &defs, self.options.earlier_spelling);
         let mut spelled = Spelled {
             spelling: decided,
             warnings: Vec::new(),

@@ -75,67 +75,67 @@ impl Default for ProcessorOptions {
 
 impl ProcessorOptions {
     /// Sets [`strict`](ProcessorOptions::strict).
-    pub fn strict(mut self, strict: bool) -> ProcessorOptions {
+    pub fn with_strict(mut self, strict: bool) -> ProcessorOptions {
         self.strict = strict;
         self
     }
 
     /// Sets [`require_version`](ProcessorOptions::require_version).
-    pub fn require_version(mut self, require: bool) -> ProcessorOptions {
+    pub fn with_require_version(mut self, require: bool) -> ProcessorOptions {
         self.require_version = require;
         self
     }
 
     /// Sets [`fallback_catalog`](ProcessorOptions::fallback_catalog).
-    pub fn fallback_catalog(mut self, id: impl Into<String>) -> ProcessorOptions {
+    pub fn with_fallback_catalog(mut self, id: impl Into<String>) -> ProcessorOptions {
         self.fallback_catalog = Some(id.into());
         self
     }
 
     /// Sets [`accept_unregistered_catalogs`](ProcessorOptions::accept_unregistered_catalogs).
-    pub fn accept_unregistered_catalogs(mut self, accept: bool) -> ProcessorOptions {
+    pub fn with_accept_unregistered_catalogs(mut self, accept: bool) -> ProcessorOptions {
         self.accept_unregistered_catalogs = accept;
         self
     }
 
     /// Sets [`earlier_spelling`](ProcessorOptions::earlier_spelling).
-    pub fn earlier_spelling(mut self, spelling: crate::syntax::Spelling) -> ProcessorOptions {
+    pub fn with_earlier_spelling(mut self, spelling: crate::syntax::Spelling) -> ProcessorOptions {
         self.earlier_spelling = spelling;
         self
     }
 
     /// Sets [`check_calls`](ProcessorOptions::check_calls).
-    pub fn check_calls(mut self, check: bool) -> ProcessorOptions {
+    pub fn with_check_calls(mut self, check: bool) -> ProcessorOptions {
         self.check_calls = check;
         self
     }
 
     /// Sets [`live`](ProcessorOptions::live).
-    pub fn live(mut self, limits: ResolveLimits) -> ProcessorOptions {
+    pub fn with_live(mut self, limits: ResolveLimits) -> ProcessorOptions {
         self.live = Some(limits);
         self
     }
 
     /// Sets [`max_pending_runs`](ProcessorOptions::max_pending_runs).
-    pub fn max_pending_runs(mut self, max: usize) -> ProcessorOptions {
+    pub fn with_max_pending_runs(mut self, max: usize) -> ProcessorOptions {
         self.max_pending_runs = max;
         self
     }
 
     /// Sets [`max_components`](ProcessorOptions::max_components).
-    pub fn max_components(mut self, max: usize) -> ProcessorOptions {
+    pub fn with_max_components(mut self, max: usize) -> ProcessorOptions {
         self.max_components = max;
         self
     }
 
     /// Sets [`max_surfaces`](ProcessorOptions::max_surfaces).
-    pub fn max_surfaces(mut self, max: usize) -> ProcessorOptions {
+    pub fn with_max_surfaces(mut self, max: usize) -> ProcessorOptions {
         self.max_surfaces = max;
         self
     }
 
     /// Sets [`max_held_bytes`](ProcessorOptions::max_held_bytes).
-    pub fn max_held_bytes(mut self, max: usize) -> ProcessorOptions {
+    pub fn with_max_held_bytes(mut self, max: usize) -> ProcessorOptions {
         self.max_held_bytes = max;
         self
     }

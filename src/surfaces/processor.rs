@@ -143,11 +143,11 @@ impl Processor {
     /// A processor on the host's environment (its catalogs, functions and limits). Bindings
     /// and calls of v1.0 messages are read in both spellings, one per surface
     /// ([`Surface::spelling`](crate::surfaces::Surface::spelling)); before v1.0, in the plain one.
-    pub fn with_environment(mut env: Environment, options: ProcessorOptions) -> Processor {
-        env.set_spelling(Spelling::Plain);
+    pub fn with_environment(env: Environment, options: ProcessorOptions) -> Processor {
+        let mut env = env.with_spelling(Spelling::Plain);
         // Strict validation judges literal arguments by the catalogs' schemas, as `check` does.
         if options.strict {
-            env.set_schema_checks(true);
+            env = env.with_schema_checks(true);
         }
         let catalogs = env
             .catalog_ids()
@@ -390,7 +390,7 @@ impl Processor {
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
     /// use a2ui_catalog_mcp::{MCP_CATALOG_ID, Spelling};
     /// use serde_json::json;
-    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
     /// p.process(&json!({"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": "c", "components": [
     ///     {"id": "root", "component": "Button", "action": {"functionCall": {"@call": "callMcpTool", "catalogId": MCP_CATALOG_ID,
     ///         "args": {"name": "list_dir", "arguments": {"path": "/docs"}}}}}]}})).unwrap();

@@ -24,7 +24,7 @@ use std::collections::VecDeque;
 /// ```
 /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
 /// use serde_json::json;
-/// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+/// let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
 /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
 ///     "dataModel": {"s": "x".repeat(1000), "rows": [0, 0, 0, 0]},
 ///     "components": [

@@ -360,7 +360,7 @@ impl Processor {
     /// ```
     /// use a2ui_catalog_mcp::surfaces::{Applied, Processor, ProcessorOptions};
     /// use serde_json::json;
-    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    /// let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
     /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
     ///     "dataModel": {"sku": "ITEM-404"}}})).unwrap();
     /// let sent = p.call_agent_function("s", "q1", &json!({"call": "queryInventory", "catalogId": "store",

@@ -16,7 +16,7 @@ use serde_json::Value;
 /// use a2ui_catalog_mcp::mcp::MessageSink;
 /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, SharedProcessor};
 /// use serde_json::json;
-/// let shared = SharedProcessor::new(Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true)));
+/// let shared = SharedProcessor::new(Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true)));
 /// shared.process(vec![json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c"}}), json!({})]);
 /// assert!(shared.has_surface("s"));
 /// assert_eq!(shared.take_errors().len(), 1);

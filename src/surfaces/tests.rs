@@ -350,7 +350,7 @@ fn an_agent_function_response_is_matched_to_the_call_waiting_for_it() {
 
 #[test]
 fn index_in_the_root_component_is_refused_where_it_is_sent() {
-    let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
     let e = p
         .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
             "components": [{"id": "root", "component": "Text", "text": {"call": "@index", "args": {"offset": 1}}}]}}))
@@ -384,7 +384,7 @@ fn index_in_the_roots_format_string_is_refused_where_it_is_sent() {
     env.add_catalog(BasicCatalog::new().build());
     let mut p = Processor::with_environment(
         env,
-        ProcessorOptions::default().accept_unregistered_catalogs(true),
+        ProcessorOptions::default().with_accept_unregistered_catalogs(true),
     );
     let create = |components: Value| {
         json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC_CATALOG_ID,
@@ -728,7 +728,7 @@ fn a_catalog_does_not_ref_another_catalog() {
 #[test]
 fn a_surface_reads_one_spelling() {
     use crate::syntax::Spelling;
-    let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+    let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
     let tool = |id: &str, spelling_at: bool| {
         let (call, path) = if spelling_at {
             ("@call", "@path")

@@ -68,7 +68,7 @@ type Held = Resumable<TrackedModel<Value>>;
 /// let server = ScriptedServer::from_json(&json!({"results": {"list_directory": [
 ///     {"content": [{"type": "text", "text": "[FILE] a.md\n[DIR] src"}]}]}}))?;
 /// let host = server.host();
-/// let mut processor = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+/// let mut processor = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
 /// processor.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
 ///     "components": [{"id": "root", "component": "Button", "child": "label", "action": {"functionCall":
 ///         {"@call": "callMcpTool", "catalogId": a2ui_catalog_mcp::MCP_CATALOG_ID, "args": {"name": "list_directory",

@@ -10,8 +10,8 @@ pub fn run(case: &Value) -> Outcome {
     // An action naming an unknown function
     // must reach activation (where its error is reported), so calls are not checked on arrival.
     let options = ProcessorOptions::default()
-        .accept_unregistered_catalogs(true)
-        .check_calls(false);
+        .with_accept_unregistered_catalogs(true)
+        .with_check_calls(false);
     let mut processor = Processor::with_environment(Environment::new(), options);
     let model = case.get("dataModel").cloned().unwrap_or(json!({}));
     let created = processor.process(&json!({"version": "v1.0", "createSurface": {

@@ -36,7 +36,7 @@ pub fn run(case: &Value) -> Outcome {
     }
     for (i, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
         let mut processor =
-            Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true));
+            Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true));
         let message = message(definition, &step["value"]).unwrap();
         match (processor.process(&message), step.get("expectError")) {
             (Ok(_), None) => {}

@@ -55,7 +55,7 @@ fn processor(calls: &Calls) -> Result<Processor, String> {
     );
     let mut env = Environment::new();
     env.add_catalog(catalog);
-    let options = ProcessorOptions::default().live(ResolveLimits::default());
+    let options = ProcessorOptions::default().with_live(ResolveLimits::default());
     let mut p = Processor::with_environment(env, options);
     let basic = std::fs::read_to_string(root().join("catalogs/basic/v1/catalog.json"))
         .map_err(|e| e.to_string())?;

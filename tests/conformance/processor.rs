@@ -53,9 +53,9 @@ pub fn processor(case: &Value, v1: bool, mut env: Environment) -> Result<Process
     // "test-catalog-v10") and expect them to work; message_processor.yaml expects
     // "Catalog not found" for the same thing, the processor's default.
     let mut options = ProcessorOptions::default()
-        .strict(case["strictMode"].as_bool().unwrap_or(false))
-        .require_version(v1)
-        .accept_unregistered_catalogs(v1);
+        .with_strict(case["strictMode"].as_bool().unwrap_or(false))
+        .with_require_version(v1)
+        .with_accept_unregistered_catalogs(v1);
     if case["action"] == "validate" {
         let fallback = validator_catalog.or_else(|| {
             documents
@@ -64,7 +64,7 @@ pub fn processor(case: &Value, v1: bool, mut env: Environment) -> Result<Process
                 .map(str::to_owned)
         });
         if let Some(fallback) = fallback {
-            options = options.fallback_catalog(fallback);
+            options = options.with_fallback_catalog(fallback);
         }
     }
     let mut processor = Processor::with_environment(env, options);

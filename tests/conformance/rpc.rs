@@ -87,8 +87,8 @@ fn processor(args: &Value) -> Result<Processor, Outcome> {
     Ok(Processor::with_environment(
         env,
         ProcessorOptions::default()
-            .require_version(true)
-            .accept_unregistered_catalogs(true),
+            .with_require_version(true)
+            .with_accept_unregistered_catalogs(true),
     ))
 }
 

@@ -208,7 +208,7 @@ impl Processor {
     /// ```
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits};
     /// use serde_json::json;
-    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true).live(ResolveLimits::default()));
+    /// let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true).with_live(ResolveLimits::default()));
     /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
     ///     "dataModel": {"people": [{"name": "Ada"}, {"name": "Lin"}]},
     ///     "components": [

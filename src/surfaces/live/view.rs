@@ -89,7 +89,7 @@ impl<'a> LiveView<'a> {
     /// use serde_json::json;
     /// let mut limits = ResolveLimits::default();
     /// limits.max_nodes = 3;
-    /// let mut p = Processor::new(ProcessorOptions::default().accept_unregistered_catalogs(true).live(limits));
+    /// let mut p = Processor::new(ProcessorOptions::default().with_accept_unregistered_catalogs(true).with_live(limits));
     /// p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
     ///     "components": [{"id": "root", "component": "Column", "children": ["a", "b", "c"]}]}})).unwrap();
     /// let live = p.surface("s").unwrap().live().unwrap();
