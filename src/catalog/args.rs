@@ -136,12 +136,12 @@ pub enum StaticArg<'a> {
     Dynamic,
 }
 
-/// A call site's arguments at compile time, for [`Function::prepare`].
+/// A call site's arguments at compile time, for [`Function::prepare`](crate::catalog::Function::prepare).
 pub struct StaticArgs<'a> {
     pub(crate) schema: &'a ArgSchema,
     pub(crate) args: Vec<StaticArg<'a>>,
     pub(crate) limits: &'a Limits,
-    /// The slots whose literal [`Function::expand`] replaced.
+    /// The slots whose literal [`Function::expand`](crate::catalog::Function::expand) replaced.
     pub(crate) expanded: Vec<bool>,
 }
 
@@ -166,7 +166,7 @@ impl<'a> StaticArgs<'a> {
         self.limits
     }
 
-    /// Whether [`Function::expand`] replaced this argument's literal with a payload (the
+    /// Whether [`Function::expand`](crate::catalog::Function::expand) replaced this argument's literal with a payload (the
     /// argument then reads as [`StaticArg::Dynamic`], and the call receives the expansion's
     /// value).
     pub fn is_expanded(&self, name: &str) -> bool {

@@ -24,7 +24,7 @@ pub(crate) struct ToolCall {
     pub(crate) target: Option<String>,
 }
 
-/// What a tool function's [`Function::prepare`] returns for a call site whose tool name is a
+/// What a tool function's [`Function::prepare`](crate::catalog::Function::prepare) returns for a call site whose tool name is a
 /// literal, so that the compiled payload can list the tools it calls
 /// ([`Payload::tool_names`](crate::Payload::tool_names)).
 pub(crate) struct LiteralToolName(pub(crate) String);
@@ -163,7 +163,7 @@ impl<'a> CallContext<'a> {
     /// `__proto__`, `constructor` and `prototype`, which read as nothing everywhere); a
     /// malformed path is a `DATA_ERROR`.
     ///
-    /// A function that reads the model should declare what it reads with [`Function::reads`],
+    /// A function that reads the model should declare what it reads with [`Function::reads`](crate::catalog::Function::reads),
     /// so that [`Payload::dependencies`](crate::Payload::dependencies) stays exact.
     ///
     /// ```
@@ -211,7 +211,7 @@ impl<'a> CallContext<'a> {
         Value::Null
     }
 
-    /// What [`Function::prepare`] returned for this call site, if it is a `T`.
+    /// What [`Function::prepare`](crate::catalog::Function::prepare) returned for this call site, if it is a `T`.
     pub fn prepared<T: 'static>(&self) -> Option<&T> {
         self.prepared.and_then(|p| p.downcast_ref())
     }

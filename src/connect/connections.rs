@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// The connected servers, and the routing of tool names to them: give it to
 /// [`McpHost::with_router`](crate::mcp::McpHost::with_router). Clones share the connections.
 ///
-/// See the [module](self) documentation for the rules and an example.
+/// See the [module](crate::connect) documentation for the rules and an example.
 #[derive(Clone, Default)]
 pub struct Connections {
     servers: Vec<Arc<Server>>,

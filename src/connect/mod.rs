@@ -1,6 +1,6 @@
 //! Connections to real MCP servers (feature `connect`): a server started as a child process and
 //! spoken to over stdio, or one reached over streamable HTTP, through the official Rust MCP
-//! SDK (rmcp) on a tokio runtime, and the [`ToolRouter`] across them that an [`McpHost`] takes.
+//! SDK (rmcp) on a tokio runtime, and the [`ToolRouter`](crate::mcp::ToolRouter) across them that an [`McpHost`] takes.
 //!
 //! This is the crate's only I/O, apart from the engine, which never needs it: the CLI
 //! (`a2ui-mcp eval --mcp …`) and the examples use it, and a host with its own transport does

@@ -20,7 +20,7 @@ const CLOSE_LIMIT: Duration = Duration::from_secs(5);
 
 /// One connected server: a [`ToolClient`] whose requests time out and whose errors name it.
 ///
-/// Get them from [`Connections::servers`].
+/// Get them from [`Connections::servers`](crate::connect::Connections::servers).
 pub struct Server {
     pub(super) label: String,
     peer: Peer<RoleClient>,

@@ -3,7 +3,7 @@
 use super::value;
 
 /// What searches may still spend when several share one budget
-/// ([`Expression::search_view_within`]): evaluation steps (as [`JmespathLimits::max_steps`] counts
+/// ([`Expression::search_view_within`](crate::jmespath::Expression::search_view_within)): evaluation steps (as [`JmespathLimits::max_steps`](crate::jmespath::JmespathLimits::max_steps) counts
 /// them) and values of the output (each array element, object member and scalar of a result
 /// costs one, counted before it is built).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -16,7 +16,7 @@
 //!
 //! | message | what is checked |
 //! |---|---|
-//! | `createSurface` | `surfaceId` (new, or deleted before); `catalogId`, the surface's default catalog, registered in the [`Environment`] (required before v1.0; a v1.0 surface without one has no default catalog, and its calls name theirs); v1.0's inline `components` as in `updateComponents` |
+//! | `createSurface` | `surfaceId` (new, or deleted before); `catalogId`, the surface's default catalog, registered in the [`Environment`](crate::Environment) (required before v1.0; a v1.0 surface without one has no default catalog, and its calls name theirs); v1.0's inline `components` as in `updateComponents` |
 //! | `updateComponents` | the surface was created; every component has a string `id` and `component`; it is checked against its catalog's component schema when one is registered; every dynamic value in its properties, `checks`, `accessibility` and actions compiles with the surface's catalogs, each value's every problem listed; the graph (duplicate ids, cycles; in strict mode dangling children, orphans, `root`) |
 //! | `updateDataModel` | the surface was created; `path`, when given, is a JSON Pointer; v1.0 gives `value` |
 //! | `deleteSurface` | `surfaceId` |

@@ -3,7 +3,7 @@
 use crate::path::{JsonPointer, array_index};
 use serde_json::Value;
 
-/// Reads `path` in `root` without copying: what [`DataModel::read`] does for a
+/// Reads `path` in `root` without copying: what [`DataModel::read`](crate::DataModel::read) does for a
 /// `serde_json::Value`.
 ///
 /// The empty path is `root` itself. An object member is found by its key; in an array the

@@ -19,7 +19,7 @@ pub struct Write {
 /// Applies a group of writes to `target`, all or nothing, by the crate's write rules; the
 /// paths are relative to `target`.
 ///
-/// This is what [`DataModel::apply`] does for a `serde_json::Value`. A store of another shape
+/// This is what [`DataModel::apply`](crate::DataModel::apply) does for a `serde_json::Value`. A store of another shape
 /// reuses it for the part of its data it keeps as a `Value` (a document per surface, a subtree
 /// per signal): on an error `target` is left exactly as it was, key order included. The rules:
 ///

@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn err(message: Value) -> MessageError {
     parse_message(&message).unwrap_err()

@@ -9,7 +9,7 @@ pub struct ProcessorOptions {
     /// Strict validation (the suite's `strictMode`, `check --strict`): a dangling child, an
     /// orphan and a missing `root` are errors of the message that leaves them, and literal
     /// arguments of every catalog function are validated against its catalog document's schema
-    /// ([`Environment::set_schema_checks`](crate::Environment::set_schema_checks)). Default off: a renderer draws a child not yet
+    /// ([`Environment::set_schema_checks`](crate::Environment::with_schema_checks)). Default off: a renderer draws a child not yet
     /// defined as pending, since streams send parents first.
     pub strict: bool,
     /// A message without `version` is an error (the v1.0 processor's rule). Default off: it

@@ -52,7 +52,7 @@ use serde_json::{Map, Value};
 /// accepted.
 ///
 /// The crate's own MCP catalog functions check their arguments themselves, with the messages of
-/// the reference implementation, so [`Catalog::mcp`] does not validate their literal arguments
+/// the reference implementation, so [`Catalog::mcp`](crate::Catalog::mcp) does not validate their literal arguments
 /// against the schema.
 ///
 /// # Example
@@ -93,7 +93,7 @@ pub struct FunctionDeclaration {
     /// built-in functions, which check their own arguments by the reference's rules) only a
     /// compile asking for the catalogs' schemas does ([`Environment::set_schema_checks`]).
     ///
-    /// [`Environment::set_schema_checks`]: crate::Environment::set_schema_checks
+    /// [`Environment::set_schema_checks`]: crate::Environment::with_schema_checks
     #[cfg(feature = "json-schema")]
     pub(super) always: bool,
 }
@@ -165,7 +165,7 @@ impl FunctionDeclaration {
     /// Whether literal arguments are validated against the schema at every compile (with the
     /// feature `json-schema`, for a document the host read). The built-in catalogs' functions
     /// check their own arguments, and are validated against their documents' schemas only when
-    /// the environment asks for it ([`Environment::set_schema_checks`](crate::Environment::set_schema_checks)).
+    /// the environment asks for it ([`Environment::set_schema_checks`](crate::Environment::with_schema_checks)).
     pub fn validates_literals(&self) -> bool {
         #[cfg(feature = "json-schema")]
         return self.always && self.validator.is_some();
