@@ -431,3 +431,49 @@ fn strict_checks_of_many_updates_stay_linear() {
     assert_eq!(report.message_count(), updates + 2);
     assert!(report.is_clean(), "{}", report.problems()[0]);
 }
+
+/// The one judge in the mode that lists every problem: a refused `createSurface` leaves its
+/// surface for the next messages (no cascade of "never created"), an update of a surface never
+/// created still has each of its components judged, on a surface whose catalog is not known,
+/// and every problem of every value is reported once, at its pointer, with the compiler's code
+/// and function.
+#[test]
+fn refused_messages_are_judged_whole_without_a_cascade() {
+    let n = 3_000;
+    let components: Vec<serde_json::Value> = (0..n)
+        .map(|i| json!({"id": format!("c{i}"), "component": "Text",
+            "text": {"call": "split", "catalogId": MCP_CATALOG_ID, "args": {"extra": 1}}}))
+        .collect();
+    let stream = lines([
+        json!({"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC,
+            "components": [{"id": "root", "component": "Text", "text": {"call": "nope"}}]}}),
+        json!({"version": "1.0", "updateComponents": {"surfaceId": "s",
+            "components": [{"id": "root", "component": "Text", "text": "x"}]}}),
+        json!({"version": "1.0", "updateComponents": {"surfaceId": "ghost", "components": components}}),
+    ]);
+    let report = messages::check_stream(&env(), &stream);
+    let problems = report.problems();
+    // One for the refused surface, none for its next message, then the ghost and three a
+    // component (two arguments missing, one not known).
+    assert_eq!(problems.len(), 1 + 1 + 3 * n, "{}", problems[0]);
+    assert_eq!(
+        (problems[0].index(), problems[0].pointer()),
+        (Some(0), "/createSurface/components/0/text")
+    );
+    assert_eq!(
+        (problems[1].index(), problems[1].pointer()),
+        (Some(2), "/updateComponents/surfaceId")
+    );
+    assert!(problems[1].message().contains("never created"));
+    for (i, chunk) in problems[2..].chunks(3).enumerate() {
+        for p in chunk {
+            assert_eq!(p.index(), Some(2));
+            assert!(
+                p.pointer()
+                    .starts_with(&format!("/updateComponents/components/{i}/text")),
+                "{p}"
+            );
+            assert_eq!(p.function(), Some("split"), "{p}");
+        }
+    }
+}
