@@ -441,8 +441,10 @@ fn strict_checks_of_many_updates_stay_linear() {
 fn refused_messages_are_judged_whole_without_a_cascade() {
     let n = 3_000;
     let components: Vec<serde_json::Value> = (0..n)
-        .map(|i| json!({"id": format!("c{i}"), "component": "Text",
-            "text": {"call": "split", "catalogId": MCP_CATALOG_ID, "args": {"extra": 1}}}))
+        .map(|i| {
+            json!({"id": format!("c{i}"), "component": "Text",
+            "text": {"call": "split", "catalogId": MCP_CATALOG_ID, "args": {"extra": 1}}})
+        })
         .collect();
     let stream = lines([
         json!({"version": "1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC,

@@ -121,8 +121,10 @@ impl<'e> StreamChecker<'e> {
     /// problem of that message. Call it before the first message and before
     /// [`add_catalog_document`](StreamChecker::add_catalog_document).
     pub fn with_strict(mut self, strict: bool) -> StreamChecker<'e> {
-        self.strict = strict;
-        self.processor = judge(self.env, strict);
+        if strict != self.strict {
+            self.strict = strict;
+            self.processor = judge(self.env, strict);
+        }
         self
     }
 

@@ -39,8 +39,14 @@ pub(crate) fn foreign_catalog_ref(doc: &Value) -> Option<(String, String)> {
         .iter()
         .filter_map(|k| doc.get(*k).and_then(Value::as_str))
         .collect();
-    let mut stack: Vec<(String, &Value)> = vec![(String::new(), doc)];
-    while let Some((pointer, value)) = stack.pop() {
+    // Depth first with an explicit stack; the path to the value being looked at is kept as
+    // tokens, and written as a pointer only for the `$ref` found (a document of thousands of
+    // nodes is walked without building a string per node).
+    let mut stack: Vec<(usize, Token<'_>, &Value)> = vec![(0, Token::Root, doc)];
+    let mut path: Vec<Token<'_>> = Vec::new();
+    while let Some((depth, token, value)) = stack.pop() {
+        path.truncate(depth);
+        path.push(token);
         match value {
             Value::Object(map) => {
                 if let Some(Value::String(target)) = map.get("$ref") {
@@ -53,22 +59,39 @@ pub(crate) fn foreign_catalog_ref(doc: &Value) -> Option<(String, String)> {
                             || fragment.starts_with("/components/")
                             || fragment.starts_with("/functions/"));
                     if foreign {
+                        let mut pointer = String::new();
+                        for token in &path[1..] {
+                            pointer.push('/');
+                            match token {
+                                Token::Key(k) => pointer.push_str(&crate::path::escape_token(k)),
+                                Token::Index(i) => pointer.push_str(&i.to_string()),
+                                Token::Root => {}
+                            }
+                        }
                         return Some((pointer, target.clone()));
                     }
                 }
                 for (k, v) in map {
-                    stack.push((format!("{pointer}/{}", crate::path::escape_token(k)), v));
+                    stack.push((depth + 1, Token::Key(k), v));
                 }
             }
             Value::Array(items) => {
                 for (i, v) in items.iter().enumerate() {
-                    stack.push((format!("{pointer}/{i}"), v));
+                    stack.push((depth + 1, Token::Index(i), v));
                 }
             }
             _ => {}
         }
     }
     None
+}
+
+/// One step of the path to a value of a document.
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
 }
 
 /// The error of a document that `$ref`s another catalog ([`foreign_catalog_ref`]).
