@@ -25,8 +25,8 @@ fn messages(rows: usize) -> Vec<Value> {
 fn protocol_benches(c: &mut Criterion) {
     let messages = messages(200);
     let options = ToolResultOptions::new()
-        .text("200 issues")
-        .resource_uri("a2ui://issues");
+        .with_text("200 issues")
+        .with_resource_uri("a2ui://issues");
     c.bench_function("tool_result 200 rows", |b| {
         b.iter(|| {
             protocol::tool_result(black_box(&messages), &options, &Limits::default()).unwrap()

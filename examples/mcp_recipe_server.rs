@@ -66,21 +66,21 @@ fn main() -> Result<(), a2ui_catalog_mcp::Error> {
     let get_recipe = protocol::tool(
         "get_recipe",
         &ToolOptions::new()
-            .title("Get a recipe")
-            .description("Returns a recipe for a dish, shown as a recipe card.")
-            .input_schema(json!({
+            .with_title("Get a recipe")
+            .with_description("Returns a recipe for a dish, shown as a recipe card.")
+            .with_input_schema(json!({
                 "type": "object",
                 "properties": {"dish": {"type": "string", "description": "The dish to cook."}},
                 "required": ["dish"]
             }))
-            .resource_uri(CARD_URI),
+            .with_resource_uri(CARD_URI),
     );
     let tools = json!({"tools": [get_recipe, protocol::action_tool(), protocol::error_tool()]});
 
     let resources = json!({"resources": [protocol::resource(
         CARD_URI,
         "Recipe card",
-        &ResourceOptions::new().description("A card showing a recipe's title, time and ingredients."),
+        &ResourceOptions::new().with_description("A card showing a recipe's title, time and ingredients."),
     )]});
 
     let read = protocol::resource_contents(CARD_URI, &layout(), &Limits::default())?;
@@ -89,10 +89,10 @@ fn main() -> Result<(), a2ui_catalog_mcp::Error> {
     let call = protocol::tool_result(
         &recipe_data(dish),
         &ToolResultOptions::new()
-            .uri("a2ui://recipe-card/data")
-            .resource_uri(CARD_URI)
-            .text(format!("Generated recipe: {dish} (25 min, 3 ingredients)"))
-            .audience([Role::User]),
+            .with_uri("a2ui://recipe-card/data")
+            .with_resource_uri(CARD_URI)
+            .with_text(format!("Generated recipe: {dish} (25 min, 3 ingredients)"))
+            .with_audience([Role::User]),
         &Limits::default(),
     )?;
 

@@ -96,11 +96,11 @@ fn tools_are_mcp_tools() {
         &protocol::tool(
             "get_recipe",
             &ToolOptions::new()
-                .title("Get a recipe")
-                .description("Returns a recipe.")
-                .input_schema(json!({"type": "object",
+                .with_title("Get a recipe")
+                .with_description("Returns a recipe.")
+                .with_input_schema(json!({"type": "object",
                     "properties": {"dish": {"type": "string"}}, "required": ["dish"]}))
-                .resource_uri("a2ui://recipe-card"),
+                .with_resource_uri("a2ui://recipe-card"),
         ),
     );
     assert_valid("Tool", &protocol::action_tool());
@@ -117,8 +117,8 @@ fn resources_are_mcp_resources() {
         "a2ui://form",
         "Form",
         &ResourceOptions::new()
-            .title("Sign-up form")
-            .description("Collects a name."),
+            .with_title("Sign-up form")
+            .with_description("Collects a name."),
     );
     assert_valid("Resource", &full);
     assert_eq!(
@@ -153,10 +153,10 @@ fn tool_results_are_call_tool_results() {
         let full = protocol::tool_result(
             &messages,
             &ToolResultOptions::new()
-                .uri("a2ui://recipe-card/data")
-                .text("Generated recipe: Grilled salmon")
-                .resource_uri("a2ui://recipe-card")
-                .audience(audience.clone()),
+                .with_uri("a2ui://recipe-card/data")
+                .with_text("Generated recipe: Grilled salmon")
+                .with_resource_uri("a2ui://recipe-card")
+                .with_audience(audience.clone()),
             &Limits::default(),
         )
         .unwrap();
@@ -183,8 +183,8 @@ fn tool_result_round_trips_through_a2ui_messages() {
         for options in [
             ToolResultOptions::new(),
             ToolResultOptions::new()
-                .text("fallback")
-                .audience([Role::User]),
+                .with_text("fallback")
+                .with_audience([Role::User]),
         ] {
             let result = protocol::tool_result(&messages, &options, &Limits::default()).unwrap();
             assert_eq!(
@@ -551,7 +551,7 @@ mod properties {
         ) {
             let mut options = ToolResultOptions::new();
             if let Some(text) = text {
-                options = options.text(text);
+                options = options.with_text(text);
             }
             let result = protocol::tool_result(&messages, &options, &Limits::default()).unwrap();
             prop_assert!(schema_errors("CallToolResult", &result).is_empty());

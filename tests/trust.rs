@@ -530,7 +530,7 @@ fn mcp_apps_visibility_is_enforced_for_apps_and_surfaces() {
         Invocation::new(Origin::Action).with_source(Provenance::new("show", Some("board".into())));
     let err = block_on(payload.eval_async_from(&model, &root, &host, tap.clone())).unwrap_err();
     assert_eq!(err.denial(), Some(Denial::Visibility));
-    let lenient = server.host().allow_app_only_tools_in_surfaces();
+    let lenient = server.host().with_app_only_tools_in_surfaces(true);
     assert!(block_on(payload.eval_async_from(&model, &root, &lenient, tap)).is_ok());
     assert_eq!(
         audited.load(Ordering::SeqCst),

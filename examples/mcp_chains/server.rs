@@ -95,15 +95,17 @@ impl DemoServer {
         });
         let with_repository = |description: &str| {
             ToolOptions::new()
-                .description(description)
-                .input_schema(repository_schema.clone())
+                .with_description(description)
+                .with_input_schema(repository_schema.clone())
         };
         let tools = match self.role {
             Role::Search => vec![protocol::tool(
                 "tavily-search",
                 &ToolOptions::new()
-                    .description("Searches the web; returns Title/URL/Content records as text.")
-                    .input_schema(json!({
+                    .with_description(
+                        "Searches the web; returns Title/URL/Content records as text.",
+                    )
+                    .with_input_schema(json!({
                         "type": "object",
                         "properties": {"query": {"type": "string"}},
                         "required": ["query"]
@@ -127,14 +129,14 @@ impl DemoServer {
                     protocol::tool(
                         "show_issue_board",
                         &with_repository("Shows the open issues on an A2UI board.")
-                            .resource_uri(BOARD_URI),
+                            .with_resource_uri(BOARD_URI),
                     ),
                     dashboard,
                     protocol::tool(
                         "close_issue",
                         &ToolOptions::new()
-                            .description("Closes an issue.")
-                            .input_schema(json!({
+                            .with_description("Closes an issue.")
+                            .with_input_schema(json!({
                                 "type": "object",
                                 "properties": {"repository": {"type": "string"},
                                                "number": {"type": "integer"}},
@@ -155,7 +157,7 @@ impl DemoServer {
             protocol::resource(
                 BOARD_URI,
                 "Issue board",
-                &ResourceOptions::new().description("The issue board's layout."),
+                &ResourceOptions::new().with_description("The issue board's layout."),
             ),
             json!({"uri": DASHBOARD_URI, "name": "Issue dashboard", "mimeType": MCP_APP_MIME_TYPE}),
         ]
@@ -221,8 +223,8 @@ impl DemoServer {
                 protocol::tool_result(
                     &[data],
                     &ToolResultOptions::new()
-                        .uri("a2ui://issue-board/data")
-                        .text(format!("{} open issues in {repository}", open.len())),
+                        .with_uri("a2ui://issue-board/data")
+                        .with_text(format!("{} open issues in {repository}", open.len())),
                     &Limits::default(),
                 )
                 .map_err(|e| e.to_string())?

@@ -166,8 +166,8 @@ impl McpHost {
     /// `["app"]`. By default they may not: the agent does not see such tools, and a surface is
     /// the agent's writing (see [`Visibility`](crate::mcp::Visibility)). A call refused for its
     /// visibility is a [`Denial::Visibility`](crate::Denial::Visibility).
-    pub fn allow_app_only_tools_in_surfaces(mut self) -> McpHost {
-        self.app_only_in_surfaces = true;
+    pub fn with_app_only_tools_in_surfaces(mut self, allow: bool) -> McpHost {
+        self.app_only_in_surfaces = allow;
         self
     }
 

@@ -9,7 +9,7 @@
 //!   origin the host did not give ([`McpHost::call_app_tool_from`](crate::mcp::McpHost::call_app_tool_from));
 //! - app-only tools are kept out of what the agent sees ([`Visibility::visible_to_model`]);
 //!   for the same reason a surface (which the agent wrote) may not call them, unless the host
-//!   says so ([`McpHost::allow_app_only_tools_in_surfaces`](crate::mcp::McpHost::allow_app_only_tools_in_surfaces)).
+//!   says so ([`McpHost::with_app_only_tools_in_surfaces`](crate::mcp::McpHost::with_app_only_tools_in_surfaces)).
 
 use serde_json::Value;
 

@@ -47,13 +47,13 @@ impl ToolOptions {
     }
 
     /// The tool's display name (`title`). Default: none (clients show `name`).
-    pub fn title(mut self, title: impl Into<String>) -> ToolOptions {
+    pub fn with_title(mut self, title: impl Into<String>) -> ToolOptions {
         self.title = Some(title.into());
         self
     }
 
     /// What the tool does, for the model (`description`). Default: none.
-    pub fn description(mut self, description: impl Into<String>) -> ToolOptions {
+    pub fn with_description(mut self, description: impl Into<String>) -> ToolOptions {
         self.description = Some(description.into());
         self
     }
@@ -61,14 +61,14 @@ impl ToolOptions {
     /// The JSON Schema of the tool's arguments (`inputSchema`). MCP requires an object schema
     /// (`"type": "object"`) and this value is written as given. Default:
     /// `{"type": "object", "additionalProperties": true}`, an object that takes any arguments.
-    pub fn input_schema(mut self, schema: Value) -> ToolOptions {
+    pub fn with_input_schema(mut self, schema: Value) -> ToolOptions {
         self.input_schema = Some(schema);
         self
     }
 
     /// The A2UI resource that presents the tool's results, linked with [`ui_meta`] in the
     /// tool's `_meta`. Default: none (no `_meta`).
-    pub fn resource_uri(mut self, uri: impl Into<String>) -> ToolOptions {
+    pub fn with_resource_uri(mut self, uri: impl Into<String>) -> ToolOptions {
         self.resource_uri = Some(uri.into());
         self
     }
@@ -133,13 +133,13 @@ impl ResourceOptions {
     }
 
     /// The resource's display name (`title`). Default: none.
-    pub fn title(mut self, title: impl Into<String>) -> ResourceOptions {
+    pub fn with_title(mut self, title: impl Into<String>) -> ResourceOptions {
         self.title = Some(title.into());
         self
     }
 
     /// What the resource holds (`description`). Default: none.
-    pub fn description(mut self, description: impl Into<String>) -> ResourceOptions {
+    pub fn with_description(mut self, description: impl Into<String>) -> ResourceOptions {
         self.description = Some(description.into());
         self
     }
@@ -274,28 +274,28 @@ impl ToolResultOptions {
     }
 
     /// The embedded resource's URI. Default: `a2ui://messages`.
-    pub fn uri(mut self, uri: impl Into<String>) -> ToolResultOptions {
+    pub fn with_uri(mut self, uri: impl Into<String>) -> ToolResultOptions {
         self.uri = uri.into();
         self
     }
 
     /// A text fallback, put first, for clients and models that do not render A2UI.
     /// Default: none.
-    pub fn text(mut self, text: impl Into<String>) -> ToolResultOptions {
+    pub fn with_text(mut self, text: impl Into<String>) -> ToolResultOptions {
         self.text = Some(text.into());
         self
     }
 
     /// The A2UI resource that presents the result, linked with [`ui_meta`] in the result's
     /// `_meta`. Default: none (no `_meta`).
-    pub fn resource_uri(mut self, uri: impl Into<String>) -> ToolResultOptions {
+    pub fn with_resource_uri(mut self, uri: impl Into<String>) -> ToolResultOptions {
         self.resource_uri = Some(uri.into());
         self
     }
 
     /// Who the messages are for: `[Role::User]` renders them without putting them in the
     /// model's context, `[Role::Assistant]` the other way round. Default: unset (both).
-    pub fn audience(mut self, audience: impl IntoIterator<Item = Role>) -> ToolResultOptions {
+    pub fn with_audience(mut self, audience: impl IntoIterator<Item = Role>) -> ToolResultOptions {
         self.audience = Some(audience.into_iter().collect());
         self
     }
@@ -481,7 +481,10 @@ mod tests {
     #[test]
     fn custom_input_schema_is_written_as_given() {
         let schema = json!({"type": "object", "properties": {"q": {"type": "string"}}});
-        let t = tool("search", &ToolOptions::new().input_schema(schema.clone()));
+        let t = tool(
+            "search",
+            &ToolOptions::new().with_input_schema(schema.clone()),
+        );
         assert_eq!(t["inputSchema"], schema);
         assert!(t.get("_meta").is_none());
     }
@@ -490,7 +493,7 @@ mod tests {
     fn audience_keeps_order_and_may_name_both_roles() {
         let r = tool_result(
             &[],
-            &ToolResultOptions::new().audience([Role::Assistant, Role::User]),
+            &ToolResultOptions::new().with_audience([Role::Assistant, Role::User]),
             &Limits::default(),
         )
         .unwrap();
