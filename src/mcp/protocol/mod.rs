@@ -29,8 +29,8 @@
 //! let get_recipe = protocol::tool(
 //!     "get_recipe",
 //!     &ToolOptions::new()
-//!         .description("Returns a recipe.")
-//!         .resource_uri("a2ui://recipe-card"),
+//!         .with_description("Returns a recipe.")
+//!         .with_resource_uri("a2ui://recipe-card"),
 //! );
 //! assert_eq!(get_recipe["_meta"]["ui"]["resourceUri"], "a2ui://recipe-card");
 //!
@@ -39,9 +39,9 @@
 //! let result = protocol::tool_result(
 //!     &messages,
 //!     &ToolResultOptions::new()
-//!         .uri("a2ui://recipe-card/data")
-//!         .resource_uri("a2ui://recipe-card")
-//!         .text("Generated recipe: Grilled salmon"),
+//!         .with_uri("a2ui://recipe-card/data")
+//!         .with_resource_uri("a2ui://recipe-card")
+//!         .with_text("Generated recipe: Grilled salmon"),
 //!     &limits,
 //! )?;
 //! assert_eq!(protocol::a2ui_messages(&result, &limits)?, messages);

@@ -82,9 +82,9 @@ impl ToolOptions {
 ///
 /// assert_eq!(
 ///     tool("get_recipe", &ToolOptions::new()
-///         .title("Get a recipe")
-///         .description("Returns a recipe.")
-///         .resource_uri("a2ui://recipe-card")),
+///         .with_title("Get a recipe")
+///         .with_description("Returns a recipe.")
+///         .with_resource_uri("a2ui://recipe-card")),
 ///     json!({
 ///         "name": "get_recipe",
 ///         "title": "Get a recipe",
@@ -156,7 +156,7 @@ impl ResourceOptions {
 ///     json!({"uri": "a2ui://form", "name": "Form", "mimeType": "application/a2ui+json"})
 /// );
 /// assert_eq!(
-///     resource("a2ui://form", "Form", &ResourceOptions::new().description("A sign-up form.")),
+///     resource("a2ui://form", "Form", &ResourceOptions::new().with_description("A sign-up form.")),
 ///     json!({"uri": "a2ui://form", "name": "Form", "description": "A sign-up form.",
 ///            "mimeType": "application/a2ui+json"})
 /// );
@@ -325,10 +325,10 @@ impl ToolResultOptions {
 /// );
 ///
 /// let result = tool_result(&messages, &ToolResultOptions::new()
-///     .uri("a2ui://card/data")
-///     .text("n is 1")
-///     .resource_uri("a2ui://card")
-///     .audience([Role::User]), &limits)?;
+///     .with_uri("a2ui://card/data")
+///     .with_text("n is 1")
+///     .with_resource_uri("a2ui://card")
+///     .with_audience([Role::User]), &limits)?;
 /// assert_eq!(
 ///     result,
 ///     json!({
