@@ -7,8 +7,8 @@
 use super::problem::*;
 use super::processor::*;
 use super::surface::*;
-use crate::error::{Error, ErrorCode, MissingCatalog, Warning, WarningCode};
-use crate::stream::{Body, Category, Message, MessageError, ParseOptions, parse_message_all};
+use crate::error::{Warning, WarningCode};
+use crate::stream::{Body, Message, MessageError, ParseOptions, parse_message_all};
 use serde_json::Value;
 
 /// What [`Processor::check`] found of one message.
@@ -82,7 +82,7 @@ impl Processor {
         match self.process(message) {
             Ok(applied) => {
                 let problems = self
-                    .applied_problems(message, &applied)
+                    .applied_problems(&applied)
                     .into_iter()
                     .map(|error| ProcessError {
                         index,
@@ -131,25 +131,14 @@ impl Processor {
 
     /// What a message `process` applied has that only a check reports: a surface created on a
     /// catalog that is not registered.
-    fn applied_problems(&self, message: &Value, applied: &Applied) -> Vec<MessageError> {
+    fn applied_problems(&self, applied: &Applied) -> Vec<MessageError> {
         let Applied::SurfaceCreated(id) = applied else {
             return Vec::new();
         };
-        match self.surfaces[id].catalog_id.as_deref() {
-            Some(catalog) if !self.catalogs.contains_key(catalog) => {
-                let _ = message;
-                let error = Error::new(
-                    ErrorCode::CatalogError,
-                    format!(
-                        "Catalog not found: {catalog} (registered: {})",
-                        self.catalog_list()
-                    ),
-                )
-                .with_missing_catalog(MissingCatalog::NotRegistered(catalog.to_owned()));
-                vec![MessageError::of_error(error, "/createSurface/catalogId")]
-            }
-            _ => Vec::new(),
-        }
+        let surface = &self.surfaces[id];
+        self.surface_catalog_problem(surface.version, surface.catalog_id.as_deref())
+            .into_iter()
+            .collect()
     }
 
     /// Every problem of a message `process` refused, judged against the processor as it stands
@@ -169,41 +158,9 @@ impl Processor {
         };
         match body {
             Body::CreateSurface(create) => {
-                let at = "/createSurface";
-                match &create.catalog_id {
-                    None if !version.is_v1() => problems.push(MessageError::new(
-                        Category::Validation,
-                        at,
-                        "createSurface needs a 'catalogId' before A2UI v1.0",
-                    )),
-                    Some(c) if c.is_empty() => problems.push(MessageError::new(
-                        Category::Catalog,
-                        format!("{at}/catalogId"),
-                        "Catalog not found: the catalogId is empty",
-                    )),
-                    Some(c) if !self.catalogs.contains_key(c) => {
-                        let error = Error::new(
-                            ErrorCode::CatalogError,
-                            format!(
-                                "Catalog not found: {c} (registered: {})",
-                                self.catalog_list()
-                            ),
-                        )
-                        .with_missing_catalog(MissingCatalog::NotRegistered(c.clone()));
-                        problems.push(MessageError::of_error(error, format!("{at}/catalogId")));
-                    }
-                    _ => {}
-                }
-                if self.surfaces.contains_key(&create.surface_id) {
-                    problems.push(MessageError::new(
-                        Category::Integrity,
-                        format!("{at}/surfaceId"),
-                        format!(
-                            "surface '{}' already exists (delete it before creating it again)",
-                            create.surface_id
-                        ),
-                    ));
-                }
+                problems
+                    .extend(self.surface_catalog_problem(version, create.catalog_id.as_deref()));
+                problems.extend(self.surface_exists(&create.surface_id));
                 // A surface refused for lacking its catalogId is judged on as one whose catalog is
                 // not known (see the unknown surface of an update below), that problem being said
                 // once.

@@ -588,58 +588,77 @@ impl Processor {
         })
     }
 
+    /// A `createSurface` for a surface that exists is refused.
+    pub(super) fn surface_exists(&self, id: &str) -> Option<MessageError> {
+        self.surfaces.contains_key(id).then(|| {
+            MessageError::new(
+                Category::Integrity,
+                "/createSurface/surfaceId",
+                format!("surface '{id}' already exists (delete it before creating it again)"),
+            )
+        })
+    }
+
+    /// What is wrong with the default catalog a `createSurface` names: none before v1.0, an
+    /// empty id, or one that is not registered (matchable by
+    /// [`Error::missing_catalog`](crate::Error::missing_catalog): a processor that accepts
+    /// unregistered catalogs lets that one pass, and a check reports it).
+    pub(super) fn surface_catalog_problem(
+        &self,
+        version: Version,
+        catalog_id: Option<&str>,
+    ) -> Option<MessageError> {
+        let at = "/createSurface";
+        match catalog_id {
+            None if !version.is_v1() => Some(MessageError::new(
+                Category::Validation,
+                at,
+                "createSurface needs a 'catalogId' before A2UI v1.0",
+            )),
+            Some("") => Some(MessageError::new(
+                Category::Catalog,
+                format!("{at}/catalogId"),
+                "Catalog not found: the catalogId is empty",
+            )),
+            Some(c) if !self.catalogs.contains_key(c) => {
+                let error = Error::new(
+                    ErrorCode::CatalogError,
+                    format!(
+                        "Catalog not found: {c} (registered: {})",
+                        self.catalog_list()
+                    ),
+                )
+                .with_missing_catalog(crate::error::MissingCatalog::NotRegistered(c.to_owned()));
+                Some(MessageError::of_error(error, format!("{at}/catalogId")))
+            }
+            _ => None,
+        }
+    }
+
     pub(super) fn create_surface(
         &mut self,
         version: Version,
         create: CreateSurface,
     ) -> Result<Applied, MessageError> {
-        let at = "/createSurface";
         let id = create.surface_id.clone();
-        if self.surfaces.contains_key(&id) {
-            return Err(MessageError::new(
-                Category::Integrity,
-                format!("{at}/surfaceId"),
-                format!("surface '{id}' already exists (delete it before creating it again)"),
-            ));
+        if let Some(e) = self.surface_exists(&id) {
+            return Err(e);
         }
         if self.surfaces.len() >= self.options.max_surfaces {
             return Err(MessageError::new(
                 Category::Recursion,
-                format!("{at}/surfaceId"),
+                "/createSurface/surfaceId",
                 format!(
                     "surface '{id}' would be one more than the limit of {} surfaces held at once (delete one first)",
                     self.options.max_surfaces
                 ),
             ));
         }
-        match &create.catalog_id {
-            None if !version.is_v1() => {
-                return Err(MessageError::new(
-                    Category::Validation,
-                    at,
-                    "createSurface needs a 'catalogId' before A2UI v1.0",
-                ));
-            }
-            Some(c) if c.is_empty() => {
-                return Err(MessageError::new(
-                    Category::Catalog,
-                    format!("{at}/catalogId"),
-                    "Catalog not found: the catalogId is empty",
-                ));
-            }
-            Some(c)
-                if !self.catalogs.contains_key(c) && !self.options.accept_unregistered_catalogs =>
-            {
-                return Err(MessageError::new(
-                    Category::Catalog,
-                    format!("{at}/catalogId"),
-                    format!(
-                        "Catalog not found: {c} (registered: {})",
-                        self.catalog_list()
-                    ),
-                ));
-            }
-            _ => {}
+        if let Some(e) = self.surface_catalog_problem(version, create.catalog_id.as_deref())
+            && !(self.options.accept_unregistered_catalogs
+                && e.to_error().missing_catalog().is_some())
+        {
+            return Err(e);
         }
         let mut surface = Surface::empty(
             id.clone(),
@@ -653,7 +672,7 @@ impl Processor {
             surface.data.set(&JsonPointer::root(), model).map_err(|e| {
                 MessageError::new(
                     Category::Validation,
-                    format!("{at}/dataModel"),
+                    "/createSurface/dataModel",
                     e.message().to_owned(),
                 )
             })?;
