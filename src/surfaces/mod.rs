@@ -45,9 +45,11 @@
 //! ```
 
 mod activation;
+mod bare;
 mod check;
 mod graph;
 mod guide;
+mod instance;
 mod judge;
 mod live;
 mod options;
@@ -64,7 +66,8 @@ mod tool_runs;
 mod tests;
 
 pub use graph::{MAX_STEPS_BASE, STEPS_PER_EDGE, slot_pointer};
-pub use live::{Changes, InstanceId, LiveNode, LiveView, SurfaceChanges};
+pub use instance::InstanceId;
+pub use live::{Changes, LiveNode, LiveView, SurfaceChanges};
 pub use resolve::{Node, NodeState, ResolveLimits, Tree};
 pub use rpc::{
     AgentFunctionResponse, EXECUTION_ERROR, INVALID_FUNCTION_CALL, RendererFunctionCall,

@@ -458,7 +458,7 @@ fn instance(
             None => Resolved::Literal(value),
             Some(_) if value.get("functionCall").is_some() => Resolved::Literal(value),
             Some(payload) if payload.calls_tools() => Resolved::Pending,
-            Some(payload) => match super::live::bare_path(payload) {
+            Some(payload) => match super::bare::bare_path(payload) {
                 Some(_) => Resolved::Bare(payload),
                 None => {
                     Resolved::Made(payload.eval_read_within(model, context, budget.eval(payload)))
@@ -467,8 +467,8 @@ fn instance(
         };
         let size = match &resolved {
             Resolved::Literal(v) => value_bytes(v, max),
-            Resolved::Bare(payload) => super::live::bare_path(payload)
-                .and_then(|path| super::live::read_bare(model, path, context))
+            Resolved::Bare(payload) => super::bare::bare_path(payload)
+                .and_then(|path| super::bare::read_bare(model, path, context))
                 .map_or(Some(0), |v| value_bytes(v, max)),
             Resolved::Made(Ok(v)) => value_bytes(v, max),
             Resolved::Made(Err(_)) | Resolved::Pending => Some(0),

@@ -1,7 +1,7 @@
 //! Tool runs: the tool calls a surface's evaluations stop at, handed to the host, and their
 //! answers taken back into the surface's own data model (see [`ToolRun`]).
 
-use super::live::InstanceId;
+use super::instance::InstanceId;
 use super::{Applied, Processor};
 use crate::error::{Error, ErrorCode};
 use crate::limits::Limits;

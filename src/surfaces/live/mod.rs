@@ -38,7 +38,6 @@ mod tree;
 mod view;
 
 pub(crate) use changes::Journal;
-pub use changes::{Changes, InstanceId, SurfaceChanges};
+pub use changes::{Changes, SurfaceChanges};
 pub(crate) use tree::{LiveTree, Totals};
-pub(crate) use tree::{bare_path, read_bare};
 pub use view::{LiveNode, LiveView};

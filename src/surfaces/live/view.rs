@@ -4,6 +4,7 @@ use super::changes::*;
 use super::tree::*;
 use crate::path::{JsonPointer, escape_token};
 use crate::surfaces::Surface;
+use crate::surfaces::bare::{bare_path, read_bare};
 use crate::surfaces::resolve::{Node, NodeState, Tree};
 use serde_json::{Map, Value};
 use std::collections::VecDeque;
