@@ -125,7 +125,14 @@
 //!   - a stream's messages are read one at a time, each at most
 //!     [`messages::StreamOptions::max_message_bytes`] (16 MiB; larger is `LIMIT_EXCEEDED`
 //!     without parsing it) and [`Limits::max_depth`] deep; a bad message is located and
-//!     skipped, the others applied.
+//!     skipped, the others applied;
+//!   - a check ([`surfaces::Processor::check`], [`messages::check_stream`], `a2ui-mcp check`)
+//!     lists every problem of a refused message, a few at most per part it reads, so the list
+//!     is linear in the message and the message still changes nothing; a refused
+//!     `createSurface` leaves its empty surface for the check to judge the next messages
+//!     against, counted against `max_surfaces`. One message of 100 000 components with three
+//!     problems each (16 MB) is checked in 4.5 s in release, 520 MB at the peak with the CLI's
+//!     output (the checker it replaced: 5.2 s, 460 MB).
 //!
 //!   With the defaults, the streams of the second review (nested templates of 4 000 × 4 000
 //!   items, a DAG of 300 × 300 × 300 instances, 90 000 nodes bound to a 50 KB string, a 30 KB

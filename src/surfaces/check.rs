@@ -105,7 +105,7 @@ impl Processor {
                 // In the order of the message: its envelope, then component by component
                 // (what reading found of a component beside what judging it found), then what
                 // is about the message as a whole (the graph).
-                all.sort_by_key(|e| message_order(&e.pointer));
+                all.sort_by_cached_key(|e| message_order(&e.pointer));
                 let surface_id = first.surface_id;
                 Checked {
                     applied: None,
