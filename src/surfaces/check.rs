@@ -247,16 +247,7 @@ impl Processor {
             }
             _ => {}
         }
-        let index = self.messages.saturating_sub(1);
-        for warning in warnings {
-            if self.warnings.len() < MAX_WARNINGS {
-                self.warnings.push(ProcessWarning {
-                    index,
-                    surface_id: surface_id.clone(),
-                    warning,
-                });
-            }
-        }
+        self.keep_warnings(self.messages.saturating_sub(1), &surface_id, warnings);
         problems
     }
 
@@ -276,16 +267,7 @@ impl Processor {
             };
             let mut warnings = Vec::new();
             problems.extend(self.agent_call_problems(call, spelling, &mut warnings));
-            let index = self.messages.saturating_sub(1);
-            for warning in warnings {
-                if self.warnings.len() < MAX_WARNINGS {
-                    self.warnings.push(ProcessWarning {
-                        index,
-                        surface_id: String::new(),
-                        warning,
-                    });
-                }
-            }
+            self.keep_warnings(self.messages.saturating_sub(1), "", warnings);
         }
         problems
     }
@@ -376,17 +358,23 @@ impl Processor {
             .values()
             .find_map(|b| b.get("surfaceId"))
             .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
-        for warning in found {
-            if self.warnings.len() < MAX_WARNINGS {
-                self.warnings.push(ProcessWarning {
+            .unwrap_or_default();
+        self.keep_warnings(index, surface_id, found);
+    }
+
+    /// Keeps warnings of message `index` until the host takes them, within [`MAX_WARNINGS`].
+    fn keep_warnings(&mut self, index: usize, surface_id: &str, warnings: Vec<Warning>) {
+        let room = MAX_WARNINGS.saturating_sub(self.warnings.len());
+        self.warnings.extend(
+            warnings
+                .into_iter()
+                .take(room)
+                .map(|warning| ProcessWarning {
                     index,
-                    surface_id: surface_id.clone(),
+                    surface_id: surface_id.to_owned(),
                     warning,
-                });
-            }
-        }
+                }),
+        );
     }
 }
 

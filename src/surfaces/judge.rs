@@ -245,6 +245,9 @@ impl Processor {
                             Some(prop) => {
                                 def.props.shift_remove(&prop);
                                 self.set_aside.insert(prop);
+                                // The next round compiles the other values again: what this
+                                // one collected before its problem would be said twice.
+                                self.collecting.iter_mut().for_each(Vec::clear);
                             }
                             None => {
                                 // A problem of the whole component (a required property
@@ -573,6 +576,21 @@ impl Processor {
         ids.join(", ")
     }
 
+    /// `Catalog not found` for a catalog id that is not registered, at `pointer`: matchable by
+    /// [`Error::missing_catalog`](crate::Error::missing_catalog).
+    pub(super) fn catalog_not_found(&self, id: &str, pointer: impl Into<String>) -> MessageError {
+        let error = crate::error::Error::new(
+            crate::error::ErrorCode::CatalogError,
+            format!(
+                "Catalog not found: {id} (registered: {})",
+                self.catalog_list()
+            ),
+        )
+        .with_missing_catalog(MissingCatalog::NotRegistered(id.to_owned()))
+        .with_phase(crate::error::Phase::Compile);
+        MessageError::of_error(error, pointer)
+    }
+
     /// A catalog a component or call names: non-empty, registered, built for the surface's
     /// protocol version.
     pub(super) fn known_catalog(
@@ -591,18 +609,7 @@ impl Processor {
             ));
         }
         match self.catalogs.get(id) {
-            None => {
-                let error = crate::error::Error::new(
-                    crate::error::ErrorCode::CatalogError,
-                    format!(
-                        "Catalog not found: {id} (registered: {})",
-                        self.catalog_list()
-                    ),
-                )
-                .with_missing_catalog(MissingCatalog::NotRegistered(id.to_owned()))
-                .with_phase(crate::error::Phase::Compile);
-                Err(MessageError::of_error(error, pointer))
-            }
+            None => Err(self.catalog_not_found(id, pointer)),
             Some(info) => match info.version {
                 Some(v) if !v.same_line(surface.version) => Err(MessageError::new(
                     Category::Catalog,
@@ -799,27 +806,27 @@ impl Processor {
                 Ok(_) if prop == "accessibility" => {}
                 Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
-                    let mut problems = err.into_problems().into_iter();
-                    let e = problems.next().expect("an error has a problem");
                     // Calls relying on a default catalog the host did not register are not
                     // checked (the surface's catalog is the host's business).
-                    match e.missing_catalog() {
-                        Some(MissingCatalog::NoDefault) => {
-                            return Err(MessageError::new(
-                                Category::Catalog,
-                                format!("{}/{prop}{}", def.pointer, e.location()),
-                                format!(
-                                    "surface '{}' has no default catalogId for this call",
-                                    surface.id
-                                ),
-                            ));
-                        }
-                        Some(MissingCatalog::NotRegistered(id))
-                            if !known_default && surface.catalog_id.as_deref() == Some(id) =>
-                        {
-                            continue;
-                        }
-                        _ => {}
+                    let unregistered_default = |e: &crate::error::Error| {
+                        !known_default
+                            && matches!(e.missing_catalog(), Some(MissingCatalog::NotRegistered(id))
+                                if surface.catalog_id.as_deref() == Some(id.as_str()))
+                    };
+                    let mut problems = err.into_problems().into_iter();
+                    let e = problems.next().expect("an error has a problem");
+                    if e.missing_catalog() == Some(&MissingCatalog::NoDefault) {
+                        return Err(MessageError::new(
+                            Category::Catalog,
+                            format!("{}/{prop}{}", def.pointer, e.location()),
+                            format!(
+                                "surface '{}' has no default catalogId for this call",
+                                surface.id
+                            ),
+                        ));
+                    }
+                    if unregistered_default(&e) {
+                        continue;
                     }
                     let located = |e: crate::error::Error| {
                         let pointer = format!("{at}{}", e.location());
@@ -831,15 +838,7 @@ impl Processor {
                         return Err(located(e));
                     };
                     collected.push(located(e));
-                    for e in problems {
-                        if let Some(MissingCatalog::NotRegistered(id)) = e.missing_catalog()
-                            && !known_default
-                            && surface.catalog_id.as_deref() == Some(id.as_str())
-                        {
-                            continue;
-                        }
-                        collected.push(located(e));
-                    }
+                    collected.extend(problems.filter(|e| !unregistered_default(e)).map(located));
                 }
             }
         }

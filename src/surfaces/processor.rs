@@ -621,15 +621,7 @@ impl Processor {
                 "Catalog not found: the catalogId is empty",
             )),
             Some(c) if !self.catalogs.contains_key(c) => {
-                let error = Error::new(
-                    ErrorCode::CatalogError,
-                    format!(
-                        "Catalog not found: {c} (registered: {})",
-                        self.catalog_list()
-                    ),
-                )
-                .with_missing_catalog(crate::error::MissingCatalog::NotRegistered(c.to_owned()));
-                Some(MessageError::of_error(error, format!("{at}/catalogId")))
+                Some(self.catalog_not_found(c, format!("{at}/catalogId")))
             }
             _ => None,
         }

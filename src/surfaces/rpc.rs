@@ -119,14 +119,7 @@ impl Processor {
     ) -> Result<(String, Map<String, Value>, String, bool), MessageError> {
         let at = format!("/{}", message.key);
         let Some(id) = message.function_call_id else {
-            return Err(MessageError::new(
-                Category::Validation,
-                at,
-                format!(
-                    "{} needs a 'functionCallId' (the response carries it back)",
-                    message.key
-                ),
-            ));
+            return Err(missing_call_id(&message.key));
         };
         let (call, call_at) = match message.call.get("callFunction") {
             Some(Value::Object(call)) => (call.clone(), format!("{at}/callFunction")),
@@ -210,12 +203,7 @@ impl Processor {
         }
         // A missing id does not hide the call's own problems.
         if message.function_call_id.is_none() {
-            let probe = FunctionCallMessage {
-                key: message.key.clone(),
-                function_call_id: None,
-                call: Map::new(),
-            };
-            problems.extend(Processor::agent_call_of(probe).err());
+            problems.push(missing_call_id(&message.key));
             message.function_call_id = Some(String::new());
         }
         let key = message.key.clone();
@@ -471,6 +459,15 @@ impl Processor {
             outcome,
         }))
     }
+}
+
+/// An agent's call without the `functionCallId` its response carries back.
+fn missing_call_id(key: &str) -> MessageError {
+    MessageError::new(
+        Category::Validation,
+        format!("/{key}"),
+        format!("{key} needs a 'functionCallId' (the response carries it back)"),
+    )
 }
 
 /// The suite's words for a call the catalog does not admit from the agent.
