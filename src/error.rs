@@ -87,6 +87,9 @@ pub enum Phase {
 }
 
 type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
+/// A source as kept: shared, so that an [`Error`] can be cloned (a renderer keeps the problems
+/// it shows, and a host logs them and sends them on).
+type SharedSource = std::sync::Arc<dyn std::error::Error + Send + Sync + 'static>;
 
 /// Why a call was refused rather than failed, for a host to match without reading the message
 /// ([`Error::denial`]). A denied call sent nothing and wrote nothing; its message (and
@@ -237,21 +240,24 @@ pub enum MissingCatalog {
 /// assert_eq!(err.location(), "/@ref");
 /// assert_eq!(err.to_string(), "INVALID_RESERVED_KEY at /@ref: the key '@ref' starts with a reserved '@'; write '@@ref' for a literal key '@ref'");
 /// ```
+#[derive(Clone)]
 pub struct Error {
     inner: Box<Inner>,
 }
 
+#[derive(Clone)]
 struct Inner {
     code: ErrorCode,
     phase: Phase,
     function: Option<String>,
     location: String,
     message: String,
-    source: Option<Source>,
+    source: Option<SharedSource>,
     denial: Option<Denial>,
     missing_catalog: Option<MissingCatalog>,
     category: Option<Category>,
     message_index: Option<usize>,
+    surface_id: Option<String>,
     related: Vec<Error>,
 }
 
@@ -270,9 +276,28 @@ impl Error {
                 missing_catalog: None,
                 category: None,
                 message_index: None,
+                surface_id: None,
                 related: Vec::new(),
             }),
         }
+    }
+
+    /// A problem of a message, of the A2UI suite's `category`, at `pointer` inside the message
+    /// (its code is the category's): what a host reports of a message it could not read.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Error, ErrorCode, stream::Category};
+    /// let err = Error::in_message(Category::Integrity, "/updateComponents/components/1", "duplicate id 'a'");
+    /// assert_eq!((err.code(), err.category().as_str()), (ErrorCode::ValidationFailed, "IntegrityError"));
+    /// ```
+    pub fn in_message(
+        category: Category,
+        pointer: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Error {
+        Error::new(category.code(), message)
+            .with_location(pointer)
+            .with_category(category)
     }
 
     /// Sets the function involved.
@@ -295,7 +320,7 @@ impl Error {
 
     /// Attaches the underlying error.
     pub fn with_source(mut self, source: impl Into<Source>) -> Error {
-        self.inner.source = Some(source.into());
+        self.inner.source = Some(source.into().into());
         self
     }
 
@@ -367,10 +392,14 @@ impl Error {
         self
     }
 
-    /// [`with_message_index`](Error::with_message_index) in place.
-    pub(crate) fn set_message_index(&mut self, index: usize) {
+    /// This problem as message `index`'s, about `surface_id` when it is known: what the
+    /// processor refuses a message with.
+    pub(crate) fn of_message(mut self, index: usize, surface_id: Option<String>) -> Error {
         self.inner.message_index = Some(index);
+        self.inner.surface_id = surface_id;
+        self
     }
+
 
     /// The index (0-based) of the message of a stream the problem is in, when it is a problem
     /// of a message; its [`location`](Error::location) is then a JSON Pointer inside that
@@ -379,9 +408,56 @@ impl Error {
         self.inner.message_index
     }
 
-    /// The underlying error, taken out (to attach it to an error that rephrases this one).
-    pub(crate) fn into_source(self) -> Option<Source> {
+    /// The underlying error, taken out (to attach it to an error that rephrases this one
+    /// with [`with_shared_source`](Error::with_shared_source)).
+    pub(crate) fn into_source(self) -> Option<SharedSource> {
         self.inner.source
+    }
+
+    /// Attaches an underlying error taken from another ([`into_source`](Error::into_source)).
+    pub(crate) fn with_shared_source(mut self, source: SharedSource) -> Error {
+        self.inner.source = Some(source);
+        self
+    }
+
+    /// Sets the surface the problem is about (see [`Error::surface_id`]).
+    pub fn with_surface_id(mut self, surface_id: impl Into<String>) -> Error {
+        self.inner.surface_id = Some(surface_id.into());
+        self
+    }
+
+    /// The surface a refused message is about, when it could be read (a problem the
+    /// [`Processor`](crate::surfaces::Processor) found).
+    pub fn surface_id(&self) -> Option<&str> {
+        self.inner.surface_id.as_deref()
+    }
+
+    /// The renderer-to-agent `error` message (v1.0) that tells the agent of this problem:
+    /// `{"version": "1.0", "error": {"code", "surfaceId", "path", "message"}}`; `path` (the
+    /// pointer inside the message) is sent for `VALIDATION_FAILED`, as the protocol asks.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use serde_json::json;
+    /// let mut p = Processor::new(ProcessorOptions::default());
+    /// let err = p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "x", "value": 1}})).unwrap_err();
+    /// assert_eq!(err.to_agent_message()["error"]["path"], "/updateDataModel/path");
+    /// assert_eq!(err.to_agent_message()["error"]["code"], "VALIDATION_FAILED");
+    /// assert_eq!(err.to_agent_message()["error"]["surfaceId"], "s");
+    /// ```
+    pub fn to_agent_message(&self) -> serde_json::Value {
+        let code = self.category().code().as_str();
+        let mut body = serde_json::Map::new();
+        body.insert("code".into(), code.into());
+        body.insert(
+            "surfaceId".into(),
+            self.surface_id().unwrap_or_default().into(),
+        );
+        if code == "VALIDATION_FAILED" {
+            body.insert("path".into(), self.location().into());
+        }
+        body.insert("message".into(), self.message().into());
+        serde_json::json!({"version": crate::stream::Version::V1_0.as_str(), "error": body})
     }
 
     /// Fills in the function and location where they are not set yet (the innermost wins).
@@ -440,17 +516,21 @@ impl Error {
         std::iter::once(self).chain(self.inner.related.iter())
     }
 
+    /// `CODE in function at /pointer: message`; a problem of a message of a stream says the
+    /// message first: `message 2 at /pointer: CODE in function: message`.
     fn write_line(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.inner.code)?;
+        let at = display_location(&self.inner.location);
+        match self.inner.message_index {
+            Some(index) => write!(f, "message {index} at {at}: {}", self.inner.code)?,
+            None => write!(f, "{}", self.inner.code)?,
+        }
         if let Some(function) = &self.inner.function {
             write!(f, " in {function}")?;
         }
-        write!(
-            f,
-            " at {}: {}",
-            display_location(&self.inner.location),
-            self.inner.message
-        )
+        match self.inner.message_index {
+            Some(_) => write!(f, ": {}", self.inner.message),
+            None => write!(f, " at {at}: {}", self.inner.message),
+        }
     }
 
     /// This problem and the related ones, as separate errors (sources kept).
@@ -528,6 +608,7 @@ impl fmt::Debug for Error {
             .field("missing_catalog", &self.inner.missing_catalog)
             .field("category", &self.inner.category)
             .field("message_index", &self.inner.message_index)
+            .field("surface_id", &self.inner.surface_id)
             .field("related", &self.inner.related)
             .finish()
     }
@@ -597,6 +678,8 @@ pub struct Warning {
     location: String,
     message: String,
     suggestion: Option<String>,
+    message_index: Option<usize>,
+    surface_id: Option<String>,
 }
 
 impl Warning {
@@ -607,7 +690,34 @@ impl Warning {
             location: String::new(),
             message: message.into(),
             suggestion: None,
+            message_index: None,
+            surface_id: None,
         }
+    }
+
+    /// Sets the index of the message the warning is about (see [`Warning::message_index`]).
+    pub fn with_message_index(mut self, index: usize) -> Warning {
+        self.message_index = Some(index);
+        self
+    }
+
+    /// The index (0-based) of the message of a stream the warning is about, when it is about a
+    /// message (a [`Report`](crate::messages::Report)'s, a
+    /// [`Processor`](crate::surfaces::Processor)'s); its [`location`](Warning::location) is then
+    /// a JSON Pointer inside that message.
+    pub fn message_index(&self) -> Option<usize> {
+        self.message_index
+    }
+
+    /// Sets the surface the warning is about (see [`Warning::surface_id`]).
+    pub fn with_surface_id(mut self, surface_id: impl Into<String>) -> Warning {
+        self.surface_id = Some(surface_id.into());
+        self
+    }
+
+    /// The surface the warning is about, when the processor gave it.
+    pub fn surface_id(&self) -> Option<&str> {
+        self.surface_id.as_deref()
     }
 
     /// Sets the location (a JSON Pointer into the payload).
@@ -645,15 +755,18 @@ impl Warning {
 }
 
 impl fmt::Display for Warning {
-    /// `OTHER_SPELLING at /title: …`, like an [`Error`].
+    /// `OTHER_SPELLING at /title: …`, like an [`Error`]; about a message of a stream,
+    /// `message 1 at /updateComponents/components/0/text: warning OTHER_SPELLING: …`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} at {}: {}",
-            self.code,
-            display_location(&self.location),
-            self.message
-        )
+        let at = display_location(&self.location);
+        match self.message_index {
+            Some(index) => write!(
+                f,
+                "message {index} at {at}: warning {}: {}",
+                self.code, self.message
+            ),
+            None => write!(f, "{} at {at}: {}", self.code, self.message),
+        }
     }
 }
 

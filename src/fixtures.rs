@@ -409,7 +409,7 @@ fn run_stream_case(shared: Option<&Value>, case: &Value, index: usize) -> Outcom
         let got: Vec<(Option<usize>, &Warning)> = report
             .warnings()
             .iter()
-            .map(|w| (Some(w.index()), w.warning()))
+            .map(|w| (w.message_index(), w))
             .collect();
         check_warning_list(expected, &got, &mut failures);
     }
@@ -436,7 +436,7 @@ fn check_problem_list(expected: &Value, report: &messages::Report, failures: &mu
     for (n, (want, problem)) in expected.iter().zip(got).enumerate() {
         let mut wrong = Vec::new();
         if let Some(i) = want.get("index")
-            && i.as_u64() != problem.index().map(|x| x as u64)
+            && i.as_u64() != problem.message_index().map(|x| x as u64)
         {
             wrong.push(format!("index {i}"));
         }
@@ -449,7 +449,7 @@ fn check_problem_list(expected: &Value, report: &messages::Report, failures: &mu
                 Value::Object(w)
             })
             .unwrap_or(Value::Null);
-        check_error(&error, problem.error(), &mut sub);
+        check_error(&error, problem, &mut sub);
         wrong.extend(sub);
         if !wrong.is_empty() {
             failures.push(format!("problem {n} ({problem}): {}", wrong.join("; ")));

@@ -244,8 +244,8 @@ fn an_a2ui_message_path_past_the_limit_is_refused_and_reported() {
                 .iter()
                 .find(|p| p.code() == ErrorCode::LimitExceeded)
                 .unwrap_or_else(|| panic!("{:?}", report.problems()));
-            assert_eq!(problem.index(), Some(1));
-            assert_eq!(problem.pointer(), "/updateDataModel/path");
+            assert_eq!(problem.message_index(), Some(1));
+            assert_eq!(problem.location(), "/updateDataModel/path");
         }
         // The surfaces processor: the same message, and a createSurface whose inline data model
         // and a component property nest past the limit (found before they are copied).
@@ -256,7 +256,7 @@ fn an_a2ui_message_path_past_the_limit_is_refused_and_reported() {
                 .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}}))
                 .unwrap();
             let err = processor.process(&message).unwrap_err();
-            assert_limit(&err.error.to_error(), "processor message");
+            assert_limit(&err, "processor message");
         }
         // (Deep parts are moved in: `json!` would serialize them recursively.)
         let mut deep =
@@ -264,13 +264,13 @@ fn an_a2ui_message_path_past_the_limit_is_refused_and_reported() {
         deep["createSurface"]["dataModel"] = nested(LENGTHS[0]);
         let mut processor = Processor::new(ProcessorOptions::default());
         let err = processor.process(&deep).unwrap_err();
-        assert_limit(&err.error.to_error(), "inline data model");
+        assert_limit(&err, "inline data model");
         drop_deep(deep);
         let mut deep = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "components": [
             {"id": "root", "component": "Text", "text": null}]}});
         deep["createSurface"]["components"][0]["text"] = nested(LENGTHS[0]);
         let err = processor.process(&deep).unwrap_err();
-        assert_limit(&err.error.to_error(), "component property");
+        assert_limit(&err, "component property");
         drop_deep(deep);
         assert!(processor.surface("s").is_none() && processor.surface("t").is_none());
         // A value that would nest past the limit at its path.
@@ -285,7 +285,7 @@ fn an_a2ui_message_path_past_the_limit_is_refused_and_reported() {
                 .problems()
                 .iter()
                 .any(|p| p.code() == ErrorCode::LimitExceeded
-                    && p.pointer() == "/updateDataModel/value"),
+                    && p.location() == "/updateDataModel/value"),
             "{:?}",
             report.problems()
         );

@@ -28,8 +28,8 @@ fn located(report: &Report) -> Vec<(usize, String, ErrorCode, Option<String>)> {
         .iter()
         .map(|p| {
             (
-                p.index().expect("a message's problem"),
-                p.pointer().to_owned(),
+                p.message_index().expect("a message's problem"),
+                p.location().to_owned(),
                 p.code(),
                 p.function().map(str::to_owned),
             )
@@ -297,7 +297,7 @@ fn deep_nesting_is_limit_exceeded_never_a_crash() {
         let report = messages::check_stream(&env, &stream);
         assert_eq!(report.message_count(), 3);
         assert_eq!(report.problems().len(), 1, "{report}");
-        assert_eq!(report.problems()[0].index(), Some(1));
+        assert_eq!(report.problems()[0].message_index(), Some(1));
         assert_eq!(report.problems()[0].code(), ErrorCode::LimitExceeded);
     }
     // Already parsed (a value the host hands over): the compiler's depth limit applies.
@@ -333,7 +333,7 @@ fn a_missing_catalog_is_matched_by_its_accessor() {
     let missing: Vec<Option<&MissingCatalog>> = report
         .problems()
         .iter()
-        .map(|p| p.error().missing_catalog())
+        .map(|p| p.missing_catalog())
         .collect();
     assert_eq!(
         missing,
@@ -381,7 +381,7 @@ fn a_message_of_many_problems_is_judged_in_one_pass() {
     assert_eq!(report.problems().len(), 2 * n);
     let last = &report.problems()[2 * n - 1];
     assert_eq!(
-        (last.index(), last.pointer()),
+        (last.message_index(), last.location()),
         (Some(1), "/updateComponents/components/29999/colour")
     );
 
@@ -397,7 +397,7 @@ fn a_message_of_many_problems_is_judged_in_one_pass() {
         .problems()
         .iter()
         .filter(|p| {
-            p.pointer()
+            p.location()
                 .starts_with("/updateComponents/components/0/children/")
         })
         .count();
@@ -459,19 +459,19 @@ fn refused_messages_are_judged_whole_without_a_cascade() {
     // component (two arguments missing, one not known).
     assert_eq!(problems.len(), 1 + 1 + 3 * n, "{}", problems[0]);
     assert_eq!(
-        (problems[0].index(), problems[0].pointer()),
+        (problems[0].message_index(), problems[0].location()),
         (Some(0), "/createSurface/components/0/text")
     );
     assert_eq!(
-        (problems[1].index(), problems[1].pointer()),
+        (problems[1].message_index(), problems[1].location()),
         (Some(2), "/updateComponents/surfaceId")
     );
     assert!(problems[1].message().contains("never created"));
     for (i, chunk) in problems[2..].chunks(3).enumerate() {
         for p in chunk {
-            assert_eq!(p.index(), Some(2));
+            assert_eq!(p.message_index(), Some(2));
             assert!(
-                p.pointer()
+                p.location()
                     .starts_with(&format!("/updateComponents/components/{i}/text")),
                 "{p}"
             );

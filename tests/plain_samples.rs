@@ -31,8 +31,8 @@ fn located(report: &Report) -> Vec<(Option<usize>, String, ErrorCode, Option<Str
         .iter()
         .map(|p| {
             (
-                p.index(),
-                p.pointer().to_owned(),
+                p.message_index(),
+                p.location().to_owned(),
                 p.code(),
                 p.function().map(str::to_owned),
             )
@@ -110,7 +110,7 @@ fn read_with_the_at_spelling_v1_is_read_in_both_and_earlier_versions_warn() {
             "{name}:\n{report}"
         );
         for warning in report.warnings() {
-            let suggestion = warning.warning().suggestion().unwrap();
+            let suggestion = warning.suggestion().unwrap();
             assert!(
                 suggestion.starts_with("{\"@path\": ") || suggestion.starts_with("{\"@call\": "),
                 "{suggestion}"
@@ -123,7 +123,7 @@ fn read_with_the_at_spelling_v1_is_read_in_both_and_earlier_versions_warn() {
         report
             .warnings()
             .iter()
-            .any(|w| w.index() == 3 && w.pointer() == "/callFunction")
+            .any(|w| w.message_index() == Some(3) && w.location() == "/callFunction")
     );
 }
 

@@ -139,8 +139,8 @@ fn component_mistakes_are_located() {
     for (components, strict, pointer, message) in cases {
         let mut p = processor(ProcessorOptions::default().with_strict(strict));
         let err = p.process(&create(components.clone())).unwrap_err();
-        assert_eq!(err.error.pointer, pointer, "{components}: {err}");
-        assert!(err.error.message.contains(message), "{components}: {err}");
+        assert_eq!(err.location(), pointer, "{components}: {err}");
+        assert!(err.message().contains(message), "{components}: {err}");
         // Nothing the message carried was applied.
         assert!(p.surface("s").is_none());
     }
@@ -162,12 +162,12 @@ fn a_message_that_fails_changes_nothing() {
         ])))
         .unwrap_err();
     assert!(
-        err.error
-            .message
+        err
+            .message()
             .starts_with("Circular component reference"),
         "{err}"
     );
-    assert_eq!(err.index, 1);
+    assert_eq!(err.message_index(), Some(1));
     let s = p.surface("s").unwrap();
     assert_eq!(s.component("c1").unwrap().component, "Text");
     assert!(s.component("c2").is_none());
@@ -215,7 +215,7 @@ fn bad_messages_are_located_errors() {
     ];
     for (message, pointer) in bad {
         let err = p.process(&message).unwrap_err();
-        assert_eq!(err.error.pointer, pointer, "{message}: {err}");
+        assert_eq!(err.location(), pointer, "{message}: {err}");
     }
     assert!(p.surface("t").is_none());
     assert_eq!(p.surface("s").unwrap().data_model(), &json!({}));
@@ -226,10 +226,10 @@ fn bad_messages_are_located_errors() {
             json!([{"id": "root", "component": "Text", "text": "y"}]),
         ))
         .unwrap_err();
-    assert_eq!(err.error.category.as_str(), "IntegrityError");
+    assert_eq!(err.category().as_str(), "IntegrityError");
     assert!(
-        err.error
-            .message
+        err
+            .message()
             .starts_with("Surface not found: 's' was deleted"),
         "{err}"
     );
@@ -242,7 +242,7 @@ fn component_count_is_bounded_and_deep_values_do_not_recurse() {
         .map(|i| json!({"id": format!("t{i}"), "component": "Text", "text": "x"}))
         .collect();
     let err = p.process(&create(Value::Array(many))).unwrap_err();
-    assert_eq!(err.error.category.as_str(), "RecursionError");
+    assert_eq!(err.category().as_str(), "RecursionError");
     assert!(p.surface("s").is_none());
     // 100 000 components, the default limit: accepted, in linear time, once the host lets its
     // surfaces hold more than the default 64 MiB (they take about 107 MB here).

@@ -160,7 +160,7 @@ fn surfaces_and_their_components_are_bounded_together() {
     let err = p.process(&message).unwrap_err();
     assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
     assert!(
-        err.error.message.contains("120000 with the other surfaces"),
+        err.message().contains("120000 with the other surfaces"),
         "{err}"
     );
     assert!(p.surface("b").is_none());
@@ -176,7 +176,7 @@ fn surfaces_and_their_components_are_bounded_together() {
         .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "e", "catalogId": "c"}}))
         .unwrap_err();
     assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
-    assert_eq!(err.error.pointer, "/createSurface/surfaceId");
+    assert_eq!(err.location(), "/createSurface/surfaceId");
     assert!(p.surface("e").is_none());
 }
 
@@ -603,11 +603,11 @@ fn per_property_and_strict_checks_are_linear_in_the_message() {
     let found = p.component_problems(&message);
     // Each unknown property, and the bad variant in its place among them (it comes before).
     assert_eq!(found.len(), n + 1);
-    assert_eq!(found[0].pointer, "/createSurface/components/0/variant");
-    assert_eq!(found[1].pointer, "/createSurface/components/0/p0");
+    assert_eq!(found[0].location(), "/createSurface/components/0/variant");
+    assert_eq!(found[1].location(), "/createSurface/components/0/p0");
     assert!(
         found[n]
-            .message
+            .message()
             .starts_with("unknown property 'p49999' of Text")
     );
 
@@ -617,7 +617,7 @@ fn per_property_and_strict_checks_are_linear_in_the_message() {
     let found = p.component_problems(&message);
     assert_eq!(found.len(), 40_000);
     assert_eq!(
-        found[39_999].pointer,
+        found[39_999].location(),
         "/createSurface/components/0/children/39999"
     );
 }

@@ -9,7 +9,7 @@
 use crate::draw::{self, View};
 use a2ui_catalog_mcp::basic::{BASIC_CATALOG_JSON, BasicCatalog, UrlRequests};
 use a2ui_catalog_mcp::surfaces::{
-    Node, ProcessError, Processor, ProcessorOptions, ResolveLimits, Tree,
+    Node, Processor, ProcessorOptions, ResolveLimits, Tree,
 };
 use a2ui_catalog_mcp::{Environment, Error, ErrorCode};
 use serde_json::{Value, json};
@@ -88,7 +88,7 @@ pub struct Frame {
 /// The renderer's state: the processor, what the user changed of the view, the focus, the log.
 pub struct StreamApp {
     processor: Processor,
-    errors: Vec<ProcessError>,
+    errors: Vec<Error>,
     views: HashMap<String, View>,
     /// The focused input: (surface, node key).
     focus: Option<(String, String)>,
@@ -246,7 +246,7 @@ impl StreamApp {
     }
 
     /// The messages refused.
-    pub fn errors(&self) -> &[ProcessError] {
+    pub fn errors(&self) -> &[Error] {
         &self.errors
     }
 

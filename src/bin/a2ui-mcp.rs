@@ -14,7 +14,6 @@ use a2ui_catalog_mcp::mcp::ToolClient;
 use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost, MessageSink};
 use a2ui_catalog_mcp::messages;
 use a2ui_catalog_mcp::regex::Pattern;
-use a2ui_catalog_mcp::stream::MessageError;
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
 use a2ui_catalog_mcp::{
@@ -568,8 +567,8 @@ fn check_stream(
             .problems()
             .iter()
             .map(|p| {
-                let mut e = error_json(p.error());
-                e["index"] = json!(p.index());
+                let mut e = error_json(p);
+                e["index"] = json!(p.message_index());
                 e
             })
             .collect();
@@ -577,8 +576,8 @@ fn check_stream(
             .warnings()
             .iter()
             .map(|w| {
-                let mut e = warning_json(w.warning());
-                e["index"] = json!(w.index());
+                let mut e = warning_json(w);
+                e["index"] = json!(w.message_index());
                 e
             })
             .collect();
@@ -589,7 +588,7 @@ fn check_stream(
         return Ok(report.is_clean());
     }
     for problem in report.problems() {
-        let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.error().missing_catalog()
+        let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.missing_catalog()
         {
             " (register it with --catalog CATALOG.json, the catalog's document)"
         } else {
@@ -642,7 +641,7 @@ fn render(
         // and the others are drawn.
         let read = messages::read_stream(&text, env.limits().max_depth);
         let mut errors = Vec::new();
-        let unread = |e: Error| MessageError::new(e.category(), "", e.message());
+        let unread = |e: Error| Error::in_message(e.category(), "", e.message());
         for message in read.messages {
             match message {
                 Ok(message) => errors.extend(processor.process_all(&message)),
@@ -698,7 +697,7 @@ fn run_session(
     env: &Environment,
     servers: &Servers<'_>,
     steps: &[session::Step],
-    errors: &[a2ui_catalog_mcp::surfaces::ProcessError],
+    errors: &[Error],
     timings: bool,
 ) -> Result<Value, Failure> {
     let shared = SharedProcessor::new(processor);

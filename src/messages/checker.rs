@@ -3,10 +3,10 @@
 //! them. The checker reads text into messages and numbers them; the processor is the only judge.
 
 use super::read::{StreamOptions, broken, read_message};
-use super::report::{Problem, Report, StreamWarning};
+use super::report::Report;
 use crate::env::Environment;
 use crate::error::{Error, ErrorCode, Phase, Warning, WarningCode};
-use crate::surfaces::{ProcessError, Processor, ProcessorOptions};
+use crate::surfaces::{Processor, ProcessorOptions};
 use serde_json::Value;
 
 /// Checks a whole stream (a JSON array of messages, or JSON values one after another) with
@@ -82,8 +82,8 @@ pub struct StreamChecker<'e> {
     /// The judge, permissive about catalogs the environment does not have (each is one
     /// problem, at the `createSurface` that names it, and the surface's messages are judged).
     processor: Processor,
-    problems: Vec<Problem>,
-    warnings: Vec<StreamWarning>,
+    problems: Vec<Error>,
+    warnings: Vec<Warning>,
 }
 
 impl std::fmt::Debug for StreamChecker<'_> {
@@ -129,12 +129,12 @@ impl<'e> StreamChecker<'e> {
     }
 
     /// The problems found so far.
-    pub fn problems(&self) -> &[Problem] {
+    pub fn problems(&self) -> &[Error] {
         &self.problems
     }
 
     /// The warnings found so far.
-    pub fn warnings(&self) -> &[StreamWarning] {
+    pub fn warnings(&self) -> &[Warning] {
         &self.warnings
     }
 
@@ -152,10 +152,7 @@ impl<'e> StreamChecker<'e> {
             self.check_text(message);
         }
         if let Some(why) = cut.broken {
-            self.problems.push(Problem {
-                index: None,
-                error: broken(why),
-            });
+            self.problems.push(broken(why));
         }
     }
 
@@ -167,15 +164,13 @@ impl<'e> StreamChecker<'e> {
             Err(e) => {
                 // It takes its place among the messages, as the processor numbers them.
                 let index = self.processor.message_count();
-                let _ = self.processor.refuse(crate::stream::MessageError::new(
+                let _ = self.processor.refuse(crate::error::Error::in_message(
                     e.category(),
                     "",
                     e.message(),
                 ));
-                self.problems.push(Problem {
-                    index: Some(index),
-                    error: e.with_phase(Phase::Compile),
-                });
+                self.problems
+                    .push(e.with_phase(Phase::Compile).with_message_index(index));
             }
         }
     }
@@ -196,17 +191,13 @@ impl<'e> StreamChecker<'e> {
 
     fn check_one(&mut self, message: &Value) {
         let checked = self.processor.check(message);
-        self.problems
-            .extend(checked.problems.into_iter().map(problem_of));
-        self.warnings.extend(
-            self.processor
-                .take_warnings()
+        self.problems.extend(
+            checked
+                .problems
                 .into_iter()
-                .map(|w| StreamWarning {
-                    index: w.index,
-                    warning: w.warning,
-                }),
+                .map(|e| e.with_phase(Phase::Compile)),
         );
+        self.warnings.extend(self.processor.take_warnings());
     }
 
     /// The report. The surfaces are judged as the stream leaves them: a missing `root` and a
@@ -228,47 +219,36 @@ impl<'e> StreamChecker<'e> {
             if !graph.has_root
                 && let Some(first) = surface.components().next()
             {
-                problems.push(Problem {
-                    index: at(&first.def().id).map(|(i, _)| i),
-                    error: located(
-                        String::new(),
-                        format!("surface '{id}' has no component 'root' at the end of the stream"),
-                    ),
-                });
+                problems.push(located(
+                    at(&first.def().id).map(|(i, _)| i),
+                    String::new(),
+                    format!("surface '{id}' has no component 'root' at the end of the stream"),
+                ));
             }
             for (component, slot, child) in graph.dangling {
                 let (index, pointer) = at(&component).unzip();
                 let pointer =
                     pointer.map(|p| format!("{p}/{}", crate::surfaces::slot_pointer(&slot)));
-                problems.push(Problem {
+                problems.push(located(
                     index,
-                    error: located(
-                        pointer.unwrap_or_default(),
-                        format!("component '{component}' names the child '{child}' ({slot}), which is never defined in surface '{id}'"),
-                    ),
-                });
+                    pointer.unwrap_or_default(),
+                    format!("component '{component}' names the child '{child}' ({slot}), which is never defined in surface '{id}'"),
+                ));
             }
             for component in graph.orphans {
                 let (index, pointer) = at(&component).unzip();
-                warnings.push(StreamWarning {
-                    index: index.unwrap_or(0),
-                    warning: Warning::new(
+                warnings.push(
+                    Warning::new(
                         WarningCode::UnreachableComponent,
                         format!("component '{component}' of surface '{id}' is not reachable from 'root' at the end of the stream"),
                     )
-                    .with_location(pointer.unwrap_or_default()),
-                });
+                    .with_location(pointer.unwrap_or_default())
+                    .with_message_index(index.unwrap_or(0)),
+                );
             }
         }
         self.problems.extend(problems);
         self.warnings.extend(warnings);
-        // Each problem's error carries its message's index too, so that it can leave the report
-        // on its own (`Problem::into_error`).
-        for problem in &mut self.problems {
-            if let Some(index) = problem.index {
-                problem.error.set_message_index(index);
-            }
-        }
         Report {
             messages: self.processor.message_count(),
             problems: self.problems,
@@ -288,15 +268,14 @@ fn judge(env: &Environment, strict: bool) -> Processor {
     )
 }
 
-fn problem_of(e: ProcessError) -> Problem {
-    Problem {
-        index: Some(e.index),
-        error: e.error.to_error().with_phase(Phase::Compile),
-    }
-}
-
-fn located(pointer: String, message: String) -> Error {
-    Error::new(ErrorCode::ValidationFailed, message)
+/// A problem the end of the stream shows, in the message (when there is one) that defined the
+/// component it is about.
+fn located(index: Option<usize>, pointer: String, message: String) -> Error {
+    let error = Error::new(ErrorCode::ValidationFailed, message)
         .with_location(pointer)
-        .with_phase(Phase::Compile)
+        .with_phase(Phase::Compile);
+    match index {
+        Some(index) => error.with_message_index(index),
+        None => error,
+    }
 }

@@ -32,7 +32,7 @@
 //! Bindings and calls are read as the processor reads them: v1.0 messages in both spellings,
 //! one per surface ([`Surface::spelling`](crate::surfaces::Surface::spelling)): a surface whose
 //! values are written with `@` reads a plain-shaped object as a literal (warned at its location,
-//! [`StreamWarning`], in [`Report::warnings`]), a surface written only in the plain spelling
+//! in [`Report::warnings`]), a surface written only in the plain spelling
 //! reads it as a binding or a call, and a plain surface given `@` values is warned about once;
 //! earlier versions in the environment's [`Spelling`](crate::Spelling)
 //! ([`ProcessorOptions::earlier_spelling`](crate::surfaces::ProcessorOptions::earlier_spelling)):
@@ -42,7 +42,8 @@
 //! with and without `@`, is warned about once. Warnings never make the check fail.
 //!
 //! Every problem is reported with its location: the message's index in the stream and a JSON
-//! Pointer inside the message ([`Problem`]). A message that is not A2UI (no known message key,
+//! Pointer inside the message (each the crate's [`Error`](crate::Error), its
+//! [`message_index`](crate::Error::message_index) and [`location`](crate::Error::location)). A message that is not A2UI (no known message key,
 //! a missing `surfaceId`, an update for a surface never created) is a problem of its own; one
 //! bad message never hides the problems of the others, and one message that cannot be read
 //! (malformed, larger than [`StreamOptions::max_message_bytes`], nested deeper than the
@@ -77,4 +78,4 @@ mod tests;
 
 pub use checker::{StreamChecker, check_messages, check_stream, check_stream_with};
 pub use read::{MESSAGE_KINDS, StreamOptions, StreamText, VERSIONS, is_stream, read_stream};
-pub use report::{Problem, Report, StreamWarning};
+pub use report::Report;

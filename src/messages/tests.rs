@@ -23,7 +23,7 @@ fn located(report: &Report) -> Vec<(Option<usize>, String, ErrorCode)> {
     report
         .problems()
         .iter()
-        .map(|p| (p.index(), p.pointer().to_owned(), p.code()))
+        .map(|p| (p.message_index(), p.location().to_owned(), p.code()))
         .collect()
 }
 
@@ -174,7 +174,7 @@ fn every_problem_is_located_and_none_hides_another() {
         .map(|(i, p, c)| (*i, (*p).to_owned(), *c))
         .collect();
     assert_eq!(located(&report), expected, "{report}");
-    let messages: Vec<&str> = report.problems().iter().map(Problem::message).collect();
+    let messages: Vec<&str> = report.problems().iter().map(crate::Error::message).collect();
     assert!(messages[2].contains("Unrecognized function 'nope'"));
     assert!(messages[17].contains("requires the argument"));
     assert!(messages[20].contains("requires the argument 'separator'"));
@@ -211,8 +211,8 @@ fn the_plain_spelling_is_read_when_the_environment_reads_it() {
     let at: Vec<(usize, &str)> = report
         .warnings()
         .iter()
-        .filter(|w| w.warning().code() == crate::WarningCode::OtherSpelling)
-        .map(|w| (w.index(), w.pointer()))
+        .filter(|w| w.code() == crate::WarningCode::OtherSpelling)
+        .map(|w| (w.message_index().unwrap(), w.location()))
         .collect();
     assert_eq!(
         at,
@@ -243,13 +243,13 @@ fn the_plain_spelling_is_read_when_the_environment_reads_it() {
         report
             .warnings()
             .iter()
-            .all(|w| w.warning().code() == crate::WarningCode::UnreachableComponent),
+            .all(|w| w.code() == crate::WarningCode::UnreachableComponent),
         "{report}"
     );
     let located: Vec<(Option<usize>, &str)> = report
         .problems()
         .iter()
-        .map(|p| (p.index(), p.pointer()))
+        .map(|p| (p.message_index(), p.location()))
         .collect();
     assert_eq!(
         located,
@@ -506,8 +506,8 @@ fn a_surface_reads_its_values_in_one_spelling() {
     let warnings: Vec<(usize, &str)> = report
         .warnings()
         .iter()
-        .filter(|w| w.warning().code() == crate::error::WarningCode::OtherSpelling)
-        .map(|w| (w.index(), w.pointer()))
+        .filter(|w| w.code() == crate::error::WarningCode::OtherSpelling)
+        .map(|w| (w.message_index().unwrap(), w.location()))
         .collect();
     assert_eq!(
         warnings,
@@ -590,7 +590,7 @@ fn a_v1_call_renderer_function_is_checked_at_its_nested_call() {
     let located: Vec<(usize, &str)> = bad
         .problems()
         .iter()
-        .map(|p| (p.index().unwrap(), p.pointer()))
+        .map(|p| (p.message_index().unwrap(), p.location()))
         .collect();
     assert_eq!(
         located,
@@ -627,7 +627,7 @@ fn a_stream_mixing_1_0_and_v1_0_is_warned_once() {
     let warnings: Vec<(usize, &str)> = report
         .warnings()
         .iter()
-        .map(|w| (w.index(), w.pointer()))
+        .map(|w| (w.message_index().unwrap(), w.location()))
         .collect();
     assert_eq!(warnings, [(1, "/version")]);
     assert!(

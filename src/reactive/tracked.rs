@@ -222,10 +222,11 @@ impl<M: DataModel> TrackedModel<M> {
             ..Default::default()
         };
         let parsed = crate::stream::parse_message_with(message, options).map_err(|e| {
-            if e.category == crate::stream::Category::Recursion {
-                e.to_error()
+            if e.category() == crate::stream::Category::Recursion {
+                e
             } else {
-                bad(e.message, e.pointer)
+                let pointer = e.location().to_owned();
+                bad(e.message().to_owned(), pointer)
             }
         })?;
         let crate::stream::Body::UpdateDataModel(update) = parsed.body else {

@@ -1,5 +1,6 @@
 //! A2UI messages, typed: each message is read once into a [`Message`], every part of it known
-//! with its JSON Pointer inside the message, and every problem a located [`MessageError`].
+//! with its JSON Pointer inside the message, and every problem the crate's [`Error`](crate::Error),
+//! located by that pointer and of the A2UI suite's [`Category`].
 //!
 //! This is the one reading of A2UI messages the crate has: the surfaces processor
 //! ([`crate::surfaces`]), the stream check ([`crate::messages`]) and
@@ -32,12 +33,11 @@
 //!
 //! let err = parse_message(&json!({})).unwrap_err();
 //! assert_eq!(err.to_string(), "at /: ValidationError: not an A2UI message: it has none of the message keys (createSurface, updateComponents, updateDataModel, deleteSurface, callRendererFunction, agentFunctionResponse, callFunction, actionResponse, action, error, callAgentFunction, rendererFunctionResponse)");
-//! # Ok::<(), a2ui_catalog_mcp::stream::MessageError>(())
+//! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 
 mod container;
 mod message;
-mod problem;
 mod read;
 pub(crate) mod split;
 mod version;
@@ -54,7 +54,6 @@ pub use message::{
     AGENT_TO_RENDERER, Body, ComponentDef, CreateSurface, FunctionCallMessage, Message,
     RENDERER_TO_AGENT, UpdateComponents, UpdateDataModel,
 };
-pub use problem::MessageError;
 pub use read::{
     ParseOptions, parse_component, parse_message, parse_message_all, parse_message_with,
 };

@@ -1,8 +1,8 @@
 //! The one reading of a message: stopping at its first problem, or going on past each one it
 //! can step over.
 
+use crate::error::Error;
 use super::message::*;
-use super::problem::MessageError;
 use super::version::Version;
 use crate::error::Category;
 use crate::json::kind_name;
@@ -35,7 +35,7 @@ impl Default for ParseOptions {
 const ENVELOPE_DEPTH: usize = 5;
 
 /// Reads one message with the default [`ParseOptions`].
-pub fn parse_message(message: &Value) -> Result<Message, MessageError> {
+pub fn parse_message(message: &Value) -> Result<Message, Error> {
     parse_message_with(message, ParseOptions::default())
 }
 
@@ -49,7 +49,7 @@ pub fn parse_message(message: &Value) -> Result<Message, MessageError> {
 /// let err = parse_message_with(&json!({"deleteSurface": {"surfaceId": "s"}}), options).unwrap_err();
 /// assert_eq!(err.message, "Missing required version field");
 /// ```
-pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Message, MessageError> {
+pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Message, Error> {
     let mut found = Found::first();
     match read_message(message, options, &mut found) {
         Ok(message) if found.problems.is_empty() => Ok(message),
@@ -79,7 +79,7 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
 pub fn parse_message_all(
     message: &Value,
     options: ParseOptions,
-) -> (Option<Message>, Vec<MessageError>) {
+) -> (Option<Message>, Vec<Error>) {
     let mut found = Found {
         all: true,
         problems: Vec::new(),
@@ -93,7 +93,7 @@ pub fn parse_message_all(
 /// always one of the ones a check reports (the first the reading finds).
 struct Found {
     all: bool,
-    problems: Vec<MessageError>,
+    problems: Vec<Error>,
 }
 
 /// A reading stopped at a problem (kept in its [`Found`]).
@@ -108,13 +108,13 @@ impl Found {
     }
 
     /// Keeps a problem; stops the reading unless every problem is wanted.
-    fn push(&mut self, problem: MessageError) -> Result<(), Stopped> {
+    fn push(&mut self, problem: Error) -> Result<(), Stopped> {
         self.problems.push(problem);
         if self.all { Ok(()) } else { Err(Stopped) }
     }
 
     /// Keeps a problem that no reading can step over.
-    fn stop<T>(&mut self, problem: MessageError) -> Result<T, Stopped> {
+    fn stop<T>(&mut self, problem: Error) -> Result<T, Stopped> {
         self.problems.push(problem);
         Err(Stopped)
     }
@@ -130,7 +130,7 @@ fn read_message(
     // nest its envelope (message, body, list, component, property) above values of up to the
     // depth limit, and no more.
     if crate::json::depth_exceeds(message, options.max_depth + ENVELOPE_DEPTH) {
-        return found.stop(MessageError::new(
+        return found.stop(Error::in_message(
             Category::Recursion,
             "",
             format!(
@@ -141,7 +141,7 @@ fn read_message(
         ));
     }
     let Value::Object(map) = message else {
-        return found.stop(MessageError::new(
+        return found.stop(Error::in_message(
             Validation,
             "",
             format!("a message is a JSON object, got {}", kind_name(message)),
@@ -149,7 +149,7 @@ fn read_message(
     };
     let version = match map.get("version") {
         None if options.require_version => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 "",
                 "Missing required version field",
@@ -160,7 +160,7 @@ fn read_message(
         Some(Value::String(v)) => match Version::parse(v) {
             Some(v) => Some(v),
             None => {
-                found.push(MessageError::new(
+                found.push(Error::in_message(
                     Validation,
                     "/version",
                     format!(
@@ -171,7 +171,7 @@ fn read_message(
             }
         },
         Some(other) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 "/version",
                 format!("'version' must be a string, got {}", kind_name(other)),
@@ -188,7 +188,7 @@ fn read_message(
         [kind] => *kind,
         [] => {
             if let Some(old) = map.keys().find(|k| V0_8_KEYS.contains(&k.as_str())) {
-                return found.stop(MessageError::new(
+                return found.stop(Error::in_message(
                     Validation,
                     format!("/{}", escape_token(old)),
                     format!(
@@ -207,10 +207,10 @@ fn read_message(
             if !theirs.is_empty() {
                 why.push_str(&format!(" (its keys: {})", theirs.join(", ")));
             }
-            return found.stop(MessageError::new(Validation, "", why));
+            return found.stop(Error::in_message(Validation, "", why));
         }
         several => {
-            return found.stop(MessageError::new(
+            return found.stop(Error::in_message(
                 Validation,
                 "",
                 format!(
@@ -222,7 +222,7 @@ fn read_message(
     };
     let at = format!("/{kind}");
     let Value::Object(body) = &map[kind] else {
-        return found.stop(MessageError::new(
+        return found.stop(Error::in_message(
             Validation,
             at,
             format!("'{kind}' must be an object, got {}", kind_name(&map[kind])),
@@ -234,7 +234,7 @@ fn read_message(
     // otherwise be dropped without a word. `theme` is read from v0.9 streams and kept.
     if v1 && let Some(known) = body_keys(kind) {
         for extra in body.keys().filter(|k| !known.contains(&k.as_str())) {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 format!("{at}/{}", escape_token(extra)),
                 format!(
@@ -251,7 +251,7 @@ fn read_message(
             components: match body.get("components") {
                 Some(list) => components(&format!("{at}/components"), list, v1, found)?,
                 None => {
-                    found.push(MessageError::new(
+                    found.push(Error::in_message(
                         Validation,
                         at,
                         "updateComponents needs 'components'",
@@ -271,7 +271,7 @@ fn read_message(
                 None => None,
                 Some(Value::String(id)) => Some(id.clone()),
                 Some(other) => {
-                    found.push(MessageError::new(
+                    found.push(Error::in_message(
                         Validation,
                         format!("{at}/functionCallId"),
                         format!(
@@ -322,12 +322,12 @@ fn body_keys(kind: &str) -> Option<&'static [&'static str]> {
 fn surface_id(at: &str, body: &Map<String, Value>, found: &mut Found) -> Result<String, Stopped> {
     let problem = match body.get("surfaceId") {
         Some(Value::String(id)) => return Ok(id.clone()),
-        None => MessageError::new(
+        None => Error::in_message(
             Category::Validation,
             at,
             format!("{} needs a 'surfaceId'", &at[1..]),
         ),
-        Some(other) => MessageError::new(
+        Some(other) => Error::in_message(
             Category::Validation,
             format!("{at}/surfaceId"),
             format!("surfaceId must be a string, got {}", kind_name(other)),
@@ -350,7 +350,7 @@ fn create_surface(
         None => None,
         Some(Value::String(c)) => Some(c.clone()),
         Some(other) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 format!("{at}/catalogId"),
                 format!("catalogId must be a string, got {}", kind_name(other)),
@@ -362,7 +362,7 @@ fn create_surface(
         None => false,
         Some(Value::Bool(b)) => *b,
         Some(other) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 format!("{at}/sendDataModel"),
                 format!("sendDataModel must be a boolean, got {}", kind_name(other)),
@@ -391,7 +391,7 @@ fn create_surface(
 
 /// v1.0's `metadata`: an object holding only `extensions`, whose keys are identifiers.
 fn check_metadata(at: &str, meta: &Value, found: &mut Found) -> Result<(), Stopped> {
-    let bad = |pointer: String, why: String| MessageError::new(Category::Validation, pointer, why);
+    let bad = |pointer: String, why: String| Error::in_message(Category::Validation, pointer, why);
     let Value::Object(meta) = meta else {
         return found.push(bad(
             at.into(),
@@ -451,12 +451,12 @@ fn update_data_model(
         Some(Value::String(p)) => match JsonPointer::parse_limited(p, max_depth) {
             Ok(path) => path,
             Err(e) => {
-                found.push(MessageError::of_error(e, format!("{at}/path")))?;
+                found.push(e.with_location(format!("{at}/path")))?;
                 JsonPointer::root()
             }
         },
         Some(other) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Category::Validation,
                 format!("{at}/path"),
                 format!("'path' must be a string, got {}", kind_name(other)),
@@ -466,7 +466,7 @@ fn update_data_model(
     };
     let value = match body.get("value") {
         None if v1 => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Category::Validation,
                 at,
                 "updateDataModel needs a 'value' in v1.0 (null removes what is at 'path')",
@@ -478,7 +478,7 @@ fn update_data_model(
         // Measured before it is copied: the copy of a value nested past the limit would
         // recurse that deep.
         Some(value) if crate::json::depth_exceeds(value, max_depth - path.tokens().len()) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Category::Recursion,
                 format!("{at}/value"),
                 format!(
@@ -505,7 +505,7 @@ fn components(
     found: &mut Found,
 ) -> Result<Vec<ComponentDef>, Stopped> {
     let Value::Array(list) = list else {
-        found.push(MessageError::new(
+        found.push(Error::in_message(
             Category::Validation,
             at,
             format!("'components' must be an array, got {}", kind_name(list)),
@@ -546,7 +546,7 @@ fn components(
 /// let err = parse_component("/c", &json!({"id": "t", "component": {"Text": {}}})).unwrap_err();
 /// assert_eq!(err.pointer, "/c/component");
 /// ```
-pub fn parse_component(at: &str, value: &Value) -> Result<ComponentDef, MessageError> {
+pub fn parse_component(at: &str, value: &Value) -> Result<ComponentDef, Error> {
     let mut found = Found::first();
     match component(at, value, &mut found) {
         Ok(Some(def)) => Ok(def),
@@ -562,7 +562,7 @@ pub fn parse_component(at: &str, value: &Value) -> Result<ComponentDef, MessageE
 fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<ComponentDef>, Stopped> {
     use Category::Validation;
     let Value::Object(map) = value else {
-        found.push(MessageError::new(
+        found.push(Error::in_message(
             Validation,
             at,
             format!("a component is an object, got {}", kind_name(value)),
@@ -573,7 +573,7 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
     let id = match map.get("id") {
         Some(Value::String(id)) => id.clone(),
         None => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 at,
                 "a component is missing an 'id'",
@@ -581,7 +581,7 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
             String::new()
         }
         Some(other) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 format!("{at}/id"),
                 format!(
@@ -595,7 +595,7 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
     let component = match map.get("component") {
         Some(Value::String(c)) => c.clone(),
         None => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 at,
                 format!(
@@ -605,7 +605,7 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
             String::new()
         }
         Some(Value::Object(_)) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 format!("{at}/component"),
                 "'component' is the component's type name (v0.9 and later); the v0.8 form {\"Text\": {…}} is not read",
@@ -613,7 +613,7 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
             String::new()
         }
         Some(other) => {
-            found.push(MessageError::new(
+            found.push(Error::in_message(
                 Validation,
                 format!("{at}/component"),
                 format!("'component' must be a string, got {}", kind_name(other)),
@@ -645,7 +645,7 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
                 let slot = match *plain {
                     "catalogId" => {
                         let Value::String(c) = value else {
-                            found.push(MessageError::new(
+                            found.push(Error::in_message(
                                 Validation,
                                 format!("{at}/{}", escape_token(key)),
                                 format!("catalogId must be a string, got {}", kind_name(value)),
@@ -674,9 +674,9 @@ fn component(at: &str, value: &Value, found: &mut Found) -> Result<Option<Compon
     Ok((found.problems.len() == before).then_some(def))
 }
 
-fn both_spellings(at: &str, key: &str) -> MessageError {
+fn both_spellings(at: &str, key: &str) -> Error {
     let plain = key.trim_start_matches('@');
-    MessageError::new(
+    Error::in_message(
         Category::Validation,
         format!("{at}/{}", escape_token(key)),
         format!("a component has '{plain}' or '@{plain}', not both"),

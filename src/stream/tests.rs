@@ -1,7 +1,8 @@
 use super::*;
+use crate::error::Error;
 use serde_json::{Value, json};
 
-fn err(message: Value) -> MessageError {
+fn err(message: Value) -> Error {
     parse_message(&message).unwrap_err()
 }
 
@@ -13,11 +14,11 @@ fn both_version_strings_are_v1() {
     }
     let e = err(json!({"version": "v99.0", "createSurface": {"surfaceId": "s"}}));
     assert_eq!(
-        (e.category, e.pointer.as_str()),
+        (e.category(), e.location()),
         (Category::Validation, "/version")
     );
     assert!(
-        e.message
+        e.message()
             .starts_with("Unsupported protocol version 'v99.0'")
     );
 }
@@ -28,31 +29,31 @@ fn malformed_messages_are_located_errors() {
         json!({"version": "v1.0", "createSurface": {"surfaceId": "s"}, "deleteSurface": {"surfaceId": "s"}}),
     );
     assert!(
-        two.message
+        two.message()
             .starts_with("Message contains multiple conflicting update actions")
     );
     let id = err(json!({"version": "v1.0", "createSurface": {"surfaceId": 12345}}));
-    assert_eq!(id.pointer, "/createSurface/surfaceId");
-    assert!(id.message.starts_with("surfaceId must be a string"));
-    assert_eq!(err(json!([1])).pointer, "");
-    assert_eq!(err(json!({})).category, Category::Validation);
+    assert_eq!(id.location(), "/createSurface/surfaceId");
+    assert!(id.message().starts_with("surfaceId must be a string"));
+    assert_eq!(err(json!([1])).location(), "");
+    assert_eq!(err(json!({})).category(), Category::Validation);
     let no_id = err(json!({"version": "v1.0", "updateDataModel": {"value": 1}}));
-    assert_eq!(no_id.message, "updateDataModel needs a 'surfaceId'");
+    assert_eq!(no_id.message(), "updateDataModel needs a 'surfaceId'");
     let old = err(json!({"version": "v1.0", "beginRendering": {"surfaceId": "s"}}));
     assert!(
-        old.message
+        old.message()
             .starts_with("action 'beginRendering' is not supported in protocol version v1.0")
     );
     let body = err(json!({"updateComponents": "x"}));
-    assert_eq!(body.pointer, "/updateComponents");
+    assert_eq!(body.location(), "/updateComponents");
     let component = err(
         json!({"updateComponents": {"surfaceId": "s", "components": [{"id": "a", "component": "Text"}, {"id": 3}]}}),
     );
-    assert_eq!(component.pointer, "/updateComponents/components/1/id");
+    assert_eq!(component.location(), "/updateComponents/components/1/id");
     let both = err(
         json!({"updateComponents": {"surfaceId": "s", "components": [{"id": "a", "component": "Text", "catalogId": "x", "@catalogId": "y"}]}}),
     );
-    assert!(both.message.contains("not both"), "{both}");
+    assert!(both.message().contains("not both"), "{both}");
 }
 
 #[test]
@@ -92,11 +93,11 @@ fn create_surface_inline_and_metadata() {
     let key = err(
         json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "metadata": {"extensions": {"a2ui:x": {}}}}}),
     );
-    assert_eq!(key.pointer, "/createSurface/metadata/extensions/a2ui:x");
+    assert_eq!(key.location(), "/createSurface/metadata/extensions/a2ui:x");
     let other = err(
         json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "metadata": {"owner": "me"}}}),
     );
-    assert_eq!(other.pointer, "/createSurface/metadata/owner");
+    assert_eq!(other.location(), "/createSurface/metadata/owner");
 }
 
 #[test]
@@ -126,7 +127,7 @@ fn data_model_updates_by_version() {
             .is_root()
     );
     let e = err(json!({"updateDataModel": {"surfaceId": "s", "path": "a"}}));
-    assert_eq!(e.pointer, "/updateDataModel/path");
+    assert_eq!(e.location(), "/updateDataModel/path");
 }
 
 #[test]
@@ -182,12 +183,12 @@ fn a_v1_component_metadata_holds_only_extensions_with_identifier_keys() {
         json!({"id": "c", "component": "Text", "metadata": {"owner": "me"}}),
     ))
     .unwrap_err();
-    assert_eq!(e.pointer, "/createSurface/components/0/metadata/owner");
+    assert_eq!(e.location(), "/createSurface/components/0/metadata/owner");
     let e = parse_message(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s",
         "components": [{"id": "c", "component": "Text", "@metadata": {"extensions": {"bad-key": 1}}}]}}))
     .unwrap_err();
     assert_eq!(
-        e.pointer,
+        e.location(),
         "/updateComponents/components/0/@metadata/extensions/bad-key"
     );
     // Before v1.0 a component's metadata is not judged.
@@ -221,9 +222,9 @@ fn unknown_keys_of_v1_bodies_are_located_errors() {
         ),
     ] {
         let e = err(message);
-        assert_eq!(e.category, Category::Validation);
-        assert_eq!(e.pointer, pointer);
-        assert!(e.message.contains("has no key"), "{e}");
+        assert_eq!(e.category(), Category::Validation);
+        assert_eq!(e.location(), pointer);
+        assert!(e.message().contains("has no key"), "{e}");
     }
     assert!(
         parse_message(&json!({"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [], "extra": 1}}))

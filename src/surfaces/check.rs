@@ -4,11 +4,12 @@
 //! the same checks), so the problem `process` refuses a message with is one of the ones `check`
 //! lists, in the same words.
 
-use super::problem::*;
+use crate::error::Error;
+use super::spelled::*;
 use super::processor::*;
 use super::surface::*;
 use crate::error::{Warning, WarningCode};
-use crate::stream::{Body, Message, MessageError, ParseOptions, parse_message_all};
+use crate::stream::{Body, Message, ParseOptions, parse_message_all};
 use serde_json::Value;
 
 /// What [`Processor::check`] found of one message.
@@ -19,7 +20,7 @@ pub struct Checked {
     pub applied: Option<Applied>,
     /// Every problem, in the order of the message (empty when it is clean); a refused message's
     /// problems include the one [`Processor::process`] refuses it with.
-    pub problems: Vec<ProcessError>,
+    pub problems: Vec<Error>,
 }
 
 /// The first spellings a stream used, each with where: v1.0's `version` (`"1.0"` or `"v1.0"`)
@@ -55,7 +56,7 @@ impl Processor {
     ///     {"component": "Text"},
     ///     {"id": "root", "component": "Text", "text": {"@call": "split", "args": {}}}]}});
     /// let checked = p.check(&message);
-    /// let found: Vec<String> = checked.problems.iter().map(|e| e.error.pointer.clone()).collect();
+    /// let found: Vec<String> = checked.problems.iter().map(|e| e.location().to_owned()).collect();
     /// assert_eq!(found, ["/updateComponents/components/0", "/updateComponents/components/1/text",
     ///     "/updateComponents/components/1/text"]);
     /// assert!(checked.applied.is_none());
@@ -71,11 +72,7 @@ impl Processor {
                 applied: None,
                 problems: problems
                     .into_iter()
-                    .map(|error| ProcessError {
-                        index,
-                        surface_id: None,
-                        error,
-                    })
+                    .map(|error| error.of_message(index, None))
                     .collect(),
             };
         }
@@ -84,11 +81,7 @@ impl Processor {
                 let problems = self
                     .applied_problems(&applied)
                     .into_iter()
-                    .map(|error| ProcessError {
-                        index,
-                        surface_id: applied_surface(&applied),
-                        error,
-                    })
+                    .map(|error| error.of_message(index, applied_surface(&applied)))
                     .collect();
                 Checked {
                     applied: Some(applied),
@@ -99,23 +92,19 @@ impl Processor {
                 let mut all = self.refused_problems(message);
                 // The judge is one: `process`'s problem is among these, unless a check it makes
                 // only when it applies (the model written, the bytes held) refused it.
-                if !all.contains(&first.error) {
-                    all.insert(0, first.error.clone());
+                if !all.iter().any(|e| same_problem(e, &first)) {
+                    all.insert(0, first.clone());
                 }
                 // In the order of the message: its envelope, then component by component
                 // (what reading found of a component beside what judging it found), then what
                 // is about the message as a whole (the graph).
-                all.sort_by_cached_key(|e| message_order(&e.pointer));
-                let surface_id = first.surface_id;
+                all.sort_by_cached_key(|e| message_order(e.location()));
+                let surface_id = first.surface_id().map(str::to_owned);
                 Checked {
                     applied: None,
                     problems: all
                         .into_iter()
-                        .map(|error| ProcessError {
-                            index,
-                            surface_id: surface_id.clone(),
-                            error,
-                        })
+                        .map(|error| error.of_message(index, surface_id.clone()))
                         .collect(),
                 }
             }
@@ -131,7 +120,7 @@ impl Processor {
 
     /// What a message `process` applied has that only a check reports: a surface created on a
     /// catalog that is not registered.
-    fn applied_problems(&self, applied: &Applied) -> Vec<MessageError> {
+    fn applied_problems(&self, applied: &Applied) -> Vec<Error> {
         let Applied::SurfaceCreated(id) = applied else {
             return Vec::new();
         };
@@ -143,7 +132,7 @@ impl Processor {
 
     /// Every problem of a message `process` refused, judged against the processor as it stands
     /// (the refused message changed nothing).
-    fn refused_problems(&mut self, message: &Value) -> Vec<MessageError> {
+    fn refused_problems(&mut self, message: &Value) -> Vec<Error> {
         let (read, mut problems) = parse_message_all(message, self.parse_options());
         let Some(Message { version, body }) = read else {
             return problems;
@@ -253,7 +242,7 @@ impl Processor {
 
     /// The problems of an agent's call or answer, judged and not run: its reading, and for a
     /// call its `functionCallId`, its shape and its compilation as the agent's.
-    fn agent_message_problems(&mut self, message: &Value) -> Vec<MessageError> {
+    fn agent_message_problems(&mut self, message: &Value) -> Vec<Error> {
         let (read, mut problems) = parse_message_all(message, self.parse_options());
         if let Some(Message {
             body: Body::CallRendererFunction(call),
@@ -369,11 +358,7 @@ impl Processor {
             warnings
                 .into_iter()
                 .take(room)
-                .map(|warning| ProcessWarning {
-                    index,
-                    surface_id: surface_id.to_owned(),
-                    warning,
-                }),
+                .map(|warning| warning.with_message_index(index).with_surface_id(surface_id)),
         );
     }
 }
@@ -400,4 +385,10 @@ fn applied_surface(applied: &Applied) -> Option<String> {
         | Applied::ComponentsUpdated { surface_id: id, .. } => Some(id.clone()),
         _ => None,
     }
+}
+
+/// Whether two problems are the same one (what, where, in which words): `process`'s problem is
+/// not listed twice by `check`.
+fn same_problem(a: &Error, b: &Error) -> bool {
+    (a.category(), a.location(), a.message()) == (b.category(), b.location(), b.message())
 }

@@ -22,8 +22,9 @@
 //! Walks use explicit stacks; the candidate graph is the surface's components overlaid with
 //! the message's, never a copy.
 
+use crate::error::Error;
 use super::{Component, Surface};
-use crate::stream::{Category, MessageError};
+use crate::stream::Category;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -177,14 +178,14 @@ pub(crate) fn check(
     surface: &Surface,
     new: &[Component],
     strict: bool,
-) -> Result<(), MessageError> {
+) -> Result<(), Error> {
     let overlay = Overlay::new(surface, new);
 
     for component in new {
         let def = &component.def;
         for (child, slot, _) in &component.children {
             if *child == def.id {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Integrity,
                     format!("{}/{}", def.pointer, slot_pointer(slot)),
                     format!(
@@ -194,7 +195,7 @@ pub(crate) fn check(
                 ));
             }
             if strict && overlay.get(child).is_none() {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Integrity,
                     format!("{}/{}", def.pointer, slot_pointer(slot)),
                     format!(
@@ -276,7 +277,7 @@ impl<'a> Search<'a> {
     }
 }
 
-fn cycles(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), MessageError> {
+fn cycles(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), Error> {
     let edges = added_edges(overlay, new);
     if edges.is_empty() {
         return Ok(());
@@ -300,7 +301,7 @@ fn cycles(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), MessageError> 
             break go_forward;
         }
         if forward.steps + backward.steps > budget {
-            return Err(MessageError::new(
+            return Err(Error::in_message(
                 Category::Recursion,
                 "",
                 format!(
@@ -341,7 +342,7 @@ fn cycles(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), MessageError> 
         .get(cycle[0])
         .map(|i| new[*i].def.pointer.clone())
         .unwrap_or_default();
-    Err(MessageError::new(
+    Err(Error::in_message(
         Category::Integrity,
         pointer,
         format!("Circular component reference: {}", cycle.join(" → ")),
@@ -400,9 +401,9 @@ fn find_cycle<'a, I: Iterator<Item = &'a str>>(
 /// Strict mode: a missing `root`, and the orphans the message would leave (see the module's
 /// documentation for why only the message's components and the children they drop are looked
 /// at).
-fn orphans(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), MessageError> {
+fn orphans(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), Error> {
     if overlay.get("root").is_none() {
-        return Err(MessageError::new(
+        return Err(Error::in_message(
             Category::Integrity,
             "",
             format!(
@@ -432,7 +433,7 @@ fn orphans(overlay: &Overlay<'_>, new: &[Component]) -> Result<(), MessageError>
             .get(id)
             .map(|c| c.def.pointer.clone())
             .unwrap_or_default();
-        return Err(MessageError::new(
+        return Err(Error::in_message(
             Category::Integrity,
             at,
             format!("component '{id}' is not reachable from 'root' (an orphan)"),
@@ -639,7 +640,7 @@ mod tests {
             .process(&update(vec![json!({"id": format!("c{mid}"), "component": "Row", "children": [format!("c{}", mid + 1), format!("c{}", mid + 2)]})]))
             .unwrap_err();
         assert_eq!(
-            err.error.category.code(),
+            err.category().code(),
             crate::ErrorCode::LimitExceeded,
             "{err}"
         );
@@ -666,10 +667,10 @@ mod tests {
             ]))
             .unwrap_err();
         assert_eq!(
-            err.error.message,
+            err.message(),
             "Circular component reference: c → d → a → b → c"
         );
-        assert_eq!(err.error.pointer, "/updateComponents/components/0");
+        assert_eq!(err.location(), "/updateComponents/components/0");
         // A new edge whose child leads elsewhere is no cycle, and a dropped edge frees one:
         // b stops naming c, then c may name b.
         p.process(&update(vec![column("c", &["d".to_owned()])]))
@@ -685,7 +686,7 @@ mod tests {
         let err = p
             .process(&update(vec![column("f", &["e".to_owned()])]))
             .unwrap_err();
-        assert_eq!(err.error.message, "Circular component reference: f → e → f");
+        assert_eq!(err.message(), "Circular component reference: f → e → f");
     }
 
     #[test]
@@ -703,10 +704,10 @@ mod tests {
         // Now b drops it too: x is an orphan, reported at the surface (it is not in the message).
         let err = p.process(&update(vec![column("b", &[])])).unwrap_err();
         assert_eq!(
-            err.error.message,
+            err.message(),
             "component 'x' is not reachable from 'root' (an orphan)"
         );
-        assert_eq!(err.error.pointer, "");
+        assert_eq!(err.location(), "");
         // Moving x from b to a in one message is fine.
         p.process(&update(vec![
             column("b", &[]),
@@ -718,10 +719,10 @@ mod tests {
             .process(&update(vec![text("y"), column("z", &["y".to_owned()])]))
             .unwrap_err();
         assert_eq!(
-            err.error.message,
+            err.message(),
             "component 'z' is not reachable from 'root' (an orphan)"
         );
-        assert_eq!(err.error.pointer, "/updateComponents/components/1");
+        assert_eq!(err.location(), "/updateComponents/components/1");
         let s = p.surface("s").unwrap();
         assert!(s.component("y").is_none());
         assert!(s.graph_problems().orphans.is_empty());

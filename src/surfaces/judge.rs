@@ -1,17 +1,17 @@
 //! How the processor judges the components of a message against their catalogs and compiles
 //! their dynamic values.
 
-use super::problem::*;
+use super::spelled::*;
 use super::processor::*;
 use super::schema::ComponentSchema;
 use super::surface::*;
 use super::*;
 use crate::env::CompileScope;
-use crate::error::MissingCatalog;
+use crate::error::{Error, MissingCatalog, Warning};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
 use crate::payload::Payload;
-use crate::stream::{Body, Category, ComponentDef, MessageError, ParseOptions, parse_message_with};
+use crate::stream::{Body, Category, ComponentDef, ParseOptions, parse_message_with};
 use crate::syntax::Spelling;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -59,10 +59,10 @@ pub(super) fn unknown_property(
     prop: &str,
     component: &str,
     schema: &ComponentSchema,
-) -> MessageError {
+) -> Error {
     let mut known: Vec<&str> = schema.props.keys().map(String::as_str).collect();
     known.sort_unstable();
-    MessageError::new(
+    Error::in_message(
         Category::Validation,
         pointer,
         format!(
@@ -133,7 +133,7 @@ impl Processor {
     /// assert!(p.surface("s").is_none());
     /// # Ok::<(), a2ui_catalog_mcp::Error>(())
     /// ```
-    pub fn component_problems(&mut self, message: &Value) -> Vec<MessageError> {
+    pub fn component_problems(&mut self, message: &Value) -> Vec<Error> {
         let mut options = ParseOptions::default();
         options.require_version = self.options.require_version;
         options.max_depth = self.env.limits().max_depth;
@@ -180,7 +180,7 @@ impl Processor {
         defs: Vec<ComponentDef>,
         graph: bool,
         warnings: &mut Vec<crate::error::Warning>,
-    ) -> Vec<MessageError> {
+    ) -> Vec<Error> {
         let mut problems = Vec::new();
         let collecting = self.collecting.replace(Vec::new());
         let mut seen = HashSet::with_capacity(defs.len());
@@ -188,7 +188,7 @@ impl Processor {
         let (spelling, _, _) = message_spelling(surface, &defs, self.options.earlier_spelling);
         for def in defs {
             if !seen.insert(def.id.clone()) {
-                problems.push(MessageError::new(
+                problems.push(Error::in_message(
                     Category::Integrity,
                     format!("{}/id", def.pointer),
                     format!("duplicate component id '{}' in one message", def.id),
@@ -238,7 +238,7 @@ impl Processor {
                         break;
                     }
                     Err(e) => {
-                        let prop = prop_of(&e.pointer, &def.pointer)
+                        let prop = prop_of(e.location(), &def.pointer)
                             .filter(|p| def.props.contains_key(p.as_str()));
                         problems.push(e);
                         match prop {
@@ -259,10 +259,10 @@ impl Processor {
                                 // in `checks`) is not said again by the compiler.
                                 let said: HashSet<String> = problems[first..]
                                     .iter()
-                                    .map(|p| p.pointer.clone())
+                                    .map(|p| p.location().to_owned())
                                     .collect();
                                 let compiled = self.collecting.iter_mut().flat_map(std::mem::take);
-                                problems.extend(compiled.filter(|p| !said.contains(&p.pointer)));
+                                problems.extend(compiled.filter(|p| !said.iter().any(|s| s == p.location())));
                                 break;
                             }
                         }
@@ -272,10 +272,10 @@ impl Processor {
             if !unknown.is_empty() {
                 // In the order of the component's properties, as judging one at a time found
                 // them (a problem of the whole component first).
-                let mut found: Vec<(usize, MessageError)> = problems
+                let mut found: Vec<(usize, Error)> = problems
                     .drain(first..)
                     .map(|e| {
-                        let at = prop_of(&e.pointer, &def.pointer)
+                        let at = prop_of(e.location(), &def.pointer)
                             .and_then(|p| positions.get(&p).copied())
                             .unwrap_or(0);
                         (at, e)
@@ -299,7 +299,7 @@ impl Processor {
             let ids: HashSet<&str> = passed.iter().map(|c| c.def.id.as_str()).collect();
             // Looked up, not scanned: a message of many dangling children stays linear.
             let mut reported: HashSet<String> =
-                problems.iter().map(|p| p.pointer.clone()).collect();
+                problems.iter().map(|p| p.location().to_owned()).collect();
             for component in &passed {
                 for (child, slot, _) in &component.children {
                     let pointer = format!("{}/{}", component.def.pointer, slot_pointer(slot));
@@ -309,7 +309,7 @@ impl Processor {
                     {
                         continue;
                     }
-                    problems.push(MessageError::new(
+                    problems.push(Error::in_message(
                         Category::Integrity,
                         pointer,
                         format!(
@@ -330,11 +330,11 @@ impl Processor {
         &mut self,
         surface: &Surface,
         defs: Vec<ComponentDef>,
-    ) -> Result<(Vec<Component>, Spelled), MessageError> {
+    ) -> Result<(Vec<Component>, Spelled), Error> {
         let mut seen = HashSet::with_capacity(defs.len());
         for def in &defs {
             if !seen.insert(def.id.as_str()) {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Integrity,
                     format!("{}/id", def.pointer),
                     format!("duplicate component id '{}' in one message", def.id),
@@ -349,7 +349,7 @@ impl Processor {
         let others: usize = self.surfaces.values().map(|s| s.components.len()).sum();
         let held = others + surface.components.len() + new_count;
         if held > self.options.max_components {
-            return Err(MessageError::new(
+            return Err(Error::in_message(
                 Category::Recursion,
                 "",
                 format!(
@@ -395,10 +395,10 @@ impl Processor {
         if surface.spelling.is_none() {
             surface.spelling = spelled.spelling;
         }
-        let warn = |warning| ProcessWarning {
-            index,
-            surface_id: surface.id.clone(),
-            warning,
+        let warn = |warning: Warning| {
+            warning
+                .with_message_index(index)
+                .with_surface_id(surface.id.clone())
         };
         self.warnings.extend(spelled.warnings.into_iter().map(warn));
         if let Some(at) = spelled.mixed_at
@@ -457,7 +457,7 @@ impl Processor {
         def: ComponentDef,
         spelling: Spelling,
         warnings: &mut Vec<crate::error::Warning>,
-    ) -> Result<Component, MessageError> {
+    ) -> Result<Component, Error> {
         let at = def.pointer.clone();
         let limit = self.env.limits().max_depth;
         let parts = def
@@ -467,7 +467,7 @@ impl Processor {
             .chain(def.accessibility.iter());
         for value in parts {
             if let Some(depth) = deeper_than(value, limit) {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Recursion,
                     at,
                     format!(
@@ -481,7 +481,7 @@ impl Processor {
         match (&def.catalog_id, &surface.catalog_id) {
             (Some(c), _) => self.known_catalog(surface, c, &at, "catalogId")?,
             (None, None) => {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Catalog,
                     at,
                     format!(
@@ -499,7 +499,7 @@ impl Processor {
             let Some(schema) = types.get(&def.component) else {
                 let mut names: Vec<&str> = types.keys().map(String::as_str).collect();
                 names.sort_unstable();
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Validation,
                     format!("{at}/component"),
                     format!(
@@ -512,7 +512,7 @@ impl Processor {
             for required in &schema.required {
                 // A property set aside for its own problem (judging every problem) is there.
                 if !def.props.contains_key(required) && !self.set_aside.contains(required) {
-                    return Err(MessageError::new(
+                    return Err(Error::in_message(
                         Category::Validation,
                         at.clone(),
                         format!(
@@ -523,7 +523,7 @@ impl Processor {
                 }
             }
             if def.checks.is_some() && !schema.checkable {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Validation,
                     def.envelope_pointer("checks"),
                     format!("{} takes no checks", def.component),
@@ -578,7 +578,7 @@ impl Processor {
 
     /// `Catalog not found` for a catalog id that is not registered, at `pointer`: matchable by
     /// [`Error::missing_catalog`](crate::Error::missing_catalog).
-    pub(super) fn catalog_not_found(&self, id: &str, pointer: impl Into<String>) -> MessageError {
+    pub(super) fn catalog_not_found(&self, id: &str, pointer: impl Into<String>) -> Error {
         let error = crate::error::Error::new(
             crate::error::ErrorCode::CatalogError,
             format!(
@@ -588,7 +588,7 @@ impl Processor {
         )
         .with_missing_catalog(MissingCatalog::NotRegistered(id.to_owned()))
         .with_phase(crate::error::Phase::Compile);
-        MessageError::of_error(error, pointer)
+        error.with_location(pointer)
     }
 
     /// A catalog a component or call names: non-empty, registered, built for the surface's
@@ -599,10 +599,10 @@ impl Processor {
         id: &str,
         at: &str,
         key: &str,
-    ) -> Result<(), MessageError> {
+    ) -> Result<(), Error> {
         let pointer = format!("{at}/{key}");
         if id.is_empty() {
-            return Err(MessageError::new(
+            return Err(Error::in_message(
                 Category::Catalog,
                 pointer,
                 "Catalog not found: the catalogId is empty",
@@ -611,7 +611,7 @@ impl Processor {
         match self.catalogs.get(id) {
             None => Err(self.catalog_not_found(id, pointer)),
             Some(info) => match info.version {
-                Some(v) if !v.same_line(surface.version) => Err(MessageError::new(
+                Some(v) if !v.same_line(surface.version) => Err(Error::in_message(
                     Category::Catalog,
                     pointer,
                     format!(
@@ -631,7 +631,7 @@ impl Processor {
         surface: &Surface,
         def: &ComponentDef,
         spelling: Spelling,
-    ) -> Result<(), MessageError> {
+    ) -> Result<(), Error> {
         let mut stack: Vec<(String, &Value)> = def
             .props
             .iter()
@@ -667,7 +667,7 @@ impl Processor {
                     // `root` starts the tree and is never a template item (a template of it
                     // would be a cycle), so `@index` in it can never be evaluated.
                     if name == Some("@index") && def.id == "root" {
-                        return Err(MessageError::new(
+                        return Err(Error::in_message(
                             Category::Validation,
                             at,
                             "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree",
@@ -683,7 +683,7 @@ impl Processor {
                         && crate::basic::Template::parse(text)
                             .is_ok_and(|t| t.calls().contains(&"@index"))
                     {
-                        return Err(MessageError::new(
+                        return Err(Error::in_message(
                             Category::Validation,
                             format!("{at}/args/value"),
                             "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree (its formatString calls ${@index()})",
@@ -694,7 +694,7 @@ impl Processor {
                     {
                         match map.get("catalogId") {
                             None if surface.catalog_id.is_none() => {
-                                return Err(MessageError::new(
+                                return Err(Error::in_message(
                                     Category::Catalog,
                                     at,
                                     format!(
@@ -708,7 +708,7 @@ impl Processor {
                                 self.known_catalog(surface, c, &at, "catalogId")?
                             }
                             Some(other) => {
-                                return Err(MessageError::new(
+                                return Err(Error::in_message(
                                     Category::Validation,
                                     format!("{at}/catalogId"),
                                     format!(
@@ -736,7 +736,7 @@ impl Processor {
                             )
                             .with_function(name)
                             .with_phase(crate::error::Phase::Compile);
-                            return Err(MessageError::of_error(error, at));
+                            return Err(error.with_location(at));
                         }
                     }
                     for (k, v) in map {
@@ -762,7 +762,7 @@ impl Processor {
         def: &ComponentDef,
         spelling: Spelling,
         warnings: &mut Vec<crate::error::Warning>,
-    ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, MessageError> {
+    ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, Error> {
         let known_default = surface
             .catalog_id
             .as_deref()
@@ -816,7 +816,7 @@ impl Processor {
                     let mut problems = err.into_problems().into_iter();
                     let e = problems.next().expect("an error has a problem");
                     if e.missing_catalog() == Some(&MissingCatalog::NoDefault) {
-                        return Err(MessageError::new(
+                        return Err(Error::in_message(
                             Category::Catalog,
                             format!("{}/{prop}{}", def.pointer, e.location()),
                             format!(
@@ -830,7 +830,7 @@ impl Processor {
                     }
                     let located = |e: crate::error::Error| {
                         let pointer = format!("{at}{}", e.location());
-                        MessageError::of_error(e, pointer)
+                        e.with_location(pointer)
                     };
                     // Judging every problem (`check`), each of the value's problems is kept and
                     // the other values are compiled on; else the first refuses the message.

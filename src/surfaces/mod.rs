@@ -4,8 +4,9 @@
 //! A [`Processor`] holds the surfaces a stream builds, by id: each with its default catalog, its
 //! components by id, its data model, `sendDataModel`, theme, and where it came from. Messages
 //! are read by [`crate::stream`] and applied atomically: a message that fails changes nothing
-//! and comes back as a [`ProcessError`] located by message index and JSON Pointer, with the
-//! renderer-to-agent `error` message ready to send ([`ProcessError::to_agent_message`]).
+//! and comes back as the crate's [`Error`](crate::Error), located by its
+//! [`message_index`](crate::Error::message_index) and a JSON Pointer, with the renderer-to-agent
+//! `error` message ready to send ([`Error::to_agent_message`](crate::Error::to_agent_message)).
 //!
 //! - `updateComponents` upserts whole components by id (a component sent again replaces the
 //!   old one whole). Duplicate ids in one message, a self reference and a cycle are errors.
@@ -38,7 +39,7 @@
 //!     "components": [{"id": "root", "component": "Text", "text": {"path": "/name"}}]}})).unwrap();
 //! let err = processor.process(&json!({"version": "v1.0", "updateComponents": {"surfaceId": "s",
 //!     "components": [{"id": "root", "component": "Txt", "text": "x"}]}})).unwrap_err();
-//! assert_eq!(err.to_string(), "message 1 at /updateComponents/components/0/component: ValidationError: unknown component type 'Txt' in catalog 'my' (its types: Text)");
+//! assert_eq!(err.to_string(), "message 1 at /updateComponents/components/0/component: VALIDATION_FAILED: unknown component type 'Txt' in catalog 'my' (its types: Text)");
 //! // The message changed nothing.
 //! assert_eq!(processor.surface("s").unwrap().component("root").unwrap().component, "Text");
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
@@ -53,12 +54,12 @@ mod instance;
 mod judge;
 mod live;
 mod options;
-mod problem;
 mod processor;
 mod resolve;
 mod rpc;
 mod schema;
 mod shared;
+mod spelled;
 mod surface;
 mod tool_runs;
 
@@ -77,7 +78,6 @@ pub use tool_runs::{RunOutcome, ToolDone, ToolRun};
 pub use activation::Activation;
 pub use check::Checked;
 pub use options::ProcessorOptions;
-pub use problem::{ProcessError, ProcessWarning};
 pub use processor::{Applied, Processor};
 pub use shared::SharedProcessor;
 pub use surface::{Component, GraphProblems, Surface};

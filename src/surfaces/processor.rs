@@ -2,17 +2,16 @@
 //! them.
 
 use super::options::*;
-use super::problem::*;
 use super::schema::CatalogInfo;
 use super::surface::*;
 use super::*;
 use crate::env::{CompileScope, Environment};
-use crate::error::{Error, ErrorCode};
+use crate::error::{Error, ErrorCode, Warning};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
 use crate::payload::Payload;
 use crate::stream::{
-    Body, Category, CreateSurface, MessageError, ParseOptions, UpdateComponents, Version,
+    Body, Category, CreateSurface, ParseOptions, UpdateComponents, Version,
     messages_of, parse_message_with,
 };
 use crate::syntax::Spelling;
@@ -51,7 +50,7 @@ pub struct Processor {
     pub(super) options: ProcessorOptions,
     pub(super) env: Environment,
     /// Warnings of the messages applied, not yet taken.
-    pub(super) warnings: Vec<ProcessWarning>,
+    pub(super) warnings: Vec<Warning>,
     pub(super) catalogs: HashMap<String, CatalogInfo>,
     pub(super) surfaces: BTreeMap<String, Surface>,
     /// The ids of deleted surfaces, to say so when a message names one: the latest, within
@@ -64,12 +63,12 @@ pub struct Processor {
     /// The tool runs waiting for their answer.
     pub(super) runs: tool_runs::Runs,
     /// Refused messages that tool results carried ([`Processor::take_forwarded_errors`](crate::surfaces::Processor::take_forwarded_errors)).
-    pub(super) forwarded_errors: Vec<ProcessError>,
+    pub(super) forwarded_errors: Vec<Error>,
     /// The size of the live trees together, bounded by the live [`ResolveLimits`](crate::surfaces::ResolveLimits).
     pub(super) live_totals: live::Totals,
     /// While every problem of a message is judged ([`Processor::check`](crate::surfaces::Processor::check)): the
     /// problems of the values compiled, each value's all of them.
-    pub(super) collecting: Option<Vec<MessageError>>,
+    pub(super) collecting: Option<Vec<Error>>,
     /// While every problem of a component is judged: the properties set aside for their own
     /// problems, which its required properties count as given.
     pub(super) set_aside: HashSet<String>,
@@ -304,8 +303,8 @@ impl Processor {
     /// "errors", "nodes"}}}`, each error with its message index and pointer (the errors of no
     /// surface under `"errors"` at the top). A surface with a live tree is drawn from it (tool
     /// results included), others resolved with `limits`.
-    pub fn render_json(&self, errors: &[ProcessError], limits: ResolveLimits) -> Value {
-        let error_json = |e: &ProcessError| json!({"index": e.index, "pointer": e.error.pointer, "category": e.error.category.as_str(), "message": e.error.message});
+    pub fn render_json(&self, errors: &[Error], limits: ResolveLimits) -> Value {
+        let error_json = |e: &Error| json!({"index": e.message_index(), "pointer": e.location(), "category": e.category().as_str(), "message": e.message()});
         let mut surfaces = Map::new();
         // One budget for every tree: all of them are held at once in what is returned, so each
         // node is charged its JSON object too, and each is moved into it, not copied.
@@ -323,7 +322,7 @@ impl Processor {
             let mut out = json!({
                 "catalogId": surface.catalog_id,
                 "dataModel": if model.is_ok() { surface.data.get().clone() } else { Value::Null },
-                "errors": errors.iter().filter(|e| e.surface_id.as_deref() == Some(surface.id.as_str())).map(error_json).collect::<Vec<_>>(),
+                "errors": errors.iter().filter(|e| e.surface_id() == Some(surface.id.as_str())).map(error_json).collect::<Vec<_>>(),
                 "nodes": tree.nodes.into_iter().map(Node::into_json).collect::<Vec<_>>(),
             });
             if let Some(why) = model.err().or(tree.truncated) {
@@ -334,8 +333,7 @@ impl Processor {
         let orphans: Vec<Value> = errors
             .iter()
             .filter(|e| {
-                e.surface_id
-                    .as_deref()
+                e.surface_id()
                     .is_none_or(|id| !self.surfaces.contains_key(id))
             })
             .map(error_json)
@@ -396,9 +394,10 @@ impl Processor {
     ///         "args": {"name": "list_dir", "arguments": {"path": "/docs"}}}}}]}})).unwrap();
     /// assert_eq!(p.surface("s").unwrap().spelling(), Some(Spelling::At));
     /// let warnings = p.take_warnings();
-    /// assert_eq!(warnings[0].warning.location(), "/createSurface/components/0/action/functionCall/args/arguments");
+    /// assert_eq!(warnings[0].location(), "/createSurface/components/0/action/functionCall/args/arguments");
+    /// assert_eq!((warnings[0].message_index(), warnings[0].surface_id()), (Some(0), Some("s")));
     /// ```
-    pub fn take_warnings(&mut self) -> Vec<ProcessWarning> {
+    pub fn take_warnings(&mut self) -> Vec<Warning> {
         std::mem::take(&mut self.warnings)
     }
 
@@ -408,19 +407,15 @@ impl Processor {
     ///
     /// ```
     /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
-    /// use a2ui_catalog_mcp::stream::{Category, MessageError};
+    /// use a2ui_catalog_mcp::{Error, stream::Category};
     /// let mut p = Processor::new(ProcessorOptions::default());
-    /// let err = p.refuse(MessageError::new(Category::Validation, "", "not JSON"));
-    /// assert_eq!((err.index, p.message_count()), (0, 1));
+    /// let err = p.refuse(Error::in_message(Category::Validation, "", "not JSON"));
+    /// assert_eq!((err.message_index(), p.message_count()), (Some(0), 1));
     /// ```
-    pub fn refuse(&mut self, error: MessageError) -> ProcessError {
+    pub fn refuse(&mut self, error: Error) -> Error {
         let index = self.messages;
         self.messages += 1;
-        ProcessError {
-            index,
-            surface_id: None,
-            error,
-        }
+        error.of_message(index, None)
     }
 
     /// How many messages were given to the processor.
@@ -431,7 +426,7 @@ impl Processor {
     /// Processes every message of a stream parsed as one JSON value (an array, `{"messages"}`,
     /// the gallery's `{name, description, messages}`, or one message); each message is atomic
     /// and a bad one does not stop the others. Returns the errors.
-    pub fn process_all(&mut self, stream: &Value) -> Vec<ProcessError> {
+    pub fn process_all(&mut self, stream: &Value) -> Vec<Error> {
         messages_of(stream)
             .into_iter()
             .filter_map(|(_, message)| self.process(message).err())
@@ -441,16 +436,12 @@ impl Processor {
     /// Processes one message, atomically. The agent's `callRendererFunction` runs here, as
     /// the agent (no user activation; see [`RendererFunctionCall`]), and comes back as
     /// [`Applied::RendererFunction`](crate::surfaces::Applied::RendererFunction) with the response to send; a call that is refused or fails
-    /// is a response with an error, not a [`ProcessError`](crate::surfaces::ProcessError) (a message missing its
+    /// is a response with an error, not an [`Error`] (a message missing its
     /// `functionCallId` or `callFunction` is one).
-    pub fn process(&mut self, message: &Value) -> Result<Applied, ProcessError> {
+    pub fn process(&mut self, message: &Value) -> Result<Applied, Error> {
         let index = self.messages;
         self.messages += 1;
-        let fail = |surface_id: Option<String>, error: MessageError| ProcessError {
-            index,
-            surface_id,
-            error,
-        };
+        let fail = |surface_id: Option<String>, error: Error| error.of_message(index, surface_id);
         let mut options = ParseOptions::default();
         options.require_version = self.options.require_version;
         options.max_depth = self.env.limits().max_depth;
@@ -504,7 +495,7 @@ impl Processor {
     pub(super) fn update_data_model(
         &mut self,
         update: crate::stream::UpdateDataModel,
-    ) -> Result<Applied, MessageError> {
+    ) -> Result<Applied, Error> {
         self.existing(&update.surface_id, "/updateDataModel")?;
         if let Some(value) = &update.value {
             let surface = &self.surfaces[&update.surface_id];
@@ -533,7 +524,7 @@ impl Processor {
             .map(|()| Applied::DataModelUpdated(update.surface_id))
             .map_err(|e| {
                 let at = if update.path.is_root() { "" } else { "/path" };
-                MessageError::new(
+                Error::in_message(
                     Category::Validation,
                     format!("/updateDataModel{at}"),
                     e.message().to_owned(),
@@ -550,7 +541,7 @@ impl Processor {
         added: usize,
         replaced: usize,
         at: &str,
-    ) -> Result<(), MessageError> {
+    ) -> Result<(), Error> {
         let others: usize = self
             .surfaces
             .values()
@@ -563,7 +554,7 @@ impl Processor {
         if held <= self.options.max_held_bytes {
             return Ok(());
         }
-        Err(MessageError::new(
+        Err(Error::in_message(
             Category::Recursion,
             at,
             format!(
@@ -574,7 +565,7 @@ impl Processor {
     }
 
     /// The surface a message updates, or an `IntegrityError` (never created, deleted).
-    pub(super) fn existing(&mut self, id: &str, at: &str) -> Result<&mut Surface, MessageError> {
+    pub(super) fn existing(&mut self, id: &str, at: &str) -> Result<&mut Surface, Error> {
         let deleted = self.deleted.contains(id);
         self.surfaces.get_mut(id).ok_or_else(|| {
             let why = if deleted {
@@ -584,14 +575,14 @@ impl Processor {
                     "Surface not found: '{id}' was never created (no createSurface before this message)"
                 )
             };
-            MessageError::new(Category::Integrity, format!("{at}/surfaceId"), why)
+            Error::in_message(Category::Integrity, format!("{at}/surfaceId"), why)
         })
     }
 
     /// A `createSurface` for a surface that exists is refused.
-    pub(super) fn surface_exists(&self, id: &str) -> Option<MessageError> {
+    pub(super) fn surface_exists(&self, id: &str) -> Option<Error> {
         self.surfaces.contains_key(id).then(|| {
-            MessageError::new(
+            Error::in_message(
                 Category::Integrity,
                 "/createSurface/surfaceId",
                 format!("surface '{id}' already exists (delete it before creating it again)"),
@@ -607,15 +598,15 @@ impl Processor {
         &self,
         version: Version,
         catalog_id: Option<&str>,
-    ) -> Option<MessageError> {
+    ) -> Option<Error> {
         let at = "/createSurface";
         match catalog_id {
-            None if !version.is_v1() => Some(MessageError::new(
+            None if !version.is_v1() => Some(Error::in_message(
                 Category::Validation,
                 at,
                 "createSurface needs a 'catalogId' before A2UI v1.0",
             )),
-            Some("") => Some(MessageError::new(
+            Some("") => Some(Error::in_message(
                 Category::Catalog,
                 format!("{at}/catalogId"),
                 "Catalog not found: the catalogId is empty",
@@ -631,13 +622,13 @@ impl Processor {
         &mut self,
         version: Version,
         create: CreateSurface,
-    ) -> Result<Applied, MessageError> {
+    ) -> Result<Applied, Error> {
         let id = create.surface_id.clone();
         if let Some(e) = self.surface_exists(&id) {
             return Err(e);
         }
         if self.surfaces.len() >= self.options.max_surfaces {
-            return Err(MessageError::new(
+            return Err(Error::in_message(
                 Category::Recursion,
                 "/createSurface/surfaceId",
                 format!(
@@ -648,7 +639,7 @@ impl Processor {
         }
         if let Some(e) = self.surface_catalog_problem(version, create.catalog_id.as_deref())
             && !(self.options.accept_unregistered_catalogs
-                && e.to_error().missing_catalog().is_some())
+                && e.missing_catalog().is_some())
         {
             return Err(e);
         }
@@ -662,7 +653,7 @@ impl Processor {
         surface.metadata = create.metadata;
         if let Some(model) = create.data_model {
             surface.data.set(&JsonPointer::root(), model).map_err(|e| {
-                MessageError::new(
+                Error::in_message(
                     Category::Validation,
                     "/createSurface/dataModel",
                     e.message().to_owned(),
@@ -684,7 +675,7 @@ impl Processor {
     pub(super) fn update_components(
         &mut self,
         update: UpdateComponents,
-    ) -> Result<Applied, MessageError> {
+    ) -> Result<Applied, Error> {
         self.existing(&update.surface_id, "/updateComponents")?;
         // The surface is taken out while its candidate is judged, and put back either way.
         let mut surface = self

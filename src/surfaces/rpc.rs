@@ -12,12 +12,12 @@
 
 use super::activation::run_call;
 use super::judge::has_dynamic;
-use super::{Applied, ProcessError, Processor};
+use super::{Applied, Processor};
 use crate::env::CompileScope;
 use crate::error::{Denial, Error, ErrorCode, MissingCatalog};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
-use crate::stream::{Category, FunctionCallMessage, MessageError, Version};
+use crate::stream::{Category, FunctionCallMessage, Version};
 use serde_json::{Map, Value, json};
 
 /// `INVALID_FUNCTION_CALL`: the call could not be made (unknown catalog or function, a caller
@@ -94,20 +94,17 @@ impl Processor {
     /// messages of a tool's result: the tool is not the agent, no one would receive a call's
     /// response, and an answer would pass for the agent's). It counts as a message and
     /// changes nothing.
-    pub(super) fn refuse_function_call(&mut self, key: &str) -> ProcessError {
+    pub(super) fn refuse_function_call(&mut self, key: &str) -> Error {
         let index = self.messages;
         self.messages += 1;
-        ProcessError {
-            index,
-            surface_id: None,
-            error: MessageError::new(
-                Category::Validation,
-                format!("/{key}"),
-                format!(
-                    "{key} is not taken from a tool's result: only the agent calls renderer functions and answers the renderer's calls"
-                ),
+        Error::in_message(
+            Category::Validation,
+            format!("/{key}"),
+            format!(
+                "{key} is not taken from a tool's result: only the agent calls renderer functions and answers the renderer's calls"
             ),
-        }
+        )
+        .of_message(index, None)
     }
 
     /// The call an agent's `callRendererFunction` carries (v1.0: `{functionCallId,
@@ -116,7 +113,7 @@ impl Processor {
     /// whether the message is the older one.
     fn agent_call_of(
         message: FunctionCallMessage,
-    ) -> Result<(String, Map<String, Value>, String, bool), MessageError> {
+    ) -> Result<(String, Map<String, Value>, String, bool), Error> {
         let at = format!("/{}", message.key);
         let Some(id) = message.function_call_id else {
             return Err(missing_call_id(&message.key));
@@ -124,14 +121,14 @@ impl Processor {
         let (call, call_at) = match message.call.get("callFunction") {
             Some(Value::Object(call)) => (call.clone(), format!("{at}/callFunction")),
             Some(_) => {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Validation,
                     format!("{at}/callFunction"),
                     "callFunction must be an object {\"call\", \"catalogId\", \"args\"}",
                 ));
             }
             None if message.key == "callRendererFunction" => {
-                return Err(MessageError::new(
+                return Err(Error::in_message(
                     Category::Validation,
                     at,
                     "callRendererFunction needs 'callFunction' (the call to run: {\"call\", \"catalogId\", \"args\"})",
@@ -155,7 +152,7 @@ impl Processor {
     pub(super) fn call_renderer_function(
         &mut self,
         message: FunctionCallMessage,
-    ) -> Result<Applied, MessageError> {
+    ) -> Result<Applied, Error> {
         let (id, call, _, older) = Processor::agent_call_of(message)?;
         let (outcome, detail) = match self.run_agent_call(&call, older) {
             Ok(value) => (Ok(value), None),
@@ -177,7 +174,7 @@ impl Processor {
         mut message: FunctionCallMessage,
         spelling: crate::syntax::Spelling,
         warnings: &mut Vec<crate::error::Warning>,
-    ) -> Vec<MessageError> {
+    ) -> Vec<Error> {
         let mut problems = Vec::new();
         // v0.10's `callableFrom`, on the message or in the call: the agent may call only what is
         // callable remotely.
@@ -195,7 +192,7 @@ impl Processor {
         if let Some((at, from)) = from
             && !matches!(from.as_str(), Some("remoteOnly" | "clientOrRemote"))
         {
-            problems.push(MessageError::new(
+            problems.push(Error::in_message(
                 Category::Validation,
                 at,
                 format!("an agent can only call a function callable from 'remoteOnly' or 'clientOrRemote', not {from}"),
@@ -225,7 +222,7 @@ impl Processor {
             } else {
                 ""
             };
-            problems.push(MessageError::new(
+            problems.push(Error::in_message(
                 Category::Validation,
                 at,
                 format!(
@@ -242,7 +239,7 @@ impl Processor {
             })),
             Err((_, _, error)) => problems.extend(error.into_problems().into_iter().map(|e| {
                 let pointer = format!("{at}{}", e.location());
-                MessageError::of_error(e, pointer)
+                e.with_location(pointer)
             })),
         }
         problems
@@ -415,9 +412,9 @@ impl Processor {
         &mut self,
         key_at: &str,
         body: &Value,
-    ) -> Result<Applied, MessageError> {
+    ) -> Result<Applied, Error> {
         let bad = |at: &str, why: &str| {
-            MessageError::new(Category::Validation, format!("{key_at}{at}"), why)
+            Error::in_message(Category::Validation, format!("{key_at}{at}"), why)
         };
         let Value::Object(body) = body else {
             return Err(bad("", "agentFunctionResponse must be an object"));
@@ -462,8 +459,8 @@ impl Processor {
 }
 
 /// An agent's call without the `functionCallId` its response carries back.
-fn missing_call_id(key: &str) -> MessageError {
-    MessageError::new(
+fn missing_call_id(key: &str) -> Error {
+    Error::in_message(
         Category::Validation,
         format!("/{key}"),
         format!("{key} needs a 'functionCallId' (the response carries it back)"),

@@ -3,8 +3,9 @@
 //! the component takes `checks`. Only the schema forms catalogs use are read (`$ref` to the
 //! common types, `type`, `enum`, `const`, `allOf`); a property of another form takes anything.
 
+use crate::error::Error;
 use crate::json::kind_name;
-use crate::stream::{Category, MessageError, Version};
+use crate::stream::{Category, Version};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -176,9 +177,9 @@ pub(crate) fn check_prop(
     prop: &str,
     kind: &Kind,
     value: &Value,
-) -> Result<(), MessageError> {
+) -> Result<(), Error> {
     let wrong = |expected: &str| {
-        Err(MessageError::new(
+        Err(Error::in_message(
             Category::Validation,
             at,
             format!(
@@ -228,7 +229,7 @@ pub(crate) fn check_prop(
         Kind::Integer if !(value.is_i64() || value.is_u64() || dynamic) => wrong("an integer"),
         Kind::Bool if !value.is_boolean() && !dynamic => wrong("a boolean"),
         Kind::Str(Some(choices)) | Kind::Enum(choices) if !dynamic && !choices.contains(value) => {
-            Err(MessageError::new(
+            Err(Error::in_message(
                 Category::Validation,
                 at,
                 format!(
@@ -249,9 +250,9 @@ pub(crate) fn check_prop(
 /// and `{"functionCall": {…}}` (the call itself is the compiler's). A bare call
 /// (`{"@call": …}`) is the usual slip: refused when the component arrives, where activation
 /// would only find "no event name".
-fn check_action(at: &str, component: &str, prop: &str, value: &Value) -> Result<(), MessageError> {
+fn check_action(at: &str, component: &str, prop: &str, value: &Value) -> Result<(), Error> {
     let fail = |pointer: String, why: String| {
-        Err(MessageError::new(
+        Err(Error::in_message(
             Category::Validation,
             pointer,
             format!("{component}.{prop}: {why}"),
@@ -367,9 +368,9 @@ pub(crate) fn check_accessibility(
     at: &str,
     value: &Value,
     spelling: crate::syntax::Spelling,
-) -> Result<(), MessageError> {
+) -> Result<(), Error> {
     let fail =
-        |pointer: String, why: String| Err(MessageError::new(Category::Validation, pointer, why));
+        |pointer: String, why: String| Err(Error::in_message(Category::Validation, pointer, why));
     let Value::Object(map) = value else {
         return fail(
             at.to_owned(),

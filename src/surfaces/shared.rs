@@ -1,6 +1,6 @@
 //! A processor shared between threads, as the MCP host's message sink: [`SharedProcessor`](crate::surfaces::SharedProcessor).
 
-use super::problem::*;
+use crate::error::Error;
 use super::processor::*;
 use super::*;
 use crate::origin::Provenance;
@@ -23,7 +23,7 @@ use serde_json::Value;
 /// ```
 #[derive(Clone, Debug)]
 pub struct SharedProcessor {
-    pub(super) inner: std::sync::Arc<std::sync::Mutex<(Processor, Vec<ProcessError>)>>,
+    pub(super) inner: std::sync::Arc<std::sync::Mutex<(Processor, Vec<Error>)>>,
 }
 
 impl SharedProcessor {
@@ -42,7 +42,7 @@ impl SharedProcessor {
     }
 
     /// The errors of the messages refused since the last call.
-    pub fn take_errors(&self) -> Vec<ProcessError> {
+    pub fn take_errors(&self) -> Vec<Error> {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         std::mem::take(&mut guard.1)
     }

@@ -1,5 +1,4 @@
 use super::graph::slot_pointer;
-use super::problem::*;
 use super::processor::*;
 use super::schema::{Kind, check_prop, children_of, read_components};
 use super::*;
@@ -81,16 +80,14 @@ fn catalogs_by_version_and_capabilities() {
             {"id": "root", "component": "X", "catalogId": "nine"}]}}),
         )
         .unwrap_err();
-    assert_eq!(err.error.category, Category::Catalog);
+    assert_eq!(err.category(), Category::Catalog);
     assert_eq!(
-        err.error.pointer,
+        err.location(),
         "/updateComponents/components/0/catalogId"
     );
     // The suite's words: from the surface, a catalog of another version is not there.
     assert!(
-        err.error
-            .message
-            .starts_with("Catalog not found for surface 's'"),
+        err.message().starts_with("Catalog not found for surface 's'"),
         "{err}"
     );
 }
@@ -252,16 +249,16 @@ fn a_call_renderer_function_without_its_call_or_id_is_a_located_error() {
     let e = p
         .process(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c"}}))
         .unwrap_err();
-    assert_eq!(e.error.pointer, "/callRendererFunction");
-    assert!(e.error.message.contains("callFunction"), "{e}");
+    assert_eq!(e.location(), "/callRendererFunction");
+    assert!(e.message().contains("callFunction"), "{e}");
     let e = p
         .process(&json!({"version": "v1.0", "callRendererFunction": {"callFunction": {"call": "play", "catalogId": "media"}}}))
         .unwrap_err();
-    assert!(e.error.message.contains("functionCallId"), "{e}");
+    assert!(e.message().contains("functionCallId"), "{e}");
     let e = p
         .process(&json!({"version": "v1.0", "callRendererFunction": {"functionCallId": "c", "callFunction": "play"}}))
         .unwrap_err();
-    assert_eq!(e.error.pointer, "/callRendererFunction/callFunction");
+    assert_eq!(e.location(), "/callRendererFunction/callFunction");
     // The older message carries the call itself, and may leave the catalog to the
     // renderer's default.
     let older = p
@@ -345,7 +342,7 @@ fn an_agent_function_response_is_matched_to_the_call_waiting_for_it() {
     let e = p
         .process(&json!({"actionResponse": {"functionCallId": "a1", "error": {"code": 1}}}))
         .unwrap_err();
-    assert_eq!(e.error.pointer, "/actionResponse/error");
+    assert_eq!(e.location(), "/actionResponse/error");
 }
 
 #[test]
@@ -355,9 +352,9 @@ fn index_in_the_root_component_is_refused_where_it_is_sent() {
         .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
             "components": [{"id": "root", "component": "Text", "text": {"call": "@index", "args": {"offset": 1}}}]}}))
         .unwrap_err();
-    assert_eq!(e.error.category, Category::Validation);
-    assert_eq!(e.error.pointer, "/createSurface/components/0/text");
-    assert!(e.error.message.contains("@index"), "{e}");
+    assert_eq!(e.category(), Category::Validation);
+    assert_eq!(e.location(), "/createSurface/components/0/text");
+    assert!(e.message().contains("@index"), "{e}");
     assert!(p.surface("s").is_none());
     // In a row template it is what numbers the rows.
     p.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "c",
@@ -396,12 +393,12 @@ fn index_in_the_roots_format_string_is_refused_where_it_is_sent() {
             json!([{"id": "root", "component": "Text", "text": label}]),
         ))
         .unwrap_err();
-    assert_eq!(e.error.category, Category::Validation);
+    assert_eq!(e.category(), Category::Validation);
     assert_eq!(
-        e.error.pointer,
+        e.location(),
         "/createSurface/components/0/text/args/value"
     );
-    assert!(e.error.message.contains("${@index()}"), "{e}");
+    assert!(e.message().contains("${@index()}"), "{e}");
     assert!(p.surface("s").is_none());
     p.process(&create(json!([
         {"id": "root", "component": "List", "children": {"componentId": "n", "path": "/rows"}},
@@ -460,7 +457,7 @@ fn a_tool_result_cannot_call_renderer_functions() {
     assert_eq!(
         errors
             .iter()
-            .map(|e| (e.index, e.error.pointer.as_str()))
+            .map(|e| (e.message_index().unwrap(), e.location()))
             .collect::<Vec<_>>(),
         [
             (0, "/callRendererFunction"),
@@ -469,7 +466,7 @@ fn a_tool_result_cannot_call_renderer_functions() {
             (4, "/agentFunctionResponse")
         ]
     );
-    assert!(errors[0].error.message.contains("tool"), "{}", errors[0]);
+    assert!(errors[0].message().contains("tool"), "{}", errors[0]);
 }
 
 /// The published v1.0 schemas say `"version": {"const": "1.0"}` for every message and key
@@ -531,7 +528,7 @@ fn november_processor(options: ProcessorOptions) -> Processor {
     p
 }
 
-fn update(p: &mut Processor, component: Value) -> Result<Applied, ProcessError> {
+fn update(p: &mut Processor, component: Value) -> Result<Applied, Error> {
     p.process(&json!({"version": "1.0", "updateComponents": {"surfaceId": "s", "components": [component]}}))
 }
 
@@ -549,13 +546,11 @@ fn an_agent_only_function_is_refused_in_a_component_when_it_arrives() {
         )
         .unwrap_err();
         assert!(
-            err.error
-                .pointer
-                .starts_with("/updateComponents/components/0/text"),
+            err.location().starts_with("/updateComponents/components/0/text"),
             "{err}"
         );
         assert!(
-            err.error.message.contains("allowedCallers 'agentOnly'"),
+            err.message().contains("allowedCallers 'agentOnly'"),
             "{value}: {err}"
         );
     }
@@ -610,11 +605,11 @@ fn an_action_is_an_event_or_a_function_call() {
     ] {
         let err = update(&mut p, button(action.clone())).unwrap_err();
         assert_eq!(
-            err.error.pointer,
+            err.location(),
             format!("/updateComponents/components/0/action{at}"),
             "{action}: {err}"
         );
-        assert!(err.error.message.contains(says), "{action}: {err}");
+        assert!(err.message().contains(says), "{action}: {err}");
     }
     update(
         &mut p,
@@ -642,7 +637,7 @@ fn accessibility_holds_dynamic_values() {
     )
     .unwrap_err();
     assert_eq!(
-        err.error.pointer,
+        err.location(),
         "/updateComponents/components/0/accessibility/hidden"
     );
     let mut p = november_processor(ProcessorOptions::default());
@@ -694,7 +689,7 @@ fn accessibility_holds_dynamic_values() {
             .map(|_| panic!("{a11y} accepted"))
             .unwrap_err();
         assert_eq!(
-            err.error.pointer,
+            err.location(),
             format!("/updateComponents/components/0{at}"),
             "{a11y}: {err}"
         );
@@ -758,14 +753,14 @@ fn a_surface_reads_one_spelling() {
     let warnings = p.take_warnings();
     let seen: Vec<(usize, &str, &str)> = warnings
         .iter()
-        .map(|w| (w.index, w.surface_id.as_str(), w.warning.location()))
+        .map(|w| (w.message_index().unwrap(), w.surface_id().unwrap(), w.location()))
         .collect();
     assert_eq!(
         seen,
         [(0, "at", "/createSurface/components/0/tool/arguments")]
     );
     assert_eq!(
-        warnings[0].warning.code(),
+        warnings[0].code(),
         crate::error::WarningCode::OtherSpelling
     );
     // A plain surface that gets `@` values reads them, warned once per surface.
@@ -778,7 +773,7 @@ fn a_surface_reads_one_spelling() {
     let warnings = p.take_warnings();
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert_eq!(
-        (warnings[0].index, warnings[0].warning.location()),
+        (warnings[0].message_index().unwrap(), warnings[0].location()),
         (2, "/updateComponents/components/0/text")
     );
     assert_eq!(

@@ -593,7 +593,7 @@ impl Processor {
     }
 
     /// The errors of the messages tool results carried that were refused, since the last call.
-    pub fn take_forwarded_errors(&mut self) -> Vec<super::ProcessError> {
+    pub fn take_forwarded_errors(&mut self) -> Vec<crate::error::Error> {
         std::mem::take(&mut self.forwarded_errors)
     }
 }

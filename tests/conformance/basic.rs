@@ -175,7 +175,7 @@ fn on_surface(case: &Value) -> Outcome {
     }
     let version = if v1 { "v1.0" } else { "v0.9" };
     let created = processor.process(&json!({"version": version, "createSurface": create}));
-    let value = created.map_err(|e| (e.error.category.as_str().to_owned(), e.error.message));
+    let value = created.map_err(|e| (e.category().as_str().to_owned(), e.message().to_owned()));
     let value = value.and_then(|_| {
         let surface = processor.surface("s").unwrap();
         let compiled = surface.component("root").unwrap().compiled("text").unwrap();

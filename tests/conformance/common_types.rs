@@ -40,7 +40,7 @@ pub fn run(case: &Value) -> Outcome {
         let message = message(definition, &step["value"]).unwrap();
         match (processor.process(&message), step.get("expectError")) {
             (Ok(_), None) => {}
-            (Err(e), Some(want)) if e.error.category.as_str() == want["category"] => {}
+            (Err(e), Some(want)) if e.category().as_str() == want["category"] => {}
             (got, want) => {
                 return Outcome::Failed(format!("step {i}: {got:?}, want {want:?}"));
             }

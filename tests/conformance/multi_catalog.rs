@@ -65,11 +65,11 @@ pub fn run(case: &Value) -> Outcome {
     if let Some(want) = case.get("expectError") {
         return match created {
             Err(e)
-                if e.error.category.as_str() == want["category"]
+                if e.category().as_str() == want["category"]
                     && components
                         .iter()
                         .filter_map(|c| c["catalogId"].as_str())
-                        .any(|id| id != default && e.error.message.contains(id)) =>
+                        .any(|id| id != default && e.message().contains(id)) =>
             {
                 Outcome::Passed
             }

@@ -3,7 +3,8 @@
 
 use crate::suite::{Outcome, root};
 use a2ui_catalog_mcp::stream::Version;
-use a2ui_catalog_mcp::surfaces::{ProcessError, Processor, ProcessorOptions};
+use a2ui_catalog_mcp::Error;
+use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
 use a2ui_catalog_mcp::{Environment, JsonPointer};
 use serde_json::{Map, Value, json};
 
@@ -93,7 +94,7 @@ fn steps(case: &Value) -> Vec<Value> {
     }
 }
 
-fn run_messages(processor: &mut Processor, messages: &Value) -> Vec<ProcessError> {
+fn run_messages(processor: &mut Processor, messages: &Value) -> Vec<Error> {
     let list: Vec<&Value> = match messages {
         Value::Array(list) => list.iter().collect(),
         Value::Object(map) if map.contains_key("messages") => {
@@ -107,7 +108,7 @@ fn run_messages(processor: &mut Processor, messages: &Value) -> Vec<ProcessError
 }
 
 /// Whether an error matches `expectError` (`{category, message?}`, or a message alone).
-fn matches_error(expected: &Value, errors: &[ProcessError]) -> Result<(), String> {
+fn matches_error(expected: &Value, errors: &[Error]) -> Result<(), String> {
     let Some(first) = errors.first() else {
         return Err(format!("expected the error {expected}, got none"));
     };
@@ -118,7 +119,7 @@ fn matches_error(expected: &Value, errors: &[ProcessError]) -> Result<(), String
     // message_processor.yaml calls every error of the processor's state StateError (a surface
     // created twice or never, a catalog not held); the v1.0 files tell IntegrityError from
     // CatalogError.
-    let have = first.error.category.as_str();
+    let have = first.category().as_str();
     let same = |want: &str| match want {
         "StateError" => matches!(have, "IntegrityError" | "CatalogError"),
         other => have == other,
@@ -130,8 +131,8 @@ fn matches_error(expected: &Value, errors: &[ProcessError]) -> Result<(), String
     }
     // message_processor.yaml matches its messages as regular expressions.
     if let Some(message) = message
-        && !first.error.message.contains(message)
-        && !regex::Regex::new(message).is_ok_and(|r| r.is_match(&first.error.message))
+        && !first.message().contains(message)
+        && !regex::Regex::new(message).is_ok_and(|r| r.is_match(first.message()))
     {
         return Err(format!("expected an error saying '{message}', got {first}"));
     }

@@ -142,7 +142,7 @@ pub fn run(case: &Value) -> Outcome {
     match (processed, expect.get("error")) {
         (Err(e), Some(want)) => {
             let said = want["message"].as_str().unwrap_or("");
-            if e.error.message.contains(said) {
+            if e.message().contains(said) {
                 Outcome::Passed
             } else {
                 Outcome::Failed(format!("error {e}, expected one saying {said}"))

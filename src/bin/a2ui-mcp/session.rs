@@ -13,9 +13,9 @@ use a2ui_catalog_mcp::connect::Connections;
 use a2ui_catalog_mcp::mcp::protocol::{ACTION_TOOL_NAME, ERROR_TOOL_NAME};
 use a2ui_catalog_mcp::mcp::{McpHost, ToolClient};
 use a2ui_catalog_mcp::surfaces::{
-    InstanceId, ProcessError, Processor, ResolveLimits, RunOutcome, SharedProcessor,
+    InstanceId, Processor, ResolveLimits, RunOutcome, SharedProcessor,
 };
-use a2ui_catalog_mcp::{Environment, JsonPointer, MCP_CATALOG_ID, Origin, SharedModel};
+use a2ui_catalog_mcp::{Environment, Error, JsonPointer, MCP_CATALOG_ID, Origin, SharedModel};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
@@ -381,13 +381,12 @@ impl<'a> Session<'a> {
     /// Messages tool results carried that the processor refused: each goes to the surface's
     /// server as `a2ui_error` when it has that tool, else to the agent.
     fn report_refused(&mut self, step: &str) -> Result<(), Failure> {
-        let mut refused: Vec<ProcessError> = self.shared.take_errors();
+        let mut refused: Vec<Error> = self.shared.take_errors();
         refused.extend(self.shared.with(Processor::take_forwarded_errors));
         for error in refused {
             let message = error.to_agent_message();
             let server = error
-                .surface_id
-                .as_deref()
+                .surface_id()
                 .and_then(|id| self.server_of(id, ERROR_TOOL_NAME));
             match server {
                 Some(client) => {
@@ -486,7 +485,7 @@ impl<'a> Session<'a> {
 
     /// The output: what `render` prints, drawn from the live trees, with the messages for the
     /// agent and the steps' reports.
-    pub(crate) fn output(&self, errors: &[ProcessError]) -> Value {
+    pub(crate) fn output(&self, errors: &[Error]) -> Value {
         let mut out = self
             .shared
             .with(|p| p.render_json(errors, ResolveLimits::default()));

@@ -73,7 +73,7 @@ pub(crate) fn read_messages(
         };
         let err = Error::new(code, message).with_location(at.as_str());
         match e.into_source() {
-            Some(parser_error) => err.with_source(parser_error),
+            Some(parser_error) => err.with_shared_source(parser_error),
             None => err,
         }
     })?;
