@@ -376,7 +376,7 @@ impl Error {
     /// use a2ui_catalog_mcp::stream::Category;
     /// use serde_json::json;
     /// let mut p = Processor::new(ProcessorOptions::default());
-    /// let err = p.process(&json!({"version": "v1.0", "deleteSurface": {"surfaceId": 5}})).unwrap_err().to_error();
+    /// let err = p.process(&json!({"version": "v1.0", "deleteSurface": {"surfaceId": 5}})).unwrap_err();
     /// assert_eq!((err.category(), err.category().as_str()), (Category::Validation, "ValidationError"));
     /// assert_eq!(err.message_index(), Some(0));
     /// ```
@@ -399,7 +399,6 @@ impl Error {
         self.inner.surface_id = surface_id;
         self
     }
-
 
     /// The index (0-based) of the message of a stream the problem is in, when it is a problem
     /// of a message; its [`location`](Error::location) is then a JSON Pointer inside that
@@ -430,34 +429,6 @@ impl Error {
     /// [`Processor`](crate::surfaces::Processor) found).
     pub fn surface_id(&self) -> Option<&str> {
         self.inner.surface_id.as_deref()
-    }
-
-    /// The renderer-to-agent `error` message (v1.0) that tells the agent of this problem:
-    /// `{"version": "1.0", "error": {"code", "surfaceId", "path", "message"}}`; `path` (the
-    /// pointer inside the message) is sent for `VALIDATION_FAILED`, as the protocol asks.
-    ///
-    /// ```
-    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
-    /// use serde_json::json;
-    /// let mut p = Processor::new(ProcessorOptions::default());
-    /// let err = p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "x", "value": 1}})).unwrap_err();
-    /// assert_eq!(err.to_agent_message()["error"]["path"], "/updateDataModel/path");
-    /// assert_eq!(err.to_agent_message()["error"]["code"], "VALIDATION_FAILED");
-    /// assert_eq!(err.to_agent_message()["error"]["surfaceId"], "s");
-    /// ```
-    pub fn to_agent_message(&self) -> serde_json::Value {
-        let code = self.category().code().as_str();
-        let mut body = serde_json::Map::new();
-        body.insert("code".into(), code.into());
-        body.insert(
-            "surfaceId".into(),
-            self.surface_id().unwrap_or_default().into(),
-        );
-        if code == "VALIDATION_FAILED" {
-            body.insert("path".into(), self.location().into());
-        }
-        body.insert("message".into(), self.message().into());
-        serde_json::json!({"version": crate::stream::Version::V1_0.as_str(), "error": body})
     }
 
     /// Fills in the function and location where they are not set yet (the innermost wins).

@@ -162,16 +162,17 @@ fn a_message_that_fails_changes_nothing() {
         ])))
         .unwrap_err();
     assert!(
-        err
-            .message()
-            .starts_with("Circular component reference"),
+        err.message().starts_with("Circular component reference"),
         "{err}"
     );
     assert_eq!(err.message_index(), Some(1));
     let s = p.surface("s").unwrap();
     assert_eq!(s.component("c1").unwrap().component, "Text");
     assert!(s.component("c2").is_none());
-    assert_eq!(err.to_agent_message()["error"]["code"], "VALIDATION_FAILED");
+    assert_eq!(
+        a2ui_catalog_mcp::surfaces::agent_error_message(&err)["error"]["code"],
+        "VALIDATION_FAILED"
+    );
     // A whole-component upsert: the old properties do not survive.
     p.process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "/n", "value": 1}})).unwrap();
     p.process(&update(
@@ -228,8 +229,7 @@ fn bad_messages_are_located_errors() {
         .unwrap_err();
     assert_eq!(err.category().as_str(), "IntegrityError");
     assert!(
-        err
-            .message()
+        err.message()
             .starts_with("Surface not found: 's' was deleted"),
         "{err}"
     );

@@ -131,7 +131,10 @@ fn a_hundred_thousand_components() {
             {"id": "extra", "component": "Text", "text": "x"}]}}),
         )
         .unwrap_err();
-    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(
+        a2ui_catalog_mcp::surfaces::agent_error_message(&err)["error"]["code"],
+        "LIMIT_EXCEEDED"
+    );
     assert!(p.take_changes().is_empty());
 }
 
@@ -158,7 +161,10 @@ fn surfaces_and_their_components_are_bounded_together() {
     let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "b", "catalogId": "c",
         "components": texts(60_000)}});
     let err = p.process(&message).unwrap_err();
-    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(
+        a2ui_catalog_mcp::surfaces::agent_error_message(&err)["error"]["code"],
+        "LIMIT_EXCEEDED"
+    );
     assert!(
         err.message().contains("120000 with the other surfaces"),
         "{err}"
@@ -175,7 +181,10 @@ fn surfaces_and_their_components_are_bounded_together() {
     let err = p
         .process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "e", "catalogId": "c"}}))
         .unwrap_err();
-    assert_eq!(err.to_agent_message()["error"]["code"], "LIMIT_EXCEEDED");
+    assert_eq!(
+        a2ui_catalog_mcp::surfaces::agent_error_message(&err)["error"]["code"],
+        "LIMIT_EXCEEDED"
+    );
     assert_eq!(err.location(), "/createSurface/surfaceId");
     assert!(p.surface("e").is_none());
 }
@@ -686,7 +695,7 @@ fn what_surfaces_hold_is_bounded_for_the_whole_stream() {
                 while let Some(message) = held_attack(name, i) {
                     if let Err(e) = p.process(&message) {
                         assert_eq!(
-                            e.to_agent_message()["error"]["code"],
+                            a2ui_catalog_mcp::surfaces::agent_error_message(&e)["error"]["code"],
                             "LIMIT_EXCEEDED",
                             "{e}"
                         );

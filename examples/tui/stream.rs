@@ -8,9 +8,7 @@
 
 use crate::draw::{self, View};
 use a2ui_catalog_mcp::basic::{BASIC_CATALOG_JSON, BasicCatalog, UrlRequests};
-use a2ui_catalog_mcp::surfaces::{
-    Node, Processor, ProcessorOptions, ResolveLimits, Tree,
-};
+use a2ui_catalog_mcp::surfaces::{Node, Processor, ProcessorOptions, ResolveLimits, Tree};
 use a2ui_catalog_mcp::{Environment, Error, ErrorCode};
 use serde_json::{Value, json};
 use std::collections::HashMap;

@@ -588,8 +588,7 @@ fn check_stream(
         return Ok(report.is_clean());
     }
     for problem in report.problems() {
-        let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.missing_catalog()
-        {
+        let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.missing_catalog() {
             " (register it with --catalog CATALOG.json, the catalog's document)"
         } else {
             ""

@@ -72,7 +72,7 @@ pub fn check_messages<'m>(
 /// checker.check_text(r#"{"version": "v1.0", "updateDataModel": {"surfaceId": "s", "value": 1}}"#);
 /// let report = checker.finish();
 /// assert_eq!(report.problems().len(), 1);
-/// assert_eq!(report.problems()[0].index(), Some(2));
+/// assert_eq!(report.problems()[0].message_index(), Some(2));
 /// assert_eq!(report.problems()[0].message(), "Surface not found: 's' was deleted (by an earlier deleteSurface)");
 /// ```
 pub struct StreamChecker<'e> {

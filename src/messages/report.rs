@@ -55,7 +55,11 @@ impl fmt::Display for Report {
                 None => writeln!(
                     f,
                     "stream at {}: {}: {}",
-                    if problem.location().is_empty() { "/" } else { problem.location() },
+                    if problem.location().is_empty() {
+                        "/"
+                    } else {
+                        problem.location()
+                    },
                     problem.code(),
                     problem.message()
                 )?,

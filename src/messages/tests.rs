@@ -174,7 +174,11 @@ fn every_problem_is_located_and_none_hides_another() {
         .map(|(i, p, c)| (*i, (*p).to_owned(), *c))
         .collect();
     assert_eq!(located(&report), expected, "{report}");
-    let messages: Vec<&str> = report.problems().iter().map(crate::Error::message).collect();
+    let messages: Vec<&str> = report
+        .problems()
+        .iter()
+        .map(crate::Error::message)
+        .collect();
     assert!(messages[2].contains("Unrecognized function 'nope'"));
     assert!(messages[17].contains("requires the argument"));
     assert!(messages[20].contains("requires the argument 'separator'"));

@@ -32,7 +32,7 @@
 //! assert_eq!(update.components[0].pointer, "/updateComponents/components/0");
 //!
 //! let err = parse_message(&json!({})).unwrap_err();
-//! assert_eq!(err.to_string(), "at /: ValidationError: not an A2UI message: it has none of the message keys (createSurface, updateComponents, updateDataModel, deleteSurface, callRendererFunction, agentFunctionResponse, callFunction, actionResponse, action, error, callAgentFunction, rendererFunctionResponse)");
+//! assert_eq!(err.to_string(), "VALIDATION_FAILED at /: not an A2UI message: it has none of the message keys (createSurface, updateComponents, updateDataModel, deleteSurface, callRendererFunction, agentFunctionResponse, callFunction, actionResponse, action, error, callAgentFunction, rendererFunctionResponse)");
 //! # Ok::<(), a2ui_catalog_mcp::Error>(())
 //! ```
 

@@ -1,10 +1,10 @@
 //! The one reading of a message: stopping at its first problem, or going on past each one it
 //! can step over.
 
-use crate::error::Error;
 use super::message::*;
 use super::version::Version;
 use crate::error::Category;
+use crate::error::Error;
 use crate::json::kind_name;
 use crate::path::{JsonPointer, escape_token};
 use serde_json::{Map, Value};
@@ -47,7 +47,7 @@ pub fn parse_message(message: &Value) -> Result<Message, Error> {
 /// let mut options = ParseOptions::default();
 /// options.require_version = true;
 /// let err = parse_message_with(&json!({"deleteSurface": {"surfaceId": "s"}}), options).unwrap_err();
-/// assert_eq!(err.message, "Missing required version field");
+/// assert_eq!(err.message(), "Missing required version field");
 /// ```
 pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Message, Error> {
     let mut found = Found::first();
@@ -72,14 +72,11 @@ pub fn parse_message_with(message: &Value, options: ParseOptions) -> Result<Mess
 /// use serde_json::json;
 /// let (read, problems) = parse_message_all(&json!({"version": "v1.0", "updateComponents": {"surfaceId": 5,
 ///     "components": [{"component": "Text"}, {"id": "ok", "component": "Text"}, {"id": "b", "component": 1}]}}), ParseOptions::default());
-/// let at: Vec<&str> = problems.iter().map(|p| p.pointer.as_str()).collect();
+/// let at: Vec<&str> = problems.iter().map(|p| p.location()).collect();
 /// assert_eq!(at, ["/updateComponents/surfaceId", "/updateComponents/components/0", "/updateComponents/components/2/component"]);
 /// assert_eq!(read.unwrap().surface_id(), Some(""));
 /// ```
-pub fn parse_message_all(
-    message: &Value,
-    options: ParseOptions,
-) -> (Option<Message>, Vec<Error>) {
+pub fn parse_message_all(message: &Value, options: ParseOptions) -> (Option<Message>, Vec<Error>) {
     let mut found = Found {
         all: true,
         problems: Vec::new(),
@@ -544,7 +541,7 @@ fn components(
 /// let c = parse_component("/c", &json!({"id": "t", "component": "Text", "@checks": [], "text": "x"})).unwrap();
 /// assert_eq!((c.id.as_str(), c.checks.is_some(), c.props.len()), ("t", true, 1));
 /// let err = parse_component("/c", &json!({"id": "t", "component": {"Text": {}}})).unwrap_err();
-/// assert_eq!(err.pointer, "/c/component");
+/// assert_eq!(err.location(), "/c/component");
 /// ```
 pub fn parse_component(at: &str, value: &Value) -> Result<ComponentDef, Error> {
     let mut found = Found::first();

@@ -4,10 +4,10 @@
 //! the same checks), so the problem `process` refuses a message with is one of the ones `check`
 //! lists, in the same words.
 
-use crate::error::Error;
-use super::spelled::*;
 use super::processor::*;
+use super::spelled::*;
 use super::surface::*;
+use crate::error::Error;
 use crate::error::{Warning, WarningCode};
 use crate::stream::{Body, Message, ParseOptions, parse_message_all};
 use serde_json::Value;
@@ -354,12 +354,12 @@ impl Processor {
     /// Keeps warnings of message `index` until the host takes them, within [`MAX_WARNINGS`].
     fn keep_warnings(&mut self, index: usize, surface_id: &str, warnings: Vec<Warning>) {
         let room = MAX_WARNINGS.saturating_sub(self.warnings.len());
-        self.warnings.extend(
-            warnings
-                .into_iter()
-                .take(room)
-                .map(|warning| warning.with_message_index(index).with_surface_id(surface_id)),
-        );
+        self.warnings
+            .extend(warnings.into_iter().take(room).map(|warning| {
+                warning
+                    .with_message_index(index)
+                    .with_surface_id(surface_id)
+            }));
     }
 }
 

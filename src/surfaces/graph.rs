@@ -22,8 +22,8 @@
 //! Walks use explicit stacks; the candidate graph is the surface's components overlaid with
 //! the message's, never a copy.
 
-use crate::error::Error;
 use super::{Component, Surface};
+use crate::error::Error;
 use crate::stream::Category;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -174,11 +174,7 @@ impl<'a> Overlay<'a> {
 }
 
 /// Checks the graph the surface would have with `new` installed.
-pub(crate) fn check(
-    surface: &Surface,
-    new: &[Component],
-    strict: bool,
-) -> Result<(), Error> {
+pub(crate) fn check(surface: &Surface, new: &[Component], strict: bool) -> Result<(), Error> {
     let overlay = Overlay::new(surface, new);
 
     for component in new {

@@ -1,9 +1,9 @@
 //! How the processor judges the components of a message against their catalogs and compiles
 //! their dynamic values.
 
-use super::spelled::*;
 use super::processor::*;
 use super::schema::ComponentSchema;
+use super::spelled::*;
 use super::surface::*;
 use super::*;
 use crate::env::CompileScope;
@@ -127,7 +127,7 @@ impl Processor {
     /// let message = json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "my", "components": [
     ///     {"id": "root", "component": "Text", "text": "x", "colour": "red", "variant": "huge"},
     ///     {"id": "b", "component": "Txt"}]}});
-    /// let found: Vec<String> = p.component_problems(&message).iter().map(|e| e.pointer.clone()).collect();
+    /// let found: Vec<String> = p.component_problems(&message).iter().map(|e| e.location().to_owned()).collect();
     /// assert_eq!(found, ["/createSurface/components/0/colour", "/createSurface/components/0/variant",
     ///     "/createSurface/components/1/component"]);
     /// assert!(p.surface("s").is_none());
@@ -262,7 +262,9 @@ impl Processor {
                                     .map(|p| p.location().to_owned())
                                     .collect();
                                 let compiled = self.collecting.iter_mut().flat_map(std::mem::take);
-                                problems.extend(compiled.filter(|p| !said.iter().any(|s| s == p.location())));
+                                problems.extend(
+                                    compiled.filter(|p| !said.iter().any(|s| s == p.location())),
+                                );
                                 break;
                             }
                         }

@@ -6,7 +6,7 @@
 //! are read by [`crate::stream`] and applied atomically: a message that fails changes nothing
 //! and comes back as the crate's [`Error`](crate::Error), located by its
 //! [`message_index`](crate::Error::message_index) and a JSON Pointer, with the renderer-to-agent
-//! `error` message ready to send ([`Error::to_agent_message`](crate::Error::to_agent_message)).
+//! `error` message ready to send ([`agent_error_message`]).
 //!
 //! - `updateComponents` upserts whole components by id (a component sent again replaces the
 //!   old one whole). Duplicate ids in one message, a self reference and a cycle are errors.
@@ -46,6 +46,7 @@
 //! ```
 
 mod activation;
+mod agent_error;
 mod bare;
 mod check;
 mod graph;
@@ -76,6 +77,7 @@ pub use rpc::{
 pub use tool_runs::{RunOutcome, ToolDone, ToolRun};
 
 pub use activation::Activation;
+pub use agent_error::agent_error_message;
 pub use check::Checked;
 pub use options::ProcessorOptions;
 pub use processor::{Applied, Processor};

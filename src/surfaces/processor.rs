@@ -11,8 +11,8 @@ use crate::origin::Origin;
 use crate::path::JsonPointer;
 use crate::payload::Payload;
 use crate::stream::{
-    Body, Category, CreateSurface, ParseOptions, UpdateComponents, Version,
-    messages_of, parse_message_with,
+    Body, Category, CreateSurface, ParseOptions, UpdateComponents, Version, messages_of,
+    parse_message_with,
 };
 use crate::syntax::Spelling;
 use serde_json::{Map, Value, json};
@@ -638,8 +638,7 @@ impl Processor {
             ));
         }
         if let Some(e) = self.surface_catalog_problem(version, create.catalog_id.as_deref())
-            && !(self.options.accept_unregistered_catalogs
-                && e.missing_catalog().is_some())
+            && !(self.options.accept_unregistered_catalogs && e.missing_catalog().is_some())
         {
             return Err(e);
         }
@@ -672,10 +671,7 @@ impl Processor {
         Ok(Applied::SurfaceCreated(id))
     }
 
-    pub(super) fn update_components(
-        &mut self,
-        update: UpdateComponents,
-    ) -> Result<Applied, Error> {
+    pub(super) fn update_components(&mut self, update: UpdateComponents) -> Result<Applied, Error> {
         self.existing(&update.surface_id, "/updateComponents")?;
         // The surface is taken out while its candidate is judged, and put back either way.
         let mut surface = self

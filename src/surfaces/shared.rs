@@ -1,8 +1,8 @@
 //! A processor shared between threads, as the MCP host's message sink: [`SharedProcessor`](crate::surfaces::SharedProcessor).
 
-use crate::error::Error;
 use super::processor::*;
 use super::*;
+use crate::error::Error;
 use crate::origin::Provenance;
 use serde_json::Value;
 

@@ -81,13 +81,11 @@ fn catalogs_by_version_and_capabilities() {
         )
         .unwrap_err();
     assert_eq!(err.category(), Category::Catalog);
-    assert_eq!(
-        err.location(),
-        "/updateComponents/components/0/catalogId"
-    );
+    assert_eq!(err.location(), "/updateComponents/components/0/catalogId");
     // The suite's words: from the surface, a catalog of another version is not there.
     assert!(
-        err.message().starts_with("Catalog not found for surface 's'"),
+        err.message()
+            .starts_with("Catalog not found for surface 's'"),
         "{err}"
     );
 }
@@ -394,10 +392,7 @@ fn index_in_the_roots_format_string_is_refused_where_it_is_sent() {
         ))
         .unwrap_err();
     assert_eq!(e.category(), Category::Validation);
-    assert_eq!(
-        e.location(),
-        "/createSurface/components/0/text/args/value"
-    );
+    assert_eq!(e.location(), "/createSurface/components/0/text/args/value");
     assert!(e.message().contains("${@index()}"), "{e}");
     assert!(p.surface("s").is_none());
     p.process(&create(json!([
@@ -481,7 +476,7 @@ fn every_message_the_processor_writes_says_version_1_0() {
     let err = p
         .process(&json!({"version": "v1.0", "updateDataModel": {"surfaceId": "s", "path": "x", "value": 1}}))
         .unwrap_err();
-    assert_eq!(err.to_agent_message()["version"], "1.0");
+    assert_eq!(super::agent_error_message(&err)["version"], "1.0");
     let done = p
         .activate("s", "root", &JsonPointer::root(), "2026-12-07T00:00:00Z")
         .unwrap();
@@ -546,7 +541,8 @@ fn an_agent_only_function_is_refused_in_a_component_when_it_arrives() {
         )
         .unwrap_err();
         assert!(
-            err.location().starts_with("/updateComponents/components/0/text"),
+            err.location()
+                .starts_with("/updateComponents/components/0/text"),
             "{err}"
         );
         assert!(
@@ -753,16 +749,19 @@ fn a_surface_reads_one_spelling() {
     let warnings = p.take_warnings();
     let seen: Vec<(usize, &str, &str)> = warnings
         .iter()
-        .map(|w| (w.message_index().unwrap(), w.surface_id().unwrap(), w.location()))
+        .map(|w| {
+            (
+                w.message_index().unwrap(),
+                w.surface_id().unwrap(),
+                w.location(),
+            )
+        })
         .collect();
     assert_eq!(
         seen,
         [(0, "at", "/createSurface/components/0/tool/arguments")]
     );
-    assert_eq!(
-        warnings[0].code(),
-        crate::error::WarningCode::OtherSpelling
-    );
+    assert_eq!(warnings[0].code(), crate::error::WarningCode::OtherSpelling);
     // A plain surface that gets `@` values reads them, warned once per surface.
     let update = |n: usize| {
         json!({"version": "1.0", "updateComponents": {"surfaceId": "plain", "components": [

@@ -2,8 +2,8 @@
 //! `get_renderer_data_model`) run on [`Processor`].
 
 use crate::suite::{Outcome, root};
-use a2ui_catalog_mcp::stream::Version;
 use a2ui_catalog_mcp::Error;
+use a2ui_catalog_mcp::stream::Version;
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
 use a2ui_catalog_mcp::{Environment, JsonPointer};
 use serde_json::{Map, Value, json};

@@ -384,7 +384,7 @@ impl<'a> Session<'a> {
         let mut refused: Vec<Error> = self.shared.take_errors();
         refused.extend(self.shared.with(Processor::take_forwarded_errors));
         for error in refused {
-            let message = error.to_agent_message();
+            let message = a2ui_catalog_mcp::surfaces::agent_error_message(&error);
             let server = error
                 .surface_id()
                 .and_then(|id| self.server_of(id, ERROR_TOOL_NAME));
