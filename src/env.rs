@@ -231,6 +231,26 @@ impl Environment {
         payload::compile(&scope, payload)
     }
 
+    /// Compiles a payload in `scope` as [`compile_in`](Environment::compile_in) does, and says
+    /// what the compiler's one walk saw of it: its depth, whether it compiles to itself (then
+    /// there is no [`Payload`] to keep), each call with the catalog it names
+    /// ([`Walk`](crate::payload::Walk)). What the surfaces processor judges a component's values by.
+    pub(crate) fn compile_walked_in(
+        &self,
+        payload: &Value,
+        scope: CompileScope<'_>,
+    ) -> (Result<Option<Payload>, Error>, Vec<Warning>, payload::Walk) {
+        let scope = Scope {
+            catalogs: &self.catalogs,
+            default_catalog: scope.default_catalog,
+            limits: &self.limits,
+            spelling: scope.spelling,
+            caller: scope.caller,
+            schema_checks: self.schema_checks,
+        };
+        payload::compile_walked(&scope, payload)
+    }
+
     /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
     /// prepares literal JMESPath expressions and patterns. Every problem is reported at once
     /// (see [`Error::related`]); what compiles but most likely is not meant is in

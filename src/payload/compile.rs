@@ -90,8 +90,50 @@ enum Task<'v> {
     Compiled(Compiled),
 }
 
+/// What one walk of the compiler saw of a payload besides its program, for a caller that judges
+/// the payload's place (the surfaces processor): how deep it nests, whether it is a literal
+/// that compiles to itself, and every call with the catalog it names. Recorded only when asked
+/// ([`compile_walked`]); a plain compile pays nothing for it.
+#[derive(Debug, Default)]
+pub(crate) struct Walk {
+    /// The deepest level a value of the payload is at (the payload itself is level 1); a
+    /// subtree past the depth limit is not entered, so this is at most the limit plus one.
+    /// Expansions are not the payload and are not measured.
+    pub(crate) deepest: usize,
+    /// Whether the payload is a literal that compiles to itself: no binding, no call, no
+    /// reserved key (an `@@` escape compiles to another key), and no member `path` or `call`
+    /// (a plain-shaped literal, read as one by the spelling). Such a payload need not be kept.
+    pub(crate) verbatim: bool,
+    /// Every call the payload writes (not the calls of expansions), in document order.
+    pub(crate) calls: Vec<CallSite>,
+}
+
+/// A call a [`Walk`] saw.
+#[derive(Debug)]
+pub(crate) struct CallSite {
+    /// A JSON Pointer to the call inside the payload.
+    pub(crate) location: String,
+    /// The function's name (`""` when the name is not a string).
+    pub(crate) name: String,
+    /// The `catalogId` it names.
+    pub(crate) catalog: SiteCatalog,
+}
+
+/// The `catalogId` of a [`CallSite`].
+#[derive(Debug)]
+pub(crate) enum SiteCatalog {
+    /// None: the default catalog of where it is compiled.
+    Default,
+    /// This id.
+    Named(String),
+    /// A value that is not a string, of this kind (`number`, …).
+    NotAString(&'static str),
+}
+
 struct Compiler<'e> {
     scope: &'e Scope<'e>,
+    /// What the walk records, when the caller asked ([`compile_walked`]).
+    walk: Option<Walk>,
     nodes: Vec<Node>,
     errors: Vec<Error>,
     warnings: Vec<Warning>,
@@ -106,8 +148,31 @@ pub(crate) fn compile(
     scope: &Scope<'_>,
     payload: &Value,
 ) -> (Result<Program, Error>, Vec<Warning>) {
+    let (program, warnings, _) = run_compiler(scope, payload, None);
+    (program, warnings)
+}
+
+/// Compiles a payload as [`compile`] does, and says what the walk saw ([`Walk`]).
+pub(crate) fn compile_walked(
+    scope: &Scope<'_>,
+    payload: &Value,
+) -> (Result<Program, Error>, Vec<Warning>, Walk) {
+    let walk = Walk {
+        verbatim: true,
+        ..Walk::default()
+    };
+    let (program, warnings, walk) = run_compiler(scope, payload, Some(walk));
+    (program, warnings, walk.unwrap_or_default())
+}
+
+fn run_compiler(
+    scope: &Scope<'_>,
+    payload: &Value,
+    walk: Option<Walk>,
+) -> (Result<Program, Error>, Vec<Warning>, Option<Walk>) {
     let mut c = Compiler {
         scope,
+        walk,
         nodes: Vec::new(),
         errors: Vec::new(),
         warnings: Vec::new(),
@@ -117,7 +182,11 @@ pub(crate) fn compile(
     };
     let root = c.run(payload, String::new(), 0);
     let warnings = std::mem::take(&mut c.warnings);
-    (c.finish(root), warnings)
+    let mut walk = c.walk.take();
+    if let Some(walk) = &mut walk {
+        walk.verbatim &= matches!(root, Compiled::Const(_));
+    }
+    (c.finish(root), warnings, walk)
 }
 
 impl Compiler<'_> {
@@ -214,6 +283,11 @@ impl<'e> Compiler<'e> {
         results: &mut Vec<Compiled>,
     ) {
         let is_container = matches!(value, Value::Array(_) | Value::Object(_));
+        if !self.expanding
+            && let Some(walk) = &mut self.walk
+        {
+            walk.deepest = walk.deepest.max(depth + 1);
+        }
         if is_container && depth + 1 > self.scope.limits.max_depth {
             self.problem(
                 ErrorCode::LimitExceeded,
@@ -258,10 +332,22 @@ impl<'e> Compiler<'e> {
                 if let Some(shape) = plain_shape(map) {
                     self.other_spelling(map, shape, &location);
                 }
+                // A literal with a `path` or `call` member was read as a literal by this
+                // spelling: it is kept compiled, so that the reading is on record.
+                if let Some(walk) = &mut self.walk
+                    && (map.contains_key("path") || map.contains_key("call"))
+                {
+                    walk.verbatim = false;
+                }
                 let mut keys = Vec::with_capacity(map.len());
                 let mut children = Vec::with_capacity(map.len());
                 for (key, child) in map {
                     let member = child_location(&location, key);
+                    if key.starts_with('@')
+                        && let Some(walk) = &mut self.walk
+                    {
+                        walk.verbatim = false;
+                    }
                     if let Some(escaped) = key.strip_prefix("@@") {
                         keys.push(format!("@{escaped}"));
                     } else if let Some(rest) = key.strip_prefix('@') {
@@ -393,6 +479,21 @@ impl<'e> Compiler<'e> {
             .unwrap_or_default()
             .to_owned();
         let args = map.get("args").and_then(Value::as_object);
+        // A call whose name is not a string is a misfit of its own, and calls nothing.
+        if !self.expanding
+            && let Some(walk) = &mut self.walk
+            && map.get(key).is_some_and(Value::is_string)
+        {
+            walk.calls.push(CallSite {
+                location: location.clone(),
+                name: name.clone(),
+                catalog: match map.get("catalogId") {
+                    None => SiteCatalog::Default,
+                    Some(Value::String(id)) => SiteCatalog::Named(id.clone()),
+                    Some(other) => SiteCatalog::NotAString(kind_name(other)),
+                },
+            });
+        }
         let catalog = match map.get("catalogId") {
             None => match self.scope.default_catalog {
                 Some(default) => Some(default.to_owned()),

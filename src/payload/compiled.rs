@@ -96,13 +96,35 @@ pub(crate) fn compile(
     payload: &Value,
 ) -> (Result<Payload, Error>, Vec<Warning>) {
     let (program, warnings) = compile::compile(scope, payload);
-    let payload = program.map(|program| Payload {
+    (payload_of(scope, program, &warnings), warnings)
+}
+
+/// Compiles a payload as [`compile`] does, and says what the compiler's walk saw of it
+/// ([`Walk`](compile::Walk)); a payload that compiles to itself
+/// ([`verbatim`](compile::Walk::verbatim)) is not made into a [`Payload`] (`Ok(None)`).
+pub(crate) fn compile_walked(
+    scope: &Scope<'_>,
+    payload: &Value,
+) -> (Result<Option<Payload>, Error>, Vec<Warning>, compile::Walk) {
+    let (program, warnings, walk) = compile::compile_walked(scope, payload);
+    let payload = match program {
+        Ok(_) if walk.verbatim => Ok(None),
+        program => payload_of(scope, program, &warnings).map(Some),
+    };
+    (payload, warnings, walk)
+}
+
+fn payload_of(
+    scope: &Scope<'_>,
+    program: Result<Program, Error>,
+    warnings: &[Warning],
+) -> Result<Payload, Error> {
+    program.map(|program| Payload {
         deps: Deps::of(&program),
         program,
         limits: scope.limits.clone(),
-        warnings: warnings.clone(),
-    });
-    (payload, warnings)
+        warnings: warnings.to_vec(),
+    })
 }
 
 impl Payload {

@@ -21,8 +21,8 @@ pub use compiled::Payload;
 pub use eval_async::ToolHost;
 pub use tool_names::ToolNames;
 
-pub(crate) use compile::Scope;
-pub(crate) use compiled::compile;
+pub(crate) use compile::{Scope, SiteCatalog, Walk};
+pub(crate) use compiled::{compile, compile_walked};
 pub(crate) use eval_async::{Answer, CallScope, sealed};
 pub(crate) use resumable::{PendingCall, Progress, Resumable};
 

@@ -10,7 +10,7 @@ use crate::env::CompileScope;
 use crate::error::{Error, MissingCatalog, Warning};
 use crate::origin::Origin;
 use crate::path::JsonPointer;
-use crate::payload::Payload;
+use crate::payload::{Payload, SiteCatalog, Walk};
 use crate::stream::{Body, Category, ComponentDef, ParseOptions, parse_message_with};
 use crate::syntax::Spelling;
 use serde_json::Value;
@@ -70,6 +70,20 @@ pub(super) fn unknown_property(
             known.join(", ")
         ),
     )
+}
+
+/// One value of a component as the compiler's one walk saw it: where it is, what it compiled
+/// to (`Ok(None)`: a literal, drawn as it is written), its warnings, and what the walk saw
+/// ([`Walk`]: its depth, its calls).
+pub(super) struct WalkedValue<'d> {
+    /// The property (`checks` and `accessibility` for those).
+    prop: &'d str,
+    /// A JSON Pointer to the value in the message.
+    at: String,
+    value: &'d Value,
+    result: Result<Option<Payload>, Error>,
+    warnings: Vec<crate::error::Warning>,
+    walk: Walk,
 }
 
 /// The depth of a value when it is deeper than `limit` (explicit stack, stops at the first
@@ -462,22 +476,32 @@ impl Processor {
     ) -> Result<Component, Error> {
         let at = def.pointer.clone();
         let limit = self.env.limits().max_depth;
-        let parts = def
-            .props
-            .values()
-            .chain(def.checks.iter())
-            .chain(def.accessibility.iter());
-        for value in parts {
-            if let Some(depth) = deeper_than(value, limit) {
-                return Err(Error::in_message(
-                    Category::Recursion,
-                    at,
-                    format!(
-                        "Global recursion limit exceeded: component '{}' nests {depth} levels, deeper than the limit of {limit}",
-                        def.id
-                    ),
-                ));
-            }
+        // One walk of each value, the compiler's, when the processor compiles them: it measures
+        // the depth, says whether the value is a literal, and lists its calls. Without
+        // compiling (`check_calls` off), the depth alone is measured.
+        let walked = self
+            .options
+            .check_calls
+            .then(|| self.walk_values(surface, &def, spelling));
+        let deepest = match &walked {
+            Some(values) => values.iter().map(|v| v.walk.deepest).max().unwrap_or(0),
+            None => def
+                .props
+                .values()
+                .chain(def.checks.iter())
+                .chain(def.accessibility.iter())
+                .find_map(|value| deeper_than(value, limit))
+                .unwrap_or(0),
+        };
+        if deepest > limit {
+            return Err(Error::in_message(
+                Category::Recursion,
+                at,
+                format!(
+                    "Global recursion limit exceeded: component '{}' nests {deepest} levels, deeper than the limit of {limit}",
+                    def.id
+                ),
+            ));
         }
         // Catalog resolution: the component's own catalogId, else the surface's default.
         match (&def.catalog_id, &surface.catalog_id) {
@@ -546,11 +570,12 @@ impl Processor {
                 spelling,
             )?;
         }
-        let compiled = if self.options.check_calls {
-            self.check_call_catalogs(surface, &def, spelling)?;
-            self.compile(surface, &def, spelling, warnings)?
-        } else {
-            Vec::new()
+        let compiled = match walked {
+            Some(values) => {
+                self.check_calls_of(surface, &def, &values)?;
+                self.keep_compiled(surface, values, warnings)?
+            }
+            None => Vec::new(),
         };
         let schema = catalog.as_ref().and_then(|c| {
             self.catalogs[c]
@@ -626,138 +651,146 @@ impl Processor {
         }
     }
 
-    /// Every call in the component names a usable catalog, or none (then the surface default,
-    /// which must exist); `@index` belongs to no catalog. The walk uses an explicit stack.
-    pub(super) fn check_call_catalogs(
+    /// Compiles each of the component's values (its properties, `checks`, `accessibility`) in
+    /// the surface's scope: the one walk of each value ([`WalkedValue`]).
+    fn walk_values<'d>(
         &self,
         surface: &Surface,
-        def: &ComponentDef,
+        def: &'d ComponentDef,
         spelling: Spelling,
-    ) -> Result<(), Error> {
-        let mut stack: Vec<(String, &Value)> = def
+    ) -> Vec<WalkedValue<'d>> {
+        let scope = CompileScope {
+            default_catalog: surface.catalog_id.as_deref(),
+            spelling,
+            caller: Some(Origin::Binding),
+        };
+        let mut parts: Vec<(&str, String, &Value)> = def
             .props
             .iter()
             .map(|(k, v)| {
-                (
-                    format!("{}/{}", def.pointer, crate::path::escape_token(k)),
-                    v,
-                )
+                let at = format!("{}/{}", def.pointer, crate::path::escape_token(k));
+                (k.as_str(), at, v)
             })
             .collect();
+        // `accessibility` holds dynamic values (`label`, `description`, and `hidden` since
+        // November 2026): they are compiled so that their problems are the message's, and
+        // left to the renderer to resolve (the resolved tree carries the component's props).
         for (key, value) in [
             ("checks", &def.checks),
             ("accessibility", &def.accessibility),
         ] {
             if let Some(value) = value {
-                stack.push((def.envelope_pointer(key), value));
+                parts.push((key, def.envelope_pointer(key), value));
             }
         }
-        while let Some((at, value)) = stack.pop() {
-            match value {
-                Value::Object(map) => {
-                    // `@call` is always a call; the plain `call` only in the call's exact shape
-                    // (an object with `path` and `call` beside each other is data), and only
-                    // on a surface that reads the plain spelling.
-                    let plain_call = spelling == Spelling::Plain
-                        && map.keys().all(|k| {
-                            matches!(k.as_str(), "call" | "args" | "catalogId" | "returnType")
-                        });
-                    let name = map
-                        .get("@call")
-                        .or(map.get("call").filter(|_| plain_call))
-                        .and_then(Value::as_str);
-                    // `root` starts the tree and is never a template item (a template of it
-                    // would be a cycle), so `@index` in it can never be evaluated.
-                    if name == Some("@index") && def.id == "root" {
+        parts
+            .into_iter()
+            .map(|(prop, at, value)| {
+                let (result, warnings, walk) = self.env.compile_walked_in(value, scope);
+                WalkedValue {
+                    prop,
+                    at,
+                    value,
+                    result,
+                    warnings,
+                    walk,
+                }
+            })
+            .collect()
+    }
+
+    /// Every call of the component's values (as the compiler's walk listed them) names a
+    /// usable catalog, or none (then the surface's default, which must exist), and a function
+    /// its catalog has; `@index` belongs to no catalog, and is never in `root`.
+    pub(super) fn check_calls_of(
+        &self,
+        surface: &Surface,
+        def: &ComponentDef,
+        values: &[WalkedValue<'_>],
+    ) -> Result<(), Error> {
+        for value in values {
+            for site in &value.walk.calls {
+                let at = format!("{}{}", value.at, site.location);
+                let name = site.name.as_str();
+                // `root` starts the tree and is never a template item (a template of it
+                // would be a cycle), so `@index` in it can never be evaluated.
+                if name == crate::builtins::index::NAME {
+                    if def.id == "root" {
                         return Err(Error::in_message(
                             Category::Validation,
                             at,
                             "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree",
                         ));
                     }
-                    // The same holds for `${@index()}` in a formatString template written
-                    // in the component (a template from data is read when evaluated).
-                    #[cfg(feature = "basic-catalog")]
-                    if name == Some("formatString")
-                        && def.id == "root"
-                        && let Some(Value::String(text)) =
-                            map.get("args").and_then(|args| args.get("value"))
-                        && crate::basic::Template::parse(text)
-                            .is_ok_and(|t| t.calls().contains(&"@index"))
-                    {
+                    continue;
+                }
+                // The same holds for `${@index()}` in a formatString template written
+                // in the component (a template from data is read when evaluated).
+                #[cfg(feature = "basic-catalog")]
+                if name == "formatString"
+                    && def.id == "root"
+                    && let Some(Value::String(text)) = value
+                        .value
+                        .pointer(&site.location)
+                        .and_then(|call| call.get("args"))
+                        .and_then(|args| args.get("value"))
+                    && crate::basic::Template::parse(text)
+                        .is_ok_and(|t| t.calls().contains(&crate::builtins::index::NAME))
+                {
+                    return Err(Error::in_message(
+                        Category::Validation,
+                        format!("{at}/args/value"),
+                        "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree (its formatString calls ${@index()})",
+                    ));
+                }
+                let catalog = match &site.catalog {
+                    SiteCatalog::Default => match &surface.catalog_id {
+                        Some(id) => id.as_str(),
+                        None => {
+                            return Err(Error::in_message(
+                                Category::Catalog,
+                                at,
+                                format!(
+                                    "the call of '{name}' names no catalogId and surface '{}' has no default catalogId",
+                                    surface.id
+                                ),
+                            ));
+                        }
+                    },
+                    SiteCatalog::Named(id) => {
+                        self.known_catalog(surface, id, &at, "catalogId")?;
+                        id.as_str()
+                    }
+                    SiteCatalog::NotAString(kind) => {
                         return Err(Error::in_message(
                             Category::Validation,
-                            format!("{at}/args/value"),
-                            "@index can only be evaluated inside a template item, and the component 'root' is drawn once, at the top of the tree (its formatString calls ${@index()})",
+                            format!("{at}/catalogId"),
+                            format!("a call's catalogId must be a string, got {kind}"),
                         ));
                     }
-                    if let Some(name) = name
-                        && name != "@index"
-                    {
-                        match map.get("catalogId") {
-                            None if surface.catalog_id.is_none() => {
-                                return Err(Error::in_message(
-                                    Category::Catalog,
-                                    at,
-                                    format!(
-                                        "the call of '{name}' names no catalogId and surface '{}' has no default catalogId",
-                                        surface.id
-                                    ),
-                                ));
-                            }
-                            None => {}
-                            Some(Value::String(c)) => {
-                                self.known_catalog(surface, c, &at, "catalogId")?
-                            }
-                            Some(other) => {
-                                return Err(Error::in_message(
-                                    Category::Validation,
-                                    format!("{at}/catalogId"),
-                                    format!(
-                                        "a call's catalogId must be a string, got {}",
-                                        crate::json::kind_name(other)
-                                    ),
-                                ));
-                            }
-                        }
-                        let catalog = match map.get("catalogId") {
-                            Some(Value::String(c)) => Some(c.as_str()),
-                            _ => surface.catalog_id.as_deref(),
-                        };
-                        if let Some(catalog) = catalog.and_then(|c| self.env.catalog(c))
-                            && !catalog.function_names().contains(&name)
-                        {
-                            // The compiler's code and function, the suite's words.
-                            let error = crate::error::Error::new(
-                                crate::error::ErrorCode::ExpressionError,
-                                format!(
-                                    "Unrecognized function '{name}' in catalog '{}' (its functions: {})",
-                                    catalog.id(),
-                                    catalog.function_names().join(", ")
-                                ),
-                            )
-                            .with_function(name)
-                            .with_phase(crate::error::Phase::Compile);
-                            return Err(error.with_location(at));
-                        }
-                    }
-                    for (k, v) in map {
-                        stack.push((format!("{at}/{}", crate::path::escape_token(k)), v));
-                    }
+                };
+                if let Some(catalog) = self.env.catalog(catalog)
+                    && !catalog.function_names().contains(&name)
+                {
+                    // The compiler's code and function, the suite's words.
+                    return Err(Error::new(
+                        crate::error::ErrorCode::ExpressionError,
+                        format!(
+                            "Unrecognized function '{name}' in catalog '{}' (its functions: {})",
+                            catalog.id(),
+                            catalog.function_names().join(", ")
+                        ),
+                    )
+                    .with_function(name)
+                    .with_phase(crate::error::Phase::Compile)
+                    .with_location(at));
                 }
-                Value::Array(items) => {
-                    for (i, v) in items.iter().enumerate() {
-                        stack.push((format!("{at}/{i}"), v));
-                    }
-                }
-                _ => {}
             }
         }
         Ok(())
     }
 
-    /// Compiles each property that holds a binding or a call, with the surface's default
-    /// catalog for calls that name none.
+    /// Compiles each of the component's values (see [`keep_compiled`](Processor::keep_compiled)).
     pub(super) fn compile(
         &mut self,
         surface: &Surface,
@@ -765,52 +798,46 @@ impl Processor {
         spelling: Spelling,
         warnings: &mut Vec<crate::error::Warning>,
     ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, Error> {
+        let values = self.walk_values(surface, def, spelling);
+        self.keep_compiled(surface, values, warnings)
+    }
+
+    /// The compiled values to keep (each property that holds a binding or a call), their
+    /// warnings located in the message, and what their compilation found wrong: a call
+    /// relying on a surface's default catalog the host did not register is the host's
+    /// business, not a problem.
+    pub(super) fn keep_compiled(
+        &mut self,
+        surface: &Surface,
+        values: Vec<WalkedValue<'_>>,
+        warnings: &mut Vec<crate::error::Warning>,
+    ) -> Result<Vec<(String, std::sync::Arc<Payload>)>, Error> {
         let known_default = surface
             .catalog_id
             .as_deref()
             .is_some_and(|id| self.catalogs.contains_key(id));
-        let scope = CompileScope {
-            default_catalog: surface.catalog_id.as_deref(),
-            spelling,
-            caller: Some(Origin::Binding),
-        };
         let mut out = Vec::new();
-        let mut parts: Vec<(&str, &Value)> =
-            def.props.iter().map(|(k, v)| (k.as_str(), v)).collect();
-        if let Some(checks) = &def.checks {
-            parts.push(("checks", checks));
-        }
-        // `accessibility` holds dynamic values (`label`, `description`, and `hidden` since
-        // November 2026): they are compiled so that their problems are the message's, and
-        // left to the renderer to resolve (the resolved tree carries the component's props).
-        if let Some(accessibility) = &def.accessibility {
-            parts.push(("accessibility", accessibility));
-        }
-        for (prop, value) in parts {
-            if !has_dynamic(value) {
-                continue;
-            }
-            // A component's values run on the renderer: a function only the agent may call
-            // is refused now, not at every evaluation.
-            let at = if matches!(prop, "checks" | "accessibility") {
-                def.envelope_pointer(prop)
-            } else {
-                format!("{}/{}", def.pointer, crate::path::escape_token(prop))
-            };
-            let compiled = self.env.compile_in(value, scope).0;
-            if let Ok(payload) = &compiled {
-                warnings.extend(payload.warnings().iter().map(|w| {
+        for WalkedValue {
+            prop,
+            at,
+            result,
+            warnings: found,
+            ..
+        } in values
+        {
+            if result.is_ok() {
+                warnings.extend(found.into_iter().map(|w| {
                     let location = format!("{at}{}", w.location());
-                    w.clone().with_location(location)
+                    w.with_location(location)
                 }));
             }
-            match compiled {
-                Ok(_) if prop == "accessibility" => {}
-                Ok(payload) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
+            match result {
+                // A literal compiles to itself: the component's value is what it draws.
+                Ok(None) => {}
+                Ok(Some(_)) if prop == "accessibility" => {}
+                Ok(Some(payload)) => out.push((prop.to_owned(), std::sync::Arc::new(payload))),
                 Err(err) => {
-                    // Calls relying on a default catalog the host did not register are not
-                    // checked (the surface's catalog is the host's business).
-                    let unregistered_default = |e: &crate::error::Error| {
+                    let unregistered_default = |e: &Error| {
                         !known_default
                             && matches!(e.missing_catalog(), Some(MissingCatalog::NotRegistered(id))
                                 if surface.catalog_id.as_deref() == Some(id.as_str()))
@@ -820,7 +847,7 @@ impl Processor {
                     if e.missing_catalog() == Some(&MissingCatalog::NoDefault) {
                         return Err(Error::in_message(
                             Category::Catalog,
-                            format!("{}/{prop}{}", def.pointer, e.location()),
+                            format!("{at}{}", e.location()),
                             format!(
                                 "surface '{}' has no default catalogId for this call",
                                 surface.id
@@ -830,7 +857,7 @@ impl Processor {
                     if unregistered_default(&e) {
                         continue;
                     }
-                    let located = |e: crate::error::Error| {
+                    let located = |e: Error| {
                         let pointer = format!("{at}{}", e.location());
                         e.with_location(pointer)
                     };
