@@ -80,6 +80,8 @@ pub(super) struct WalkedValue<'d> {
     prop: &'d str,
     /// A JSON Pointer to the value in the message.
     at: String,
+    /// The value itself (the `formatString` check of `root` reads a call's template in it).
+    #[cfg_attr(not(feature = "basic-catalog"), allow(dead_code))]
     value: &'d Value,
     result: Result<Option<Payload>, Error>,
     warnings: Vec<crate::error::Warning>,
