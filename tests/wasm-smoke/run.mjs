@@ -140,8 +140,8 @@ for (const c of cases) {
   assert.equal(status, c.status, `${c.name}: status (${JSON.stringify(answer)})`);
   if (c.answer) assert.deepEqual(answer, c.answer, c.name);
   if (c.code) assert.equal(answer.error.code, c.code, `${c.name}: ${JSON.stringify(answer)}`);
-  if (c.status !== 0) assert.ok(answer.message(), `${c.name}: a message`);
-  console.log(`ok: ${c.name}${c.status ? ` (${answer.error.code}: ${answer.message()})` : ""}`);
+  if (c.status !== 0) assert.ok(answer.error.message, `${c.name}: a message`);
+  console.log(`ok: ${c.name}${c.status ? ` (${answer.error.code}: ${answer.error.message})` : ""}`);
 }
 // A request that is not JSON: the module says so, and keeps working.
 assert.equal(runText("{not json")[0], 2);
@@ -176,7 +176,7 @@ assert.equal(run(cases[0].request)[0], 0);
   new Uint8Array(wasm.memory.buffer, at, 2).set([0xc3, 0x28]);
   engine.input(JSON.stringify({ result: { content: [{ type: "text" }] }, texts: [[0, 2]] }));
   assert.equal(wasm.answer(), BAD_REQUEST);
-  assert.match(engine.output().message(), /not UTF-8/);
+  assert.match(engine.output().error.message, /not UTF-8/);
   engine.input(JSON.stringify({ result: { content: [] }, texts: [[0, 1]] }));
   assert.equal(wasm.answer(), BAD_REQUEST, "a text listed but not written");
   assert.equal(engine.answer(tools.search), WAITING, "the second call of the payload");
