@@ -220,15 +220,20 @@ impl Environment {
         payload: &Value,
         scope: CompileScope<'_>,
     ) -> (Result<Payload, Error>, Vec<Warning>) {
-        let scope = Scope {
+        payload::compile(&self.scope_in(scope), payload)
+    }
+
+    /// The compiler's scope for a [`CompileScope`]: this environment's catalogs, limits and
+    /// schema checks, the rest from where the payload is.
+    fn scope_in(&self, scope: CompileScope<'_>) -> Scope<'_> {
+        Scope {
             catalogs: &self.catalogs,
             default_catalog: scope.default_catalog,
             limits: &self.limits,
             spelling: scope.spelling,
             caller: scope.caller,
             schema_checks: self.schema_checks,
-        };
-        payload::compile(&scope, payload)
+        }
     }
 
     /// Compiles a payload in `scope` as [`compile_in`](Environment::compile_in) does, and says
@@ -240,15 +245,7 @@ impl Environment {
         payload: &Value,
         scope: CompileScope<'_>,
     ) -> (Result<Option<Payload>, Error>, Vec<Warning>, payload::Walk) {
-        let scope = Scope {
-            catalogs: &self.catalogs,
-            default_catalog: scope.default_catalog,
-            limits: &self.limits,
-            spelling: scope.spelling,
-            caller: scope.caller,
-            schema_checks: self.schema_checks,
-        };
-        payload::compile_walked(&scope, payload)
+        payload::compile_walked(&self.scope_in(scope), payload)
     }
 
     /// Compiles a payload: checks its shape, resolves every function, checks arguments, and
