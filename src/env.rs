@@ -225,7 +225,7 @@ impl Environment {
 
     /// The compiler's scope for a [`CompileScope`]: this environment's catalogs, limits and
     /// schema checks, the rest from where the payload is.
-    fn scope_in(&self, scope: CompileScope<'_>) -> Scope<'_> {
+    fn scope_in<'a>(&'a self, scope: CompileScope<'a>) -> Scope<'a> {
         Scope {
             catalogs: &self.catalogs,
             default_catalog: scope.default_catalog,
