@@ -88,8 +88,10 @@ pub enum Phase {
 
 type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
 /// A source as kept: shared, so that an [`Error`] can be cloned (a renderer keeps the problems
-/// it shows, and a host logs them and sends them on).
-type SharedSource = std::sync::Arc<dyn std::error::Error + Send + Sync + 'static>;
+/// it shows, and a host logs them and sends them on). The box is kept as it came, inside the
+/// `Arc`: turning it into an `Arc<dyn Error>` would move the value to a new allocation of the
+/// size its vtable gives, code a WebAssembly module pays for (docs/performance.md).
+type SharedSource = std::sync::Arc<Source>;
 
 /// Why a call was refused rather than failed, for a host to match without reading the message
 /// ([`Error::denial`]). A denied call sent nothing and wrote nothing; its message (and
@@ -320,7 +322,7 @@ impl Error {
 
     /// Attaches the underlying error.
     pub fn with_source(mut self, source: impl Into<Source>) -> Error {
-        self.inner.source = Some(source.into().into());
+        self.inner.source = Some(std::sync::Arc::new(source.into()));
         self
     }
 
@@ -545,7 +547,7 @@ impl fmt::Display for Error {
                 .inner
                 .source
                 .as_deref()
-                .map(|s| s as &(dyn std::error::Error + 'static));
+                .map(|s| &**s as &(dyn std::error::Error + 'static));
             // Messages usually quote their source: a cause is shown only when it says more than
             // what is already written (for this crate's errors, more than their message).
             let mut shown = problem.inner.message.clone();
@@ -590,7 +592,7 @@ impl std::error::Error for Error {
         self.inner
             .source
             .as_deref()
-            .map(|s| s as &(dyn std::error::Error + 'static))
+            .map(|s| &**s as &(dyn std::error::Error + 'static))
     }
 }
 

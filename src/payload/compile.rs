@@ -93,7 +93,9 @@ enum Task<'v> {
 /// What one walk of the compiler saw of a payload besides its program, for a caller that judges
 /// the payload's place (the surfaces processor): how deep it nests, whether it is a literal
 /// that compiles to itself, and every call with the catalog it names. Recorded only when asked
-/// ([`compile_walked`]); a plain compile pays nothing for it.
+/// ([`compile_walked`]); a plain compile pays nothing for it: the compiler is generic over what
+/// it records ([`Record`]), and a plain compile records into `()`, whose methods do nothing and
+/// are compiled away (a WebAssembly module that never asks for a walk carries none of it).
 #[derive(Debug, Default)]
 pub(crate) struct Walk {
     /// The deepest level a value of the payload is at (the payload itself is level 1); a
@@ -130,10 +132,47 @@ pub(crate) enum SiteCatalog {
     NotAString(&'static str),
 }
 
-struct Compiler<'e> {
+/// What the compiler tells a recorder as it walks a payload (expansions are not told).
+trait Record {
+    /// A value of the payload at this level (the payload itself is level 1).
+    fn level(&mut self, level: usize);
+    /// The payload does not compile to itself.
+    fn not_verbatim(&mut self);
+    /// A call whose name is a string, at `location`, naming `catalog_id` (or none).
+    fn call(&mut self, location: &str, name: &str, catalog_id: Option<&Value>);
+}
+
+/// A plain compile: nothing is recorded.
+impl Record for () {
+    fn level(&mut self, _: usize) {}
+    fn not_verbatim(&mut self) {}
+    fn call(&mut self, _: &str, _: &str, _: Option<&Value>) {}
+}
+
+impl Record for Walk {
+    fn level(&mut self, level: usize) {
+        self.deepest = self.deepest.max(level);
+    }
+    fn not_verbatim(&mut self) {
+        self.verbatim = false;
+    }
+    fn call(&mut self, location: &str, name: &str, catalog_id: Option<&Value>) {
+        self.calls.push(CallSite {
+            location: location.to_owned(),
+            name: name.to_owned(),
+            catalog: match catalog_id {
+                None => SiteCatalog::Default,
+                Some(Value::String(id)) => SiteCatalog::Named(id.clone()),
+                Some(other) => SiteCatalog::NotAString(kind_name(other)),
+            },
+        });
+    }
+}
+
+struct Compiler<'e, R> {
     scope: &'e Scope<'e>,
-    /// What the walk records, when the caller asked ([`compile_walked`]).
-    walk: Option<Walk>,
+    /// What the walk records ([`Record`]).
+    walk: R,
     nodes: Vec<Node>,
     errors: Vec<Error>,
     warnings: Vec<Warning>,
@@ -148,7 +187,7 @@ pub(crate) fn compile(
     scope: &Scope<'_>,
     payload: &Value,
 ) -> (Result<Program, Error>, Vec<Warning>) {
-    let (program, warnings, _) = run_compiler(scope, payload, None);
+    let (program, warnings, ()) = run_compiler(scope, payload, ());
     (program, warnings)
 }
 
@@ -161,15 +200,14 @@ pub(crate) fn compile_walked(
         verbatim: true,
         ..Walk::default()
     };
-    let (program, warnings, walk) = run_compiler(scope, payload, Some(walk));
-    (program, warnings, walk.unwrap_or_default())
+    run_compiler(scope, payload, walk)
 }
 
-fn run_compiler(
+fn run_compiler<R: Record + Default>(
     scope: &Scope<'_>,
     payload: &Value,
-    walk: Option<Walk>,
-) -> (Result<Program, Error>, Vec<Warning>, Option<Walk>) {
+    walk: R,
+) -> (Result<Program, Error>, Vec<Warning>, R) {
     let mut c = Compiler {
         scope,
         walk,
@@ -181,15 +219,15 @@ fn run_compiler(
         expanding: false,
     };
     let root = c.run(payload, String::new(), 0);
-    let warnings = std::mem::take(&mut c.warnings);
-    let mut walk = c.walk.take();
-    if let Some(walk) = &mut walk {
-        walk.verbatim &= matches!(root, Compiled::Const(_));
+    if !matches!(root, Compiled::Const(_)) {
+        c.walk.not_verbatim();
     }
+    let warnings = std::mem::take(&mut c.warnings);
+    let walk = std::mem::take(&mut c.walk);
     (c.finish(root), warnings, walk)
 }
 
-impl Compiler<'_> {
+impl<R: Record> Compiler<'_, R> {
     fn finish(mut self, root: Compiled) -> Result<Program, Error> {
         if let Some(err) = Error::from_many(std::mem::take(&mut self.errors)) {
             return Err(err);
@@ -216,7 +254,7 @@ fn child_location(parent: &str, token: &str) -> String {
     s
 }
 
-impl<'e> Compiler<'e> {
+impl<'e, R: Record> Compiler<'e, R> {
     fn push(&mut self, node: Node) -> NodeId {
         self.nodes.push(node);
         // A payload has fewer nodes than JSON values fit in memory; u32 is plenty in practice,
@@ -283,10 +321,8 @@ impl<'e> Compiler<'e> {
         results: &mut Vec<Compiled>,
     ) {
         let is_container = matches!(value, Value::Array(_) | Value::Object(_));
-        if !self.expanding
-            && let Some(walk) = &mut self.walk
-        {
-            walk.deepest = walk.deepest.max(depth + 1);
+        if !self.expanding {
+            self.walk.level(depth + 1);
         }
         if is_container && depth + 1 > self.scope.limits.max_depth {
             self.problem(
@@ -334,19 +370,15 @@ impl<'e> Compiler<'e> {
                 }
                 // A literal with a `path` or `call` member was read as a literal by this
                 // spelling: it is kept compiled, so that the reading is on record.
-                if let Some(walk) = &mut self.walk
-                    && (map.contains_key("path") || map.contains_key("call"))
-                {
-                    walk.verbatim = false;
+                if map.contains_key("path") || map.contains_key("call") {
+                    self.walk.not_verbatim();
                 }
                 let mut keys = Vec::with_capacity(map.len());
                 let mut children = Vec::with_capacity(map.len());
                 for (key, child) in map {
                     let member = child_location(&location, key);
-                    if key.starts_with('@')
-                        && let Some(walk) = &mut self.walk
-                    {
-                        walk.verbatim = false;
+                    if key.starts_with('@') {
+                        self.walk.not_verbatim();
                     }
                     if let Some(escaped) = key.strip_prefix("@@") {
                         keys.push(format!("@{escaped}"));
@@ -480,19 +512,8 @@ impl<'e> Compiler<'e> {
             .to_owned();
         let args = map.get("args").and_then(Value::as_object);
         // A call whose name is not a string is a misfit of its own, and calls nothing.
-        if !self.expanding
-            && let Some(walk) = &mut self.walk
-            && map.get(key).is_some_and(Value::is_string)
-        {
-            walk.calls.push(CallSite {
-                location: location.clone(),
-                name: name.clone(),
-                catalog: match map.get("catalogId") {
-                    None => SiteCatalog::Default,
-                    Some(Value::String(id)) => SiteCatalog::Named(id.clone()),
-                    Some(other) => SiteCatalog::NotAString(kind_name(other)),
-                },
-            });
+        if !self.expanding && map.get(key).is_some_and(Value::is_string) {
+            self.walk.call(&location, &name, map.get("catalogId"));
         }
         let catalog = match map.get("catalogId") {
             None => match self.scope.default_catalog {

@@ -220,8 +220,8 @@ assert.equal(run(cases[0].request)[0], 0);
 // here so that growth past it is seen when it happens, not found later. It is issue 26's
 // target, 1.5 MB: met at 1 496 648 B, missed on 2026-12-07 at 1 506 177 B (the processor's tool
 // runs, November's v1.0 rules, the evaluation byte budget), met again the same day at
-// 1 495 865 B once patterns were built on regex-automata's meta engine directly
-// (docs/performance.md).
+// 1 495 865 B once patterns were built on regex-automata's meta engine directly; missed again
+// by issue 37 (1 501 444 B under CI) and met at 1 498 866 B (docs/performance.md).
 const BUDGET = 1_500_000;
 const size = statSync(path).size;
 assert.ok(size <= BUDGET, `the module is ${size} bytes, over the ${BUDGET}-byte budget (docs/performance.md)`);
