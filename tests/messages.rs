@@ -359,6 +359,47 @@ fn lines(messages: impl IntoIterator<Item = serde_json::Value>) -> String {
     messages.into_iter().map(|m| m.to_string() + "\n").collect()
 }
 
+/// A fresh checker (`StreamChecker::fresh`, how `a2ui-mcp check` reads its documents once for
+/// all its files) judges against the template's documents and strictness, and starts from no
+/// surface: what one stream created is not there for the next, and the template sees nothing.
+#[test]
+fn a_fresh_checker_keeps_the_documents_and_none_of_the_stream() {
+    let env = env();
+    let mut template = messages::StreamChecker::new(&env).with_strict(true);
+    template.add_catalog_document(&basic_document()).unwrap();
+    let create =
+        json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": BASIC}});
+    let update = json!({"version": "v1.0", "updateComponents": {"surfaceId": "s", "components": [
+        {"id": "root", "component": "Text", "text": "x", "colour": 1}]}});
+    let check = |messages: &[&serde_json::Value]| {
+        let mut checker = template.fresh();
+        for message in messages {
+            checker.check_value(message);
+        }
+        checker.finish()
+    };
+    // The document's schemas: the unknown property is a problem.
+    let first = check(&[&create, &update]);
+    assert_eq!(first.problems().len(), 1, "{first}");
+    assert_eq!(
+        first.problems()[0].location(),
+        "/updateComponents/components/0/colour"
+    );
+    // A second stream: the surface of the first is not there.
+    let second = check(&[&update]);
+    assert_eq!(second.message_count(), 1);
+    assert!(
+        second
+            .problems()
+            .iter()
+            .any(|p| p.message().contains("'s'")),
+        "{second}"
+    );
+    // The template itself judged nothing.
+    let report = template.finish();
+    assert_eq!((report.message_count(), report.problems().len()), (0, 0));
+}
+
 /// Issue 34, item 4, in the judge: one message of 30 000 components, each with a problem the
 /// checker finds (a call of an unknown function) and one the component schemas find (an
 /// unknown property), and one message of 40 000 dangling children in strict mode. Every problem

@@ -12,7 +12,7 @@ use a2ui_catalog_mcp::connect::{
 use a2ui_catalog_mcp::fixtures::{self, FIXTURE_MAX_DEPTH};
 use a2ui_catalog_mcp::mcp::ToolClient;
 use a2ui_catalog_mcp::mcp::{AuditEvent, McpHost, MessageSink};
-use a2ui_catalog_mcp::messages;
+use a2ui_catalog_mcp::messages::{self, StreamChecker};
 use a2ui_catalog_mcp::regex::Pattern;
 use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions, ResolveLimits, SharedProcessor};
 use a2ui_catalog_mcp::testing::{ScriptedServer, block_on};
@@ -458,10 +458,23 @@ fn check(
     as_json: bool,
 ) -> Result<ExitCode, Failure> {
     let mut failed = false;
+    // The catalog documents are read once, into a checker each stream takes a fresh copy of
+    // (made at the first stream: a check of payloads needs none).
+    let mut template: Option<StreamChecker<'_>> = None;
     for path in files {
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         let ok = if messages::is_stream(&text) {
-            check_stream(env, documents, strict, path, &text, as_json)?
+            let template = match &mut template {
+                Some(template) => template,
+                None => {
+                    let mut checker = StreamChecker::new(env).with_strict(strict);
+                    for document in documents {
+                        checker.add_catalog_document(document)?;
+                    }
+                    template.insert(checker)
+                }
+            };
+            check_stream(template.fresh(), path, &text, as_json)
         } else {
             check_payload(env, path, &text, as_json)
         };
@@ -552,15 +565,9 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-fn check_stream(
-    env: &Environment,
-    documents: &[Value],
-    strict: bool,
-    path: &Path,
-    text: &str,
-    as_json: bool,
-) -> Result<bool, Error> {
-    let report = messages::check_stream_with(env, documents, strict, text)?;
+fn check_stream(mut checker: StreamChecker<'_>, path: &Path, text: &str, as_json: bool) -> bool {
+    checker.check_stream(text);
+    let report = checker.finish();
     let file = path.display();
     if as_json {
         let errors: Vec<Value> = report
@@ -585,7 +592,7 @@ fn check_stream(
             "{}",
             json!({"file": path, "kind": "stream", "ok": report.is_clean(), "messages": report.message_count(), "errors": errors, "warnings": warnings})
         );
-        return Ok(report.is_clean());
+        return report.is_clean();
     }
     for problem in report.problems() {
         let hint = if let Some(MissingCatalog::NotRegistered(_)) = problem.missing_catalog() {
@@ -611,7 +618,7 @@ fn check_stream(
         plural(e),
         plural(w)
     );
-    Ok(report.is_clean())
+    report.is_clean()
 }
 
 /// `render`: each stream through a permissive processor, its surfaces resolved; with servers
@@ -625,16 +632,18 @@ fn render(
     timings: bool,
 ) -> Result<ExitCode, Failure> {
     let with_session = servers.scripted.is_some() || !servers.specs.is_empty() || !steps.is_empty();
+    let options = if with_session {
+        ProcessorOptions::default().with_live(ResolveLimits::default())
+    } else {
+        ProcessorOptions::default()
+    };
+    // The documents are read once; each file gets a fresh processor with them.
+    let mut template = Processor::with_environment(env.clone(), options);
+    for doc in documents {
+        template.register_catalog(doc)?;
+    }
     for path in files {
-        let options = if with_session {
-            ProcessorOptions::default().with_live(ResolveLimits::default())
-        } else {
-            ProcessorOptions::default()
-        };
-        let mut processor = Processor::with_environment(env.clone(), options);
-        for doc in documents {
-            processor.register_catalog(doc)?;
-        }
+        let mut processor = template.fresh();
         let text = std::fs::read_to_string(path).map_err(|e| cannot_read(path, &e))?;
         // Read as `check` reads it: a message that cannot be read is refused where it stands,
         // and the others are drawn.

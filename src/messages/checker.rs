@@ -128,6 +128,33 @@ impl<'e> StreamChecker<'e> {
         self
     }
 
+    /// A checker for another stream: the same environment, options, strictness and catalog
+    /// documents (not read again), and none of this checker's messages, surfaces or problems.
+    /// A host that checks many streams registers its documents once and takes a fresh checker
+    /// for each.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::{Environment, messages::StreamChecker};
+    ///
+    /// let env = Environment::new();
+    /// let template = StreamChecker::new(&env).with_strict(true);
+    /// let mut one = template.fresh();
+    /// one.check_text(r#"{"version": "v1.0", "deleteSurface": {"surfaceId": "s"}}"#);
+    /// assert_eq!(one.finish().message_count(), 1);
+    /// // The template saw nothing.
+    /// assert_eq!(template.fresh().finish().message_count(), 0);
+    /// ```
+    pub fn fresh(&self) -> StreamChecker<'e> {
+        StreamChecker {
+            env: self.env,
+            options: self.options.clone(),
+            strict: self.strict,
+            processor: self.processor.fresh(),
+            problems: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     /// The problems found so far.
     pub fn problems(&self) -> &[Error] {
         &self.problems

@@ -134,21 +134,339 @@ pub fn is_stream(text: &str) -> bool {
         .messages
         .iter()
         .any(|message| {
-            // Only a message that names a kind is parsed.
+            // Only a message that names a kind is read.
             MESSAGE_KINDS
                 .iter()
                 .any(|kind| memchr::memmem::find(message.as_bytes(), kind.as_bytes()).is_some())
-                && match crate::json::from_str_limited(message, max_depth) {
-                    Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
-                        .as_array()
-                        .is_some_and(|list| list.iter().any(is_message)),
-                    Ok(value) => is_message(&value),
-                    Err(_) => false,
-                }
+                && top::names_a_message(message, max_depth)
         })
 }
 
-/// Whether a value is an object with one of the [`MESSAGE_KINDS`] keys.
-fn is_message(value: &Value) -> bool {
-    matches!(value, Value::Object(map) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k)))
+/// What [`is_stream`] reads of a message's text: its top-level names, and those of the
+/// elements of a container's `messages`, without building the value. The text is read by
+/// `serde_json` exactly as [`from_str_limited`](crate::json::from_str_limited) reads it (the same
+/// depth check first, numbers and escapes decoded, so the same texts are refused), into visitors
+/// that keep nothing: a check of a file that is a stream reads it again, into values, and
+/// building them twice was most of what telling a stream from a payload cost.
+mod top {
+    use super::MESSAGE_KINDS;
+    use serde::de::{
+        self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+    };
+    use std::fmt;
+
+    /// The scalar visits of a visitor whose answer for a scalar is `$value`.
+    macro_rules! scalars {
+        ($value:expr) => {
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok($value)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok($value)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok($value)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok($value)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok($value)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok($value)
+            }
+        };
+    }
+
+    /// Whether `text` is one JSON value within `max_depth` that is a message (an object with a
+    /// [`MESSAGE_KINDS`] name), or a container (`{"messages": [...]}` with only the container's
+    /// names, as [`crate::stream::is_container`] reads it) with a message among its
+    /// `messages`.
+    pub(super) fn names_a_message(text: &str, max_depth: usize) -> bool {
+        if crate::json::nests_deeper_than(text, max_depth) {
+            return false;
+        }
+        let mut de = serde_json::Deserializer::from_str(text);
+        // The depth was checked above; the visitors below nest no deeper than the text.
+        de.disable_recursion_limit();
+        matches!(
+            Top.deserialize(&mut de)
+                .and_then(|found| de.end().map(|()| found)),
+            Ok(true)
+        )
+    }
+
+    /// The top-level value.
+    struct Top;
+
+    impl<'de> DeserializeSeed<'de> for Top {
+        type Value = bool;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_any(TopVisitor)
+        }
+    }
+
+    struct TopVisitor;
+
+    impl<'de> Visitor<'de> for TopVisitor {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut names_kind = false;
+            let mut container_names_only = true;
+            // The last `messages` member wins, as in a parsed object: `None` when there is
+            // none, `Some(None)` when it is not an array, else whether it holds a message.
+            let mut messages: Option<Option<bool>> = None;
+            while let Some(name) = map.next_key_seed(Name)? {
+                container_names_only &=
+                    matches!(name, NameKind::Messages | NameKind::ContainerField);
+                match name {
+                    NameKind::Kind => {
+                        names_kind = true;
+                        map.next_value_seed(Skip)?;
+                    }
+                    NameKind::Messages => messages = Some(map.next_value_seed(Messages)?),
+                    NameKind::ContainerField | NameKind::Other => map.next_value_seed(Skip)?,
+                }
+            }
+            Ok(match messages {
+                Some(Some(any_message)) if container_names_only => any_message,
+                _ => names_kind,
+            })
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+            SkipVisitor.visit_seq(seq).map(|()| false)
+        }
+        scalars!(false);
+    }
+
+    /// A container's `messages`: whether it is an array (`None` when not), and whether an
+    /// element is a message.
+    struct Messages;
+
+    impl<'de> DeserializeSeed<'de> for Messages {
+        type Value = Option<bool>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<bool>, D::Error> {
+            d.deserialize_any(MessagesVisitor)
+        }
+    }
+
+    struct MessagesVisitor;
+
+    impl<'de> Visitor<'de> for MessagesVisitor {
+        type Value = Option<bool>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<bool>, A::Error> {
+            let mut any = false;
+            while let Some(is_message) = seq.next_element_seed(Element)? {
+                any |= is_message;
+            }
+            Ok(Some(any))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<bool>, A::Error> {
+            SkipVisitor.visit_map(map).map(|()| None)
+        }
+        scalars!(None);
+    }
+
+    /// An element of a container's `messages`: whether it is an object with a kind's name.
+    struct Element;
+
+    impl<'de> DeserializeSeed<'de> for Element {
+        type Value = bool;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+            d.deserialize_any(ElementVisitor)
+        }
+    }
+
+    struct ElementVisitor;
+
+    impl<'de> Visitor<'de> for ElementVisitor {
+        type Value = bool;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+            let mut names_kind = false;
+            while let Some(name) = map.next_key_seed(Name)? {
+                names_kind |= name == NameKind::Kind;
+                map.next_value_seed(Skip)?;
+            }
+            Ok(names_kind)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+            SkipVisitor.visit_seq(seq).map(|()| false)
+        }
+        scalars!(false);
+    }
+
+    /// What a member's name is to [`is_stream`](super::is_stream).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum NameKind {
+        /// One of the [`MESSAGE_KINDS`].
+        Kind,
+        /// `messages`.
+        Messages,
+        /// Another name a container may have (`name`, `description`, `$schema`).
+        ContainerField,
+        Other,
+    }
+
+    struct Name;
+
+    impl<'de> DeserializeSeed<'de> for Name {
+        type Value = NameKind;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<NameKind, D::Error> {
+            d.deserialize_str(NameVisitor)
+        }
+    }
+
+    struct NameVisitor;
+
+    impl Visitor<'_> for NameVisitor {
+        type Value = NameKind;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a member name")
+        }
+        fn visit_str<E: de::Error>(self, name: &str) -> Result<NameKind, E> {
+            Ok(match name {
+                "messages" => NameKind::Messages,
+                "name" | "description" | "$schema" => NameKind::ContainerField,
+                _ if MESSAGE_KINDS.contains(&name) => NameKind::Kind,
+                _ => NameKind::Other,
+            })
+        }
+    }
+
+    /// A value read and dropped as it is read. Not `IgnoredAny`: `serde_json` steps over an
+    /// ignored value without decoding its numbers and escapes, and would accept texts that
+    /// reading them into values refuses.
+    struct Skip;
+
+    impl<'de> DeserializeSeed<'de> for Skip {
+        type Value = ();
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_any(SkipVisitor)
+        }
+    }
+
+    struct SkipVisitor;
+
+    impl<'de> Visitor<'de> for SkipVisitor {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element_seed(Skip)?.is_some() {}
+            Ok(())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            // Names are strings: reading them into `IgnoredAny` decodes them as a string too.
+            while map.next_key::<IgnoredAny>()?.is_some() {
+                map.next_value_seed(Skip)?;
+            }
+            Ok(())
+        }
+        scalars!(());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What [`top::names_a_message`] says, the way it was said before it: the text parsed into a
+    /// value and the value asked.
+    fn parsed_names_a_message(text: &str, max_depth: usize) -> bool {
+        let is_message = |value: &Value| matches!(value, Value::Object(map) if MESSAGE_KINDS.iter().any(|k| map.contains_key(*k)));
+        match crate::json::from_str_limited(text, max_depth) {
+            Ok(Value::Object(map)) if crate::stream::is_container(&map) => map["messages"]
+                .as_array()
+                .is_some_and(|list| list.iter().any(is_message)),
+            Ok(value) => is_message(&value),
+            Err(_) => false,
+        }
+    }
+
+    #[test]
+    fn texts_that_parsing_refuses_are_not_messages() {
+        for text in [
+            r#"{"deleteSurface": {"surfaceId": "\ud800"}}"#,
+            r#"{"deleteSurface": {"n": 1e400}}"#,
+            r#"{"deleteSurface": {"\ud800": 1}}"#,
+            r#"{"deleteSurface": {}} x"#,
+            r#"{"deleteSurface": [[[[1]]]]}"#,
+        ] {
+            assert!(!top::names_a_message(text, 3), "{text}");
+            assert!(!parsed_names_a_message(text, 3), "{text}");
+        }
+        assert!(top::names_a_message(r#"{"deleteSurface": [[1]]}"#, 3));
+        // The last `messages` member is the one read, as in a parsed object.
+        let last = r#"{"messages": 1, "messages": [{"deleteSurface": {}}]}"#;
+        assert!(top::names_a_message(last, 8) && parsed_names_a_message(last, 8));
+        let not = r#"{"messages": [{"deleteSurface": {}}], "messages": 1, "deleteSurface": 1}"#;
+        assert!(top::names_a_message(not, 8) && parsed_names_a_message(not, 8));
+        let other = r#"{"messages": [{"deleteSurface": {}}], "extra": 1}"#;
+        assert!(!top::names_a_message(other, 8) && !parsed_names_a_message(other, 8));
+    }
+
+    /// Texts made of the names and values that matter to the answer, and of the ones a
+    /// parse refuses (lone surrogates, numbers past a double, trailing text).
+    fn text() -> impl Strategy<Value = String> {
+        let name = prop_oneof![
+            Just("\"messages\"".to_owned()),
+            Just("\"name\"".to_owned()),
+            Just("\"$schema\"".to_owned()),
+            Just("\"deleteSurface\"".to_owned()),
+            Just("\"createSurface\"".to_owned()),
+            Just("\"x\"".to_owned()),
+            Just("\"\\ud800\"".to_owned()),
+            Just("\"\\u0064eleteSurface\"".to_owned()),
+        ];
+        let leaf = prop_oneof![
+            Just("1".to_owned()),
+            Just("-2.5e3".to_owned()),
+            Just("1e400".to_owned()),
+            Just("null".to_owned()),
+            Just("true".to_owned()),
+            Just("\"s\"".to_owned()),
+            Just("\"\\udc00\"".to_owned()),
+        ];
+        let value = leaf.prop_recursive(5, 40, 4, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4)
+                    .prop_map(|items| format!("[{}]", items.join(","))),
+                prop::collection::vec((name.clone(), inner), 0..4).prop_map(|members| {
+                    let members: Vec<String> = members
+                        .into_iter()
+                        .map(|(k, v)| format!("{k}:{v}"))
+                        .collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+            ]
+        });
+        (
+            value,
+            prop_oneof![Just(""), Just(" "), Just(" 1"), Just("]")],
+        )
+            .prop_map(|(value, tail)| format!("{value}{tail}"))
+    }
+
+    proptest! {
+        #[test]
+        fn reading_the_names_answers_as_parsing_the_value(text in text(), depth in 1usize..7) {
+            prop_assert_eq!(
+                top::names_a_message(&text, depth),
+                parsed_names_a_message(&text, depth),
+                "{}", text
+            );
+        }
+    }
 }

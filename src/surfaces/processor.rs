@@ -180,6 +180,31 @@ impl Processor {
         }
     }
 
+    /// A processor for another stream: the same options, environment and registered catalogs
+    /// (their component schemas shared, not read again), with no surface, message or call of
+    /// this one. A host that opens many streams registers its catalog documents once.
+    ///
+    /// ```
+    /// use a2ui_catalog_mcp::surfaces::{Processor, ProcessorOptions};
+    /// use serde_json::json;
+    ///
+    /// let mut template = Processor::new(ProcessorOptions::default());
+    /// template.register_catalog(&json!({"catalogId": "https://example.com/c.json", "components": {
+    ///     "Text": {"properties": {"component": {"const": "Text"}, "text": {}}, "required": ["component", "text"]}}}))?;
+    /// let mut one = template.fresh();
+    /// one.process(&json!({"version": "v1.0", "createSurface": {"surfaceId": "s", "catalogId": "https://example.com/c.json"}}))?;
+    /// assert!(one.surface("s").is_some());
+    /// let two = template.fresh();
+    /// assert!(two.surface("s").is_none());
+    /// assert_eq!(two.supported_catalog_ids(a2ui_catalog_mcp::stream::Version::V1_0), one.supported_catalog_ids(a2ui_catalog_mcp::stream::Version::V1_0));
+    /// # Ok::<(), a2ui_catalog_mcp::Error>(())
+    /// ```
+    pub fn fresh(&self) -> Processor {
+        let mut fresh = Processor::with_environment(self.env.clone(), self.options.clone());
+        fresh.catalogs = self.catalogs.clone();
+        fresh
+    }
+
     /// The options.
     pub fn options(&self) -> &ProcessorOptions {
         &self.options
@@ -224,7 +249,9 @@ impl Processor {
             // An empty map declares no component types: nothing to check components against.
             Some(Value::Object(c)) if c.is_empty() => None,
             Some(Value::Object(c)) => Some(
-                schema::read_components(c).map_err(|why| bad(format!("catalog '{id}': {why}")))?,
+                schema::read_components(c)
+                    .map(std::sync::Arc::new)
+                    .map_err(|why| bad(format!("catalog '{id}': {why}")))?,
             ),
             Some(_) => return Err(bad(format!("catalog '{id}': components must be an object"))),
         };

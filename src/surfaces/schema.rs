@@ -43,11 +43,13 @@ pub(crate) struct ComponentSchema {
 }
 
 /// A catalog the processor knows: its id, protocol version and component types (`None` when
-/// the document declares none, as the MCP catalog).
+/// the document declares none, as the MCP catalog). The component types are shared: a
+/// processor for another stream ([`Processor::fresh`](crate::surfaces::Processor::fresh)) keeps
+/// them without reading the document again.
 #[derive(Debug, Clone)]
 pub(crate) struct CatalogInfo {
     pub(crate) version: Option<Version>,
-    pub(crate) components: Option<HashMap<String, ComponentSchema>>,
+    pub(crate) components: Option<std::sync::Arc<HashMap<String, ComponentSchema>>>,
 }
 
 /// The last segment of a `$ref` (`common_types.json#/$defs/DynamicString` → `DynamicString`).
