@@ -150,34 +150,8 @@ pub fn is_stream(text: &str) -> bool {
 /// building them twice was most of what telling a stream from a payload cost.
 mod top {
     use super::MESSAGE_KINDS;
-    use serde::de::{
-        self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
-    };
+    use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
     use std::fmt;
-
-    /// The scalar visits of a visitor whose answer for a scalar is `$value`.
-    macro_rules! scalars {
-        ($value:expr) => {
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-                Ok($value)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-                Ok($value)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-                Ok($value)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-                Ok($value)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-                Ok($value)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-                Ok($value)
-            }
-        };
-    }
 
     /// Whether `text` is one JSON value within `max_depth` that is a message (an object with a
     /// [`MESSAGE_KINDS`] name), or a container (`{"messages": [...]}` with only the container's
@@ -188,121 +162,114 @@ mod top {
             return false;
         }
         let mut de = serde_json::Deserializer::from_str(text);
-        // The depth was checked above; the visitors below nest no deeper than the text.
+        // The depth was checked above; the reader nests no deeper than the text.
         de.disable_recursion_limit();
         matches!(
-            Top.deserialize(&mut de)
-                .and_then(|found| de.end().map(|()| found)),
-            Ok(true)
+            Read(Level::Top)
+                .deserialize(&mut de)
+                .and_then(|seen| de.end().map(|()| seen)),
+            Ok(Seen { message: true, .. })
         )
     }
 
-    /// The top-level value.
-    struct Top;
+    /// Where a value is, which says what is read of it. Every value is read whole, with its
+    /// numbers and escapes decoded (`serde_json`'s `IgnoredAny` steps over a value without
+    /// decoding them, and would accept texts that a parse refuses); what is kept is [`Seen`].
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Level {
+        /// The message.
+        Top,
+        /// The `messages` member of the message, if it is a container.
+        Messages,
+        /// An element of those `messages`.
+        Element,
+        /// Anything else.
+        Skip,
+    }
 
-    impl<'de> DeserializeSeed<'de> for Top {
-        type Value = bool;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-            d.deserialize_any(TopVisitor)
+    /// What was seen of a value.
+    #[derive(Debug, Default)]
+    struct Seen {
+        /// At the top, that it is a message or a container with one; for an element, that it
+        /// is a message.
+        message: bool,
+        /// Of `messages`: whether it is an array, and whether one of its elements is a message.
+        array: Option<bool>,
+    }
+
+    struct Read(Level);
+
+    impl<'de> DeserializeSeed<'de> for Read {
+        type Value = Seen;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Seen, D::Error> {
+            d.deserialize_any(self)
         }
     }
 
-    struct TopVisitor;
-
-    impl<'de> Visitor<'de> for TopVisitor {
-        type Value = bool;
+    impl<'de> Visitor<'de> for Read {
+        type Value = Seen;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a JSON value")
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Seen, A::Error> {
             let mut names_kind = false;
             let mut container_names_only = true;
-            // The last `messages` member wins, as in a parsed object: `None` when there is
-            // none, `Some(None)` when it is not an array, else whether it holds a message.
-            let mut messages: Option<Option<bool>> = None;
-            while let Some(name) = map.next_key_seed(Name)? {
-                container_names_only &=
-                    matches!(name, NameKind::Messages | NameKind::ContainerField);
-                match name {
-                    NameKind::Kind => {
-                        names_kind = true;
-                        map.next_value_seed(Skip)?;
-                    }
-                    NameKind::Messages => messages = Some(map.next_value_seed(Messages)?),
-                    NameKind::ContainerField | NameKind::Other => map.next_value_seed(Skip)?,
-                }
-            }
-            Ok(match messages {
-                Some(Some(any_message)) if container_names_only => any_message,
-                _ => names_kind,
-            })
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
-            SkipVisitor.visit_seq(seq).map(|()| false)
-        }
-        scalars!(false);
-    }
-
-    /// A container's `messages`: whether it is an array (`None` when not), and whether an
-    /// element is a message.
-    struct Messages;
-
-    impl<'de> DeserializeSeed<'de> for Messages {
-        type Value = Option<bool>;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<bool>, D::Error> {
-            d.deserialize_any(MessagesVisitor)
-        }
-    }
-
-    struct MessagesVisitor;
-
-    impl<'de> Visitor<'de> for MessagesVisitor {
-        type Value = Option<bool>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a JSON value")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<bool>, A::Error> {
-            let mut any = false;
-            while let Some(is_message) = seq.next_element_seed(Element)? {
-                any |= is_message;
-            }
-            Ok(Some(any))
-        }
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<bool>, A::Error> {
-            SkipVisitor.visit_map(map).map(|()| None)
-        }
-        scalars!(None);
-    }
-
-    /// An element of a container's `messages`: whether it is an object with a kind's name.
-    struct Element;
-
-    impl<'de> DeserializeSeed<'de> for Element {
-        type Value = bool;
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
-            d.deserialize_any(ElementVisitor)
-        }
-    }
-
-    struct ElementVisitor;
-
-    impl<'de> Visitor<'de> for ElementVisitor {
-        type Value = bool;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a JSON value")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-            let mut names_kind = false;
+            // The last `messages` member wins, as in a parsed object.
+            let mut messages = None;
             while let Some(name) = map.next_key_seed(Name)? {
                 names_kind |= name == NameKind::Kind;
-                map.next_value_seed(Skip)?;
+                container_names_only &= matches!(name, NameKind::Messages | NameKind::Container);
+                let level = match (self.0, name) {
+                    (Level::Top, NameKind::Messages) => Level::Messages,
+                    _ => Level::Skip,
+                };
+                let seen = map.next_value_seed(Read(level))?;
+                if level == Level::Messages {
+                    messages = Some(seen.array);
+                }
             }
-            Ok(names_kind)
+            let message = match (self.0, messages) {
+                (Level::Top, Some(Some(any_message))) if container_names_only => any_message,
+                (Level::Top | Level::Element, _) => names_kind,
+                _ => false,
+            };
+            Ok(Seen {
+                message,
+                array: None,
+            })
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
-            SkipVisitor.visit_seq(seq).map(|()| false)
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Seen, A::Error> {
+            let level = match self.0 {
+                Level::Messages => Level::Element,
+                _ => Level::Skip,
+            };
+            let mut any_message = false;
+            while let Some(seen) = seq.next_element_seed(Read(level))? {
+                any_message |= seen.message;
+            }
+            Ok(Seen {
+                message: false,
+                array: (self.0 == Level::Messages).then_some(any_message),
+            })
         }
-        scalars!(false);
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Seen, E> {
+            Ok(Seen::default())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Seen, E> {
+            Ok(Seen::default())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Seen, E> {
+            Ok(Seen::default())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Seen, E> {
+            Ok(Seen::default())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Seen, E> {
+            Ok(Seen::default())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Seen, E> {
+            Ok(Seen::default())
+        }
     }
 
     /// What a member's name is to [`is_stream`](super::is_stream).
@@ -313,22 +280,21 @@ mod top {
         /// `messages`.
         Messages,
         /// Another name a container may have (`name`, `description`, `$schema`).
-        ContainerField,
+        Container,
         Other,
     }
 
+    /// A member's name, decoded and compared, not kept.
     struct Name;
 
     impl<'de> DeserializeSeed<'de> for Name {
         type Value = NameKind;
         fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<NameKind, D::Error> {
-            d.deserialize_str(NameVisitor)
+            d.deserialize_str(self)
         }
     }
 
-    struct NameVisitor;
-
-    impl Visitor<'_> for NameVisitor {
+    impl Visitor<'_> for Name {
         type Value = NameKind;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             f.write_str("a member name")
@@ -336,44 +302,11 @@ mod top {
         fn visit_str<E: de::Error>(self, name: &str) -> Result<NameKind, E> {
             Ok(match name {
                 "messages" => NameKind::Messages,
-                "name" | "description" | "$schema" => NameKind::ContainerField,
+                "name" | "description" | "$schema" => NameKind::Container,
                 _ if MESSAGE_KINDS.contains(&name) => NameKind::Kind,
                 _ => NameKind::Other,
             })
         }
-    }
-
-    /// A value read and dropped as it is read. Not `IgnoredAny`: `serde_json` steps over an
-    /// ignored value without decoding its numbers and escapes, and would accept texts that
-    /// reading them into values refuses.
-    struct Skip;
-
-    impl<'de> DeserializeSeed<'de> for Skip {
-        type Value = ();
-        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-            d.deserialize_any(SkipVisitor)
-        }
-    }
-
-    struct SkipVisitor;
-
-    impl<'de> Visitor<'de> for SkipVisitor {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a JSON value")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            while seq.next_element_seed(Skip)?.is_some() {}
-            Ok(())
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            // Names are strings: reading them into `IgnoredAny` decodes them as a string too.
-            while map.next_key::<IgnoredAny>()?.is_some() {
-                map.next_value_seed(Skip)?;
-            }
-            Ok(())
-        }
-        scalars!(());
     }
 }
 
@@ -420,46 +353,71 @@ mod tests {
     /// Texts made of the names and values that matter to the answer, and of the ones a
     /// parse refuses (lone surrogates, numbers past a double, trailing text).
     fn text() -> impl Strategy<Value = String> {
-        let name = prop_oneof![
-            Just("\"messages\"".to_owned()),
-            Just("\"name\"".to_owned()),
-            Just("\"$schema\"".to_owned()),
-            Just("\"deleteSurface\"".to_owned()),
-            Just("\"createSurface\"".to_owned()),
-            Just("\"x\"".to_owned()),
-            Just("\"\\ud800\"".to_owned()),
-            Just("\"\\u0064eleteSurface\"".to_owned()),
-        ];
-        let leaf = prop_oneof![
-            Just("1".to_owned()),
-            Just("-2.5e3".to_owned()),
-            Just("1e400".to_owned()),
-            Just("null".to_owned()),
-            Just("true".to_owned()),
-            Just("\"s\"".to_owned()),
-            Just("\"\\udc00\"".to_owned()),
-        ];
-        let value = leaf.prop_recursive(5, 40, 4, move |inner| {
+        let name = prop::sample::select(
+            &[
+                "\"messages\"",
+                "\"name\"",
+                "\"$schema\"",
+                "\"deleteSurface\"",
+                "\"createSurface\"",
+                "\"x\"",
+                "\"\\ud800\"",
+                "\"\\u0064eleteSurface\"",
+            ][..],
+        )
+        .prop_map(str::to_owned);
+        let leaf = prop::sample::select(
+            &[
+                "1",
+                "-2.5e3",
+                "1e400",
+                "null",
+                "true",
+                "\"s\"",
+                "\"\\udc00\"",
+            ][..],
+        )
+        .prop_map(str::to_owned);
+        let object = |members: Vec<(String, String)>| {
+            let members: Vec<String> = members
+                .into_iter()
+                .map(|(k, v)| format!("{k}:{v}"))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        };
+        let member_name = name.clone();
+        let value = leaf.prop_recursive(4, 40, 4, move |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..4)
                     .prop_map(|items| format!("[{}]", items.join(","))),
-                prop::collection::vec((name.clone(), inner), 0..4).prop_map(|members| {
-                    let members: Vec<String> = members
-                        .into_iter()
-                        .map(|(k, v)| format!("{k}:{v}"))
-                        .collect();
-                    format!("{{{}}}", members.join(","))
-                }),
+                prop::collection::vec((member_name.clone(), inner), 0..4).prop_map(object),
             ]
         });
-        (
-            value,
-            prop_oneof![Just(""), Just(" "), Just(" 1"), Just("]")],
-        )
+        // As often, a value whose members are values: a container of messages or a message
+        // when the names fall so.
+        let top = prop_oneof![
+            value.clone(),
+            prop::collection::vec(
+                (
+                    name,
+                    prop_oneof![
+                        value.clone(),
+                        prop::collection::vec(value, 0..3)
+                            .prop_map(|items| format!("[{}]", items.join(",")))
+                    ]
+                ),
+                0..4
+            )
+            .prop_map(object),
+        ];
+        (top, prop_oneof![Just(""), Just(" "), Just(" 1"), Just("]")])
             .prop_map(|(value, tail)| format!("{value}{tail}"))
     }
 
     proptest! {
+        // Enough cases that containers with and without other names, and messages inside and
+        // outside them, are all met in every run.
+        #![proptest_config(ProptestConfig::with_cases(4096))]
         #[test]
         fn reading_the_names_answers_as_parsing_the_value(text in text(), depth in 1usize..7) {
             prop_assert_eq!(
