@@ -388,12 +388,16 @@ fn a_fresh_checker_keeps_the_documents_and_none_of_the_stream() {
     // A second stream: the surface of the first is not there.
     let second = check(&[&update]);
     assert_eq!(second.message_count(), 1);
-    assert!(
-        second
-            .problems()
-            .iter()
-            .any(|p| p.message().contains("'s'")),
-        "{second}"
+    let [never_created] = second.problems() else {
+        panic!("one problem expected: {second}");
+    };
+    assert_eq!(
+        (never_created.category(), never_created.message_index()),
+        (a2ui_catalog_mcp::stream::Category::Integrity, Some(0))
+    );
+    assert_eq!(
+        never_created.message(),
+        "Surface not found: 's' was never created (no createSurface before this message)"
     );
     // The template itself judged nothing.
     let report = template.finish();

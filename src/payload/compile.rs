@@ -102,10 +102,11 @@ pub(crate) struct Walk {
     /// subtree past the depth limit is not entered, so this is at most the limit plus one.
     /// Expansions are not the payload and are not measured.
     pub(crate) deepest: usize,
-    /// Whether the payload is a literal that compiles to itself: no binding, no call, no
-    /// reserved key (an `@@` escape compiles to another key), and no member `path` or `call`
-    /// (a plain-shaped literal, read as one by the spelling). Such a payload need not be kept.
-    pub(crate) verbatim: bool,
+    /// Whether the payload is not a literal that compiles to itself: it has a binding, a call,
+    /// a reserved key (an `@@` escape compiles to another key), or a member `path` or `call`
+    /// (a plain-shaped literal, read as one by the spelling). A payload that is none of these
+    /// need not be kept.
+    pub(crate) rewritten: bool,
     /// Every call the payload writes (not the calls of expansions), in document order.
     pub(crate) calls: Vec<CallSite>,
 }
@@ -137,7 +138,7 @@ trait Record {
     /// A value of the payload at this level (the payload itself is level 1).
     fn level(&mut self, level: usize);
     /// The payload does not compile to itself.
-    fn not_verbatim(&mut self);
+    fn rewritten(&mut self);
     /// A call whose name is a string, at `location`, naming `catalog_id` (or none).
     fn call(&mut self, location: &str, name: &str, catalog_id: Option<&Value>);
 }
@@ -145,7 +146,7 @@ trait Record {
 /// A plain compile: nothing is recorded.
 impl Record for () {
     fn level(&mut self, _: usize) {}
-    fn not_verbatim(&mut self) {}
+    fn rewritten(&mut self) {}
     fn call(&mut self, _: &str, _: &str, _: Option<&Value>) {}
 }
 
@@ -153,8 +154,8 @@ impl Record for Walk {
     fn level(&mut self, level: usize) {
         self.deepest = self.deepest.max(level);
     }
-    fn not_verbatim(&mut self) {
-        self.verbatim = false;
+    fn rewritten(&mut self) {
+        self.rewritten = true;
     }
     fn call(&mut self, location: &str, name: &str, catalog_id: Option<&Value>) {
         self.calls.push(CallSite {
@@ -196,11 +197,7 @@ pub(crate) fn compile_walked(
     scope: &Scope<'_>,
     payload: &Value,
 ) -> (Result<Program, Error>, Vec<Warning>, Walk) {
-    let walk = Walk {
-        verbatim: true,
-        ..Walk::default()
-    };
-    run_compiler(scope, payload, walk)
+    run_compiler(scope, payload, Walk::default())
 }
 
 fn run_compiler<R: Record + Default>(
@@ -220,7 +217,7 @@ fn run_compiler<R: Record + Default>(
     };
     let root = c.run(payload, String::new(), 0);
     if !matches!(root, Compiled::Const(_)) {
-        c.walk.not_verbatim();
+        c.walk.rewritten();
     }
     let warnings = std::mem::take(&mut c.warnings);
     let walk = std::mem::take(&mut c.walk);
@@ -371,14 +368,14 @@ impl<'e, R: Record> Compiler<'e, R> {
                 // A literal with a `path` or `call` member was read as a literal by this
                 // spelling: it is kept compiled, so that the reading is on record.
                 if map.contains_key("path") || map.contains_key("call") {
-                    self.walk.not_verbatim();
+                    self.walk.rewritten();
                 }
                 let mut keys = Vec::with_capacity(map.len());
                 let mut children = Vec::with_capacity(map.len());
                 for (key, child) in map {
                     let member = child_location(&location, key);
                     if key.starts_with('@') {
-                        self.walk.not_verbatim();
+                        self.walk.rewritten();
                     }
                     if let Some(escaped) = key.strip_prefix("@@") {
                         keys.push(format!("@{escaped}"));

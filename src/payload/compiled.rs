@@ -100,15 +100,15 @@ pub(crate) fn compile(
 }
 
 /// Compiles a payload as [`compile`] does, and says what the compiler's walk saw of it
-/// ([`Walk`](compile::Walk)); a payload that compiles to itself
-/// ([`verbatim`](compile::Walk::verbatim)) is not made into a [`Payload`] (`Ok(None)`).
+/// ([`Walk`](compile::Walk)); a payload that compiles to itself (not
+/// [`rewritten`](compile::Walk::rewritten)) is not made into a [`Payload`] (`Ok(None)`).
 pub(crate) fn compile_walked(
     scope: &Scope<'_>,
     payload: &Value,
 ) -> (Result<Option<Payload>, Error>, Vec<Warning>, compile::Walk) {
     let (program, warnings, walk) = compile::compile_walked(scope, payload);
     let payload = match program {
-        Ok(_) if walk.verbatim => Ok(None),
+        Ok(_) if !walk.rewritten => Ok(None),
         program => payload_of(scope, program, &warnings).map(Some),
     };
     (payload, warnings, walk)
